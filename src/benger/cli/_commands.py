@@ -1,0 +1,15 @@
+"""Collects the subcommands of every stage. Each helper module exposes ``register(app)``."""
+
+from __future__ import annotations
+
+import importlib
+
+import typer
+
+# Modules that define commands; each has ``register(app: typer.Typer) -> None``.
+COMMAND_MODULES: tuple[str, ...] = ()
+
+
+def register(app: typer.Typer) -> None:
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(app)

@@ -1,0 +1,32 @@
+"""Settings read from the environment: where the store and the model cache live."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+DB_ENV = "BENGER_DB"
+CACHE_ENV = "BENGER_CACHE_DIR"
+DEFAULT_DB_FILE = "benger.db"
+
+
+def database_url(db: str | Path | None = None) -> str:
+    """Resolve a store location to an SQLAlchemy URL.
+
+    ``db`` may be a URL (``postgresql+psycopg://...``, ``sqlite:///...``) or a file path; when it is
+    None the ``BENGER_DB`` environment variable is used, else ``./benger.db``.
+    """
+    value = str(db) if db is not None else os.environ.get(DB_ENV) or DEFAULT_DB_FILE
+    if "://" in value:
+        if value.startswith("postgresql://"):
+            return "postgresql+psycopg://" + value[len("postgresql://") :]
+        return value
+    return f"sqlite:///{Path(value).expanduser().resolve()}"
+
+
+def cache_dir() -> Path:
+    """Directory for assembled model files and other caches (``BENGER_CACHE_DIR`` or ~/.cache/benger)."""
+    value = os.environ.get(CACHE_ENV)
+    path = Path(value).expanduser() if value else Path.home() / ".cache" / "benger"
+    path.mkdir(parents=True, exist_ok=True)
+    return path

@@ -1,0 +1,46 @@
+"""Errors that reach users: each names what went wrong and where."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class BengerError(Exception):
+    """Base class for every error benger raises on purpose (the CLI prints these without a traceback)."""
+
+
+class InputError(BengerError):
+    """Bad input data: names the file, the line (or record) and the field."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | Path | None = None,
+        line: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        self.file = str(file) if file is not None else None
+        self.line = line
+        self.field = field
+        self.reason = message
+        where = []
+        if self.file is not None:
+            where.append(self.file if line is None else f"{self.file}:{line}")
+        elif line is not None:
+            where.append(f"record {line}")
+        if field is not None:
+            where.append(f"field '{field}'")
+        prefix = ", ".join(where)
+        super().__init__(f"{prefix}: {message}" if prefix else message)
+
+
+class ConfigError(BengerError):
+    """A run configuration, catalog entry or setting is invalid or missing."""
+
+
+class MissingDependencyError(BengerError):
+    """An optional extra is needed for this feature but is not installed."""
+
+    def __init__(self, feature: str, extra: str, package: str) -> None:
+        super().__init__(f"{feature} needs the optional package '{package}': pip install 'benger[{extra}]'")

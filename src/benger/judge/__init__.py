@@ -1,0 +1,25 @@
+"""Rubric judging: rubrics as data, grade-point table, prompt templates, validated judge output."""
+
+from benger.judge._grades import GRADE_UPPER_BOUNDS, PASS_GRADE_POINTS, grade_points, grade_points_linear, passed
+from benger.judge._rubric import (
+    Band,
+    Dimension,
+    Rubric,
+    falloesung_rubric,
+    grundprinzipien_rubric,
+    load_rubric,
+)
+
+__all__ = [
+    "GRADE_UPPER_BOUNDS",
+    "PASS_GRADE_POINTS",
+    "Band",
+    "Dimension",
+    "Rubric",
+    "falloesung_rubric",
+    "grade_points",
+    "grade_points_linear",
+    "grundprinzipien_rubric",
+    "load_rubric",
+    "passed",
+]

@@ -1,0 +1,245 @@
+"""Shared record types that flow between the stages (corpora -> pipeline -> judge -> stats).
+
+Everything is a pydantic model so that loaders validate input and the store, the workers and the
+web app exchange the same shapes. Field names are English; German legal terms are kept where they
+are the established name of the thing (Sachverhalt = ``facts``, Musterlösung = ``reference``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+Area = Literal["Zivilrecht", "Strafrecht", "Öffentliches Recht"]
+AREAS: tuple[Area, ...] = ("Zivilrecht", "Strafrecht", "Öffentliches Recht")
+Tier = Literal["flagship", "efficiency", "open_reference", "local"]
+Weights = Literal["open", "closed"]
+Condition = Literal["traditional", "co_creation"]
+ReviewRole = Literal["blind", "creator"]
+Answer = Literal["Ja", "Nein"]
+TargetKind = Literal["generation", "human_solution"]
+
+_AREA_ALIASES: dict[str, Area] = {
+    "zivilrecht": "Zivilrecht",
+    "civil": "Zivilrecht",
+    "strafrecht": "Strafrecht",
+    "criminal": "Strafrecht",
+    "öffentliches recht": "Öffentliches Recht",
+    "oeffentliches recht": "Öffentliches Recht",
+    "offentliches recht": "Öffentliches Recht",
+    "public": "Öffentliches Recht",
+}
+
+
+def normalise_area(value: str) -> Area:
+    """Map the spellings found in the corpora ("zivilrecht", "Öffentliches Recht", ...) to an Area."""
+    key = value.strip().lower()
+    if key not in _AREA_ALIASES:
+        raise ValueError(f"unknown legal area {value!r}; expected one of {', '.join(AREAS)}")
+    return _AREA_ALIASES[key]
+
+
+def normalise_answer(value: str) -> Answer:
+    """Normalise a gold Ja/Nein label ("Ja.", " nein ") to "Ja" or "Nein"."""
+    key = value.strip().rstrip(".!").strip().lower()
+    if key == "ja":
+        return "Ja"
+    if key == "nein":
+        return "Nein"
+    raise ValueError(f"expected 'Ja' or 'Nein', got {value!r}")
+
+
+def stable_hash(payload: Any, length: int = 16) -> str:
+    """A short sha256 of the canonical JSON of ``payload`` (sorted keys, no whitespace)."""
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:length]
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=False)
+
+
+class FalloesungTask(_Record):
+    """An exam-style case (Benchathon, ZJS, or a user corpus): facts in, a Gutachten-style solution out."""
+
+    kind: Literal["falloesung"] = "falloesung"
+    task_id: str
+    corpus: str
+    area: Area
+    facts: str = Field(min_length=1, description="Sachverhalt / Angabe")
+    reference: str = Field(min_length=1, description="Musterlösung")
+    difficulty: str | None = None
+    title: str | None = None
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("area", mode="before")
+    @classmethod
+    def _area(cls, value: str) -> Area:
+        return normalise_area(value)
+
+
+class PrincipleItem(_Record):
+    """A short Grundprinzipien item: a case, a question, a gold Ja/Nein answer and gold reasoning."""
+
+    kind: Literal["grundprinzip"] = "grundprinzip"
+    task_id: str
+    corpus: str
+    area: Area
+    case: str = Field(min_length=1, description="Fall")
+    question: str = Field(min_length=1, description="Fragestellung")
+    gold_answer: Answer
+    gold_reasoning: str
+    principle: str | None = None
+    authors: str | None = None
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("area", mode="before")
+    @classmethod
+    def _area(cls, value: str) -> Area:
+        return normalise_area(value)
+
+    @field_validator("gold_answer", mode="before")
+    @classmethod
+    def _answer(cls, value: str) -> Answer:
+        return normalise_answer(value)
+
+
+Task = Annotated[FalloesungTask | PrincipleItem, Field(discriminator="kind")]
+
+
+class Corpus(_Record):
+    """A named collection of tasks of one corpus."""
+
+    name: str
+    tasks: list[Task]
+    description: str | None = None
+
+    def get(self, task_id: str) -> FalloesungTask | PrincipleItem:
+        for task in self.tasks:
+            if task.task_id == task_id:
+                return task
+        raise KeyError(task_id)
+
+
+class SystemConfig(_Record):
+    """A system under test or a judge: which model, where, and with which decoding settings.
+
+    ``config_hash`` covers only what changes the model's output (provider, model, endpoint, decoding
+    parameters), so renaming a system or changing its price keeps finished work reusable.
+    """
+
+    name: str
+    provider: str = Field(description="openai | openai-compatible | anthropic | google | local")
+    model: str
+    base_url: str | None = None
+    api_key_env: str | None = None
+    tier: Tier | None = None
+    weights: Weights | None = None
+    temperature: float | None = None
+    max_output_tokens: int = 8000
+    repetitions: int = Field(default=1, ge=1)
+    seed: int | None = None
+    max_concurrency: int | None = Field(default=None, ge=1)
+    params: dict[str, Any] = Field(default_factory=dict, description="extra provider parameters")
+    price_in_per_mtok: float | None = Field(default=None, description="USD per 1M input tokens")
+    price_out_per_mtok: float | None = Field(default=None, description="USD per 1M output tokens")
+    display_name: str | None = None
+    provider_family: str | None = None
+
+    def config_hash(self) -> str:
+        return stable_hash(
+            {
+                "provider": self.provider,
+                "model": self.model,
+                "base_url": self.base_url,
+                "temperature": self.temperature,
+                "max_output_tokens": self.max_output_tokens,
+                "seed": self.seed,
+                "params": self.params,
+            }
+        )
+
+
+GenerationStatus = Literal["ok", "excluded", "failed"]
+
+
+class Generation(_Record):
+    """One system output for one task and run index (the unit-of-work key is task, config hash, run)."""
+
+    generation_id: str
+    task_id: str
+    system: str
+    config_hash: str
+    run_index: int = 0
+    status: GenerationStatus = "ok"
+    text: str = ""
+    answer: Answer | None = None
+    reason: str | None = Field(default=None, description="why excluded or failed")
+    finish_reason: str | None = None
+    truncated: bool = False
+    refused: bool = False
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    latency_s: float | None = None
+    cost_usd: float | None = None
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+
+class HumanSolution(_Record):
+    """A participant's solution to a Falllösung task, written traditionally or with AI (co-creation)."""
+
+    solution_id: str
+    task_id: str
+    participant_id: str
+    condition: Condition
+    text: str = ""
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+
+JudgementStatus = Literal["scored", "unscored"]
+
+
+class Judgement(_Record):
+    """A rubric judgement of one target. Totals, grade points and pass are computed by benger.
+
+    An unscored judgement (reply could not be parsed or validated) has no scores and a reason; it is
+    never counted as 0.
+    """
+
+    judgement_id: str
+    target_kind: TargetKind
+    target_id: str
+    judge: str
+    judge_config_hash: str
+    rubric_version: str
+    repeat_index: int = 0
+    status: JudgementStatus
+    reason: str | None = None
+    dimensions: dict[str, float] | None = None
+    justifications: dict[str, str] = Field(default_factory=dict)
+    total: float | None = None
+    grade_points: int | None = None
+    passed: bool | None = None
+    model_total: float | None = Field(default=None, description="the total the model reported (not trusted)")
+    answer: Answer | None = None
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+
+class HumanReview(_Record):
+    """A human grader's rubric review of one solution (LLM generation or human solution)."""
+
+    review_id: str
+    target_kind: TargetKind
+    target_id: str
+    task_id: str
+    grader_id: str
+    role: ReviewRole
+    dimensions: dict[str, float]
+    raw_score: float
+    grade_points: int
+    passed: bool
+    position: int | None = Field(default=None, description="order in the source (positional ICC uses it)")
+    meta: dict[str, Any] = Field(default_factory=dict)
