@@ -1,0 +1,234 @@
+"""Field names, aliases and the record-to-task conversion shared by the user-file and ZJS loaders.
+
+A raw record is a flat ``dict`` read from one JSONL line, one CSV row or one ZJS task. Keys are
+matched after normalisation (case, umlauts, spaces), so ``Musterlösung``, ``musterloesung`` and
+``reference`` all name the reference solution. Problems are collected per file and reported
+together by :class:`CorpusFileError` (a :class:`benger.errors.InputError`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from benger.errors import InputError
+from benger.schema import FalloesungTask, PrincipleItem, normalise_answer, normalise_area
+
+Kind = Literal["falloesung", "grundprinzip"]
+MAX_PROBLEMS = 20
+
+# canonical field -> accepted spellings (after _norm_key)
+FIELD_ALIASES: dict[str, tuple[str, ...]] = {
+    "task_id": ("task_id", "id", "taskid", "aufgabe_id"),
+    "kind": ("kind", "typ", "art"),
+    "area": ("area", "bereich", "rechtsgebiet"),
+    "facts": ("facts", "sachverhalt", "angabe"),
+    "reference": ("reference", "musterloesung", "loesung", "solution", "reference_solution"),
+    "difficulty": ("difficulty", "schwierigkeit", "schwierigkeitsgrad", "niveau", "level"),
+    "title": ("title", "titel"),
+    "case": ("case", "fall"),
+    "question": ("question", "frage", "fragestellung", "task"),
+    "gold_answer": ("gold_answer", "antwort", "answer", "binary_solution", "loesung_ja_nein"),
+    "gold_reasoning": ("gold_reasoning", "begruendung", "reasoning"),
+    "principle": ("principle", "grundprinzip", "prinzip"),
+    "authors": ("authors", "autoren", "autor"),
+    "meta": ("meta",),
+}
+_ALIAS_TO_FIELD: dict[str, str] = {alias: canon for canon, aliases in FIELD_ALIASES.items() for alias in aliases}
+
+REQUIRED: dict[Kind, tuple[str, ...]] = {
+    "falloesung": ("area", "facts", "reference"),
+    "grundprinzip": ("area", "case", "question", "gold_answer", "gold_reasoning"),
+}
+_KIND_MARKERS: dict[Kind, tuple[str, ...]] = {
+    "falloesung": ("facts", "reference"),
+    "grundprinzip": ("case", "question", "gold_answer", "gold_reasoning"),
+}
+_TEXT_FIELDS = ("facts", "reference", "case", "question", "gold_reasoning")
+_OPTIONAL_TEXT = ("difficulty", "title", "principle", "authors")
+
+
+def _norm_key(key: str) -> str:
+    key = key.strip().lower()
+    for src, dst in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss"), (" ", "_"), ("-", "_")):
+        key = key.replace(src, dst)
+    return key
+
+
+def normalise_kind(value: str) -> Kind:
+    """Map "falloesung"/"Falllösung"/"grundprinzip"/"grundprinzipien" to a task kind."""
+    key = _norm_key(value)
+    if key in ("falloesung", "falllosung", "falllloesung", "fallloesung", "case_solution"):
+        return "falloesung"
+    if key in ("grundprinzip", "grundprinzipien", "principle", "principles", "gp"):
+        return "grundprinzip"
+    raise ValueError(f"unknown task kind {value!r}; expected 'falloesung' or 'grundprinzip'")
+
+
+@dataclass
+class Problem:
+    """One problem found in a file: line (1-based, as an editor counts) and field may be unknown."""
+
+    message: str
+    line: int | None = None
+    field: str | None = None
+    unit: str = "line"
+
+    def where(self) -> str:
+        parts = [f"{self.unit} {self.line}" if self.line is not None else "file"]
+        if self.field is not None:
+            parts.append(f"field '{self.field}'")
+        return ", ".join(parts)
+
+
+class CorpusFileError(InputError):
+    """All problems found in one corpus file (up to MAX_PROBLEMS), the first one as file/line/field."""
+
+    def __init__(self, file: str | Path, problems: list[Problem], *, more: int = 0) -> None:
+        self.problems = problems
+        first = problems[0]
+        message = first.message
+        if first.unit != "line" and first.line is not None:
+            message = f"{first.unit} {first.line}: {first.message}"
+        total = len(problems) + more
+        if total > 1:
+            listing = "\n".join(f"  - {p.where()}: {p.message}" for p in problems)
+            tail = f"\n  ... and {more} more" if more else ""
+            message = f"{first.message}\n{total} problems in {file}:\n{listing}{tail}"
+        super().__init__(message, file=file, line=first.line, field=first.field)
+
+
+@dataclass
+class ProblemLog:
+    """Collects problems of one file; ``raise_if_any`` raises them as one CorpusFileError."""
+
+    file: str | Path
+    unit: str = "line"
+    problems: list[Problem] = field(default_factory=list)
+    more: int = 0
+
+    def add(self, message: str, *, line: int | None = None, field: str | None = None) -> None:
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(Problem(message, line, field, self.unit))
+        else:
+            self.more += 1
+
+    def raise_if_any(self) -> None:
+        if self.problems:
+            raise CorpusFileError(self.file, self.problems, more=self.more)
+
+
+def canonical_record(raw: dict[str, Any], log: ProblemLog, line: int | None) -> dict[str, Any]:
+    """Rename aliased keys to canonical field names; unknown keys go to ``meta``; clashes are problems."""
+    out: dict[str, Any] = {}
+    source: dict[str, str] = {}
+    extra: dict[str, Any] = {}
+    for key, value in raw.items():
+        canon = _ALIAS_TO_FIELD.get(_norm_key(str(key)))
+        if canon is None:
+            if value not in (None, ""):
+                extra[str(key)] = value
+            continue
+        if canon in out and value not in (None, "") and out[canon] not in (None, ""):
+            log.add(f"given twice, as '{source[canon]}' and as '{key}'", line=line, field=str(key))
+            continue
+        if canon not in out or out[canon] in (None, ""):
+            out[canon] = value
+            source[canon] = str(key)
+    out["_source_names"] = source
+    if extra:
+        out["_extra"] = extra
+    return out
+
+
+def infer_kind(record: dict[str, Any]) -> Kind | None:
+    """The kind a record's fields point to, or None when they name neither kind."""
+    if record.get("kind") not in (None, ""):
+        return normalise_kind(str(record["kind"]))
+    hits = {kind: sum(1 for f in markers if record.get(f) not in (None, "")) for kind, markers in _KIND_MARKERS.items()}
+    if hits["falloesung"] == hits["grundprinzip"] == 0:
+        hits = {kind: sum(1 for f in markers if f in record) for kind, markers in _KIND_MARKERS.items()}
+    if hits["falloesung"] == hits["grundprinzip"] == 0:
+        return None
+    return "falloesung" if hits["falloesung"] >= hits["grundprinzip"] else "grundprinzip"
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise TypeError(f"expected text, got {type(value).__name__}")
+    return str(value)
+
+
+def build_task(
+    record: dict[str, Any],
+    *,
+    kind: Kind,
+    corpus: str,
+    default_id: str,
+    log: ProblemLog,
+    line: int | None,
+) -> FalloesungTask | PrincipleItem | None:
+    """Validate one canonical record and build its task; problems go to ``log`` (then None is returned)."""
+    names: dict[str, str] = record.get("_source_names", {})
+    before = len(log.problems) + log.more
+
+    def name(canon: str) -> str:
+        return names.get(canon, canon)
+
+    values: dict[str, Any] = {}
+    for canon in REQUIRED[kind]:
+        if record.get(canon) is None:
+            aliases = "/".join(FIELD_ALIASES[canon][:3])
+            log.add(f"required field missing ({aliases})", line=line, field=canon)
+    for canon in (*_TEXT_FIELDS, *_OPTIONAL_TEXT, "task_id", "area", "gold_answer"):
+        if record.get(canon) is None:
+            continue
+        try:
+            text = _text(record[canon])
+        except TypeError as exc:
+            log.add(str(exc), line=line, field=name(canon))
+            continue
+        if text is not None and not text.strip():
+            if canon in REQUIRED[kind] or canon == "task_id":
+                log.add("empty text", line=line, field=name(canon))
+            continue
+        values[canon] = text.strip() if canon in ("task_id", *_OPTIONAL_TEXT) and text else text
+    if "area" in values:
+        try:
+            values["area"] = normalise_area(values["area"])
+        except ValueError as exc:
+            log.add(str(exc).replace("legal area", "area"), line=line, field=name("area"))
+    if "gold_answer" in values and kind == "grundprinzip":
+        try:
+            values["gold_answer"] = normalise_answer(values["gold_answer"])
+        except ValueError as exc:
+            log.add(str(exc), line=line, field=name("gold_answer"))
+    meta = record.get("meta")
+    if isinstance(meta, str):  # a CSV cell holds the JSON text
+        try:
+            meta = json.loads(meta) if meta.strip() else None
+        except json.JSONDecodeError:
+            log.add("not a JSON object", line=line, field=name("meta"))
+            meta = None
+    if meta is not None and not isinstance(meta, dict):
+        log.add("expected a JSON object", line=line, field=name("meta"))
+        meta = None
+    merged_meta: dict[str, Any] = {**(meta or {}), **record.get("_extra", {})}
+    foreign = ("principle", "authors") if kind == "falloesung" else ("difficulty", "title")
+    merged_meta.update({name(k): values[k] for k in foreign if values.get(k)})  # kept, not dropped
+    if len(log.problems) + log.more > before:
+        return None
+    task_id = values.pop("task_id", None) or default_id
+    if kind == "falloesung":
+        keep = ("area", "facts", "reference", "difficulty", "title")
+        return FalloesungTask(
+            task_id=task_id, corpus=corpus, meta=merged_meta, **{k: values[k] for k in keep if values.get(k)}
+        )
+    keep_gp = ("area", "case", "question", "gold_answer", "gold_reasoning", "principle", "authors")
+    return PrincipleItem(
+        task_id=task_id, corpus=corpus, meta=merged_meta, **{k: values[k] for k in keep_gp if values.get(k)}
+    )

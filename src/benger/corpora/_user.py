@@ -1,0 +1,204 @@
+"""A user's own corpus as JSONL or CSV: load with errors that name file, line and field; write JSONL/CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from benger.corpora._fields import (
+    FIELD_ALIASES,
+    Kind,
+    ProblemLog,
+    build_task,
+    canonical_record,
+    infer_kind,
+    normalise_kind,
+)
+from benger.errors import InputError
+from benger.schema import Corpus, FalloesungTask, PrincipleItem
+
+SUFFIXES = (".jsonl", ".ndjson", ".csv")
+_FALLOESUNG_COLUMNS = ("task_id", "kind", "area", "difficulty", "title", "facts", "reference", "meta")
+_PRINCIPLE_COLUMNS = (
+    "task_id",
+    "kind",
+    "area",
+    "principle",
+    "authors",
+    "case",
+    "question",
+    "gold_answer",
+    "gold_reasoning",
+    "meta",
+)
+
+
+def read_text(path: Path) -> str:
+    """The file as UTF-8 text (a BOM is accepted); missing files and bad bytes are InputErrors."""
+    if not path.exists():
+        raise InputError("file not found", file=path)
+    if path.is_dir():
+        raise InputError("is a directory, expected a file", file=path)
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(
+            f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); save the file as UTF-8",
+            file=path,
+            line=line,
+        ) from None
+
+
+def _jsonl_records(text: str, log: ProblemLog) -> Iterator[tuple[int, dict[str, Any]]]:
+    # split on "\n" only: str.splitlines would also break at U+2028 etc., which JSON strings may hold raw
+    for number, raw_line in enumerate(text.split("\n"), start=1):
+        if not raw_line.strip():
+            continue
+        try:
+            value = json.loads(raw_line)
+        except json.JSONDecodeError as exc:
+            log.add(f"invalid JSON: {exc.msg} (column {exc.colno})", line=number)
+            continue
+        if not isinstance(value, dict):
+            log.add(f"expected a JSON object per line, got {type(value).__name__}", line=number)
+            continue
+        yield number, value
+
+
+def _csv_records(text: str, log: ProblemLog) -> Iterator[tuple[int, dict[str, Any]]]:
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader)
+    except StopIteration:
+        return
+    except csv.Error as exc:
+        log.add(f"malformed CSV header: {exc}", line=1)
+        return
+    header = [h.strip() for h in header]
+    for index, name in enumerate(header):
+        if not name:
+            log.add(f"column {index + 1} of the header has no name", line=1)
+        elif header.index(name) != index:
+            log.add("column name used twice in the header", line=1, field=name)
+    previous_end = reader.line_num
+    while True:
+        start = previous_end + 1  # a quoted field may span lines: report the row's first line
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            log.add(f"malformed CSV: {exc}", line=start)
+            return
+        previous_end = reader.line_num
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) > len(header):
+            log.add(f"row has {len(row)} cells but the header has {len(header)} columns", line=start)
+            continue
+        yield start, {name: (row[i] if i < len(row) else None) for i, name in enumerate(header) if name}
+
+
+def records_to_corpus(
+    records: Iterator[tuple[int, dict[str, Any]]],
+    *,
+    log: ProblemLog,
+    name: str,
+    kind: Kind | None,
+    description: str | None = None,
+) -> Corpus:
+    """Validate numbered raw records into a Corpus; every problem (up to 20) is reported at once."""
+    tasks: list[FalloesungTask | PrincipleItem] = []
+    seen: dict[str, int] = {}
+    count = 0
+    for number, raw in records:
+        count += 1
+        record = canonical_record(raw, log, number)
+        try:
+            record_kind = kind or infer_kind(record)
+        except ValueError as exc:
+            log.add(str(exc), line=number, field=record["_source_names"].get("kind", "kind"))
+            continue
+        if record_kind is None:
+            fields = ", ".join(sorted({*FIELD_ALIASES["facts"][:2], *FIELD_ALIASES["case"][:2]}))
+            log.add(f"cannot tell the task kind: none of the fields {fields} ... is present", line=number)
+            continue
+        task = build_task(record, kind=record_kind, corpus=name, default_id=f"{name}-{count:04d}", log=log, line=number)
+        if task is None:
+            continue
+        if task.task_id in seen:
+            log.add(
+                f"duplicate task_id {task.task_id!r} (first used on line {seen[task.task_id]})",
+                line=number,
+                field=record["_source_names"].get("task_id", "task_id"),
+            )
+            continue
+        seen[task.task_id] = number
+        tasks.append(task)
+    if count == 0 and not log.problems:
+        log.add("the file contains no tasks")
+    log.raise_if_any()
+    return Corpus(name=name, tasks=tasks, description=description)
+
+
+def load_corpus_file(path: str | Path, *, name: str | None = None, kind: str | None = None) -> Corpus:
+    """Load a user corpus from ``.jsonl`` (one JSON object per line) or ``.csv`` (UTF-8, header row).
+
+    ``name`` defaults to the file stem; ``kind`` ("falloesung"/"grundprinzip") is inferred per record
+    from its fields when not given. Raises one InputError listing every problem with line and field.
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in SUFFIXES:
+        raise InputError(f"unsupported file type {suffix or '(none)'!r}; expected .jsonl or .csv", file=path)
+    text = read_text(path)
+    try:
+        fixed_kind = normalise_kind(kind) if kind is not None else None
+    except ValueError as exc:
+        raise InputError(str(exc), field="kind") from None
+    log = ProblemLog(path)
+    records = _csv_records(text, log) if suffix == ".csv" else _jsonl_records(text, log)
+    return records_to_corpus(records, log=log, name=name or path.stem, kind=fixed_kind)
+
+
+def _row(task: FalloesungTask | PrincipleItem) -> dict[str, Any]:
+    data = task.model_dump(exclude={"corpus"}, exclude_none=True)
+    if not data.get("meta"):
+        data.pop("meta", None)
+    return data
+
+
+def write_corpus_file(corpus: Corpus, path: str | Path) -> Path:
+    """Write a corpus as JSONL (one task per line) or CSV (by the suffix); ``load_corpus_file`` reads it back."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in SUFFIXES:
+        raise InputError(f"unsupported file type {suffix or '(none)'!r}; expected .jsonl or .csv", file=path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    rows = [_row(task) for task in corpus.tasks]
+    if suffix != ".csv":
+        lines = [json.dumps(row, ensure_ascii=False) for row in rows]
+        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        return path
+    kinds = {task.kind for task in corpus.tasks}
+    columns: list[str] = []
+    for column in (*_FALLOESUNG_COLUMNS, *_PRINCIPLE_COLUMNS):
+        wanted = ("falloesung" in kinds and column in _FALLOESUNG_COLUMNS) or (
+            "grundprinzip" in kinds and column in _PRINCIPLE_COLUMNS
+        )
+        if wanted and column not in columns:
+            columns.append(column)
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=columns)
+        writer.writeheader()
+        for row in rows:
+            if "meta" in row:
+                row["meta"] = json.dumps(row["meta"], ensure_ascii=False)
+            writer.writerow({column: row.get(column, "") for column in columns})
+    return path
