@@ -1,0 +1,58 @@
+"""Conversions between the pydantic records of benger.schema and the table rows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, TypeAdapter
+
+from benger.schema import FalloesungTask, Generation, HumanReview, HumanSolution, Judgement, PrincipleItem, Task
+from benger.store._models import GenerationRow, HumanReviewRow, HumanSolutionRow, JudgementRow
+
+TASK_ADAPTER: TypeAdapter[FalloesungTask | PrincipleItem] = TypeAdapter(Task)
+
+
+class MetricValue(BaseModel):
+    """One stored automatic metric value (unique on target_kind, target_id, metric, signature)."""
+
+    target_kind: str
+    target_id: str
+    metric: str
+    signature: str
+    value: float
+    details: dict[str, Any] | None = None
+
+
+def values(record: BaseModel) -> dict[str, Any]:
+    """The record as column values (JSON-safe dicts for the JSON columns)."""
+    return record.model_dump(mode="json")
+
+
+def _columns(row: object, names: list[str]) -> dict[str, Any]:
+    return {name: getattr(row, name) for name in names if hasattr(row, name)}
+
+
+_GEN_FIELDS = list(Generation.model_fields)
+_SOL_FIELDS = list(HumanSolution.model_fields)
+_JUDGE_FIELDS = list(Judgement.model_fields)
+_REVIEW_FIELDS = list(HumanReview.model_fields)
+
+
+def generation(row: GenerationRow) -> Generation:
+    return Generation.model_validate(_columns(row, _GEN_FIELDS))
+
+
+def human_solution(row: HumanSolutionRow) -> HumanSolution:
+    return HumanSolution.model_validate(_columns(row, _SOL_FIELDS))
+
+
+def judgement(row: JudgementRow) -> Judgement:
+    return Judgement.model_validate(_columns(row, _JUDGE_FIELDS))
+
+
+def human_review(row: HumanReviewRow) -> HumanReview:
+    return HumanReview.model_validate(_columns(row, _REVIEW_FIELDS))
+
+
+def task(payload: dict[str, Any]) -> FalloesungTask | PrincipleItem:
+    return TASK_ADAPTER.validate_python(payload)

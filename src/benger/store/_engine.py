@@ -1,0 +1,116 @@
+"""Engines for SQLite and PostgreSQL, and programmatic Alembic upgrades (no alembic.ini at run time)."""
+
+from __future__ import annotations
+
+import zlib
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+
+from benger.errors import ConfigError, MissingDependencyError
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+#: Seconds a writer waits for a lock held by another connection or process (SQLite busy timeout).
+SQLITE_BUSY_TIMEOUT_S = 60.0
+#: Execution option: the SQLite ``BEGIN`` flavour of a transaction ("IMMEDIATE" takes the write lock upfront).
+SQLITE_BEGIN = "benger_sqlite_begin"
+#: Key of the PostgreSQL advisory lock that serialises concurrent migrations.
+_PG_MIGRATION_LOCK = zlib.crc32(b"benger.store.migrations")
+
+
+def shown(url: URL) -> str:
+    """The URL as text with any password hidden."""
+    return url.render_as_string(hide_password=True)
+
+
+def parse_url(value: str) -> URL:
+    """Parse an SQLAlchemy URL, or raise a ConfigError that names it."""
+    try:
+        url = make_url(value)
+    except ArgumentError as exc:
+        raise ConfigError(
+            f"cannot parse the store URL {value!r}: expected a file path, sqlite:///PATH or "
+            "postgresql+psycopg://USER@HOST:PORT/DBNAME"
+        ) from exc
+    if url.get_backend_name() not in ("sqlite", "postgresql"):
+        raise ConfigError(f"unsupported store URL {shown(url)}: benger stores data in SQLite or PostgreSQL")
+    return url
+
+
+def _sqlite_events(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Let SQLAlchemy, not the driver, decide when transactions begin (so BEGIN IMMEDIATE works).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_TIMEOUT_S * 1000)}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        mode = connection.get_execution_options().get(SQLITE_BEGIN, "")
+        connection.exec_driver_sql(f"BEGIN {mode}".strip())
+
+
+def create_store_engine(url: URL) -> Engine:
+    """An engine for ``url`` with WAL, busy timeout and foreign keys on SQLite; pooled on PostgreSQL."""
+    backend = url.get_backend_name()
+    try:
+        if backend == "sqlite":
+            database = url.database or ""
+            if database in ("", ":memory:") or database.startswith("file:"):
+                raise ConfigError(f"the store needs an SQLite file, not {shown(url)}: give a file path")
+            parent = Path(database).expanduser().parent
+            if not parent.is_dir():
+                raise ConfigError(f"cannot create the store {database}: the folder {parent} does not exist")
+            engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_S, "check_same_thread": False})
+            _sqlite_events(engine)
+        else:
+            engine = create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20, pool_timeout=60)
+    except NoSuchModuleError as exc:
+        raise ConfigError(f"unsupported store URL {shown(url)}: unknown database driver") from exc
+    except ModuleNotFoundError as exc:
+        if backend == "postgresql":
+            raise MissingDependencyError("a PostgreSQL store", "postgres", "psycopg[binary]") from exc
+        raise
+    return engine
+
+
+def upgrade(engine: Engine) -> None:
+    """Upgrade the database to the newest migration; safe when several processes open it at once.
+
+    SQLite takes the write lock first (``BEGIN IMMEDIATE``), PostgreSQL an advisory lock; the
+    current revision is read after the lock, so a second process finds the work done.
+    """
+    from alembic import command
+    from alembic.config import Config
+    from alembic.util import CommandError
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.set_main_option("sqlalchemy.url", shown(engine.url).replace("%", "%%"))
+    try:
+        with engine.execution_options(**{SQLITE_BEGIN: "IMMEDIATE"}).begin() as connection:
+            if engine.dialect.name == "postgresql":
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK})
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+    except SQLAlchemyError as exc:
+        raise ConfigError(f"cannot open the store at {shown(engine.url)}: {_first_line(exc)}") from exc
+    except CommandError as exc:
+        raise ConfigError(
+            f"cannot open the store at {shown(engine.url)}: its schema revision is unknown to this benger "
+            f"(written by a newer version?): {exc}"
+        ) from exc
+
+
+def _first_line(exc: SQLAlchemyError) -> str:
+    original = getattr(exc, "orig", None)
+    message = str(original if original is not None else exc).strip()
+    return message.splitlines()[0] if message else type(exc).__name__

@@ -1,0 +1,167 @@
+"""Bulk import of the released BenGER data into a store (``Store.import_release``).
+
+What goes in (all idempotent; a second import changes nothing):
+
+* the Benchathon (15) and Grundprinzipien (531) corpora, the 12 systems;
+* the 180 final + 28 superseded generations. Their texts are not released: the text is empty and
+  ``meta["text"] == "released, text withheld"``; the 15 LLM validation picks carry the pick text
+  (``meta["text"] == "grading sample"``). The superseded April-2026 generations share task, system and
+  config with the final ones, so they get their own config hash (:func:`superseded_config_hash`),
+  status ``excluded`` (reason ``superseded``) and ``meta["superseded"] = True``: kept for RQ5, left out
+  of every leaderboard mean, as in the paper;
+* their primary-judge judgements (judge ``gpt-5.4-mini``, rubric ``falloesung@1``, the judge config hash
+  the release loader derives, ``stable_hash({"judge": "gpt-5.4-mini"})``);
+* the 30 human validation picks as HumanSolutions, the 180 human reviews (``position`` = file order);
+* the automatic metric values of the generations (signature ``"release"``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+
+from benger.schema import Generation, HumanSolution, stable_hash
+from benger.store._models import GenerationRow, HumanReviewRow, HumanSolutionRow, JudgementRow, MetricValueRow
+from benger.store._session import row_values
+
+if TYPE_CHECKING:
+    from benger.corpora import Release
+    from benger.store._store import Store
+
+RELEASE_SIGNATURE = "release"
+TEXT_WITHHELD = "released, text withheld"
+SUPERSEDED_CAMPAIGN = "2026-04"
+_CONDITIONS = {"classic": "traditional", "co_creation": "co_creation"}
+
+
+def superseded_config_hash(config_hash: str) -> str:
+    """The config hash of a superseded (April-2026) generation: distinct from the final run's hash."""
+    return stable_hash({"config_hash": config_hash, "campaign": SUPERSEDED_CAMPAIGN})
+
+
+def _generation(gen: Generation, superseded: bool, pick_ids: dict[str, str]) -> Generation:
+    meta: dict[str, Any] = {**gen.meta, "source": "release", "superseded": superseded}
+    meta["text"] = "grading sample" if gen.text else TEXT_WITHHELD
+    if gen.generation_id in pick_ids:
+        meta["pick_id"] = pick_ids[gen.generation_id]
+    update: dict[str, Any] = {"meta": meta}
+    if superseded:
+        update |= {
+            "config_hash": superseded_config_hash(gen.config_hash),
+            "status": "excluded",
+            "reason": f"superseded ({SUPERSEDED_CAMPAIGN} campaign; left out of the leaderboards)",
+        }
+    return gen.model_copy(update=update)
+
+
+def _human_solutions(release: Release) -> list[HumanSolution]:
+    authors = {r.target_id: r.meta.get("author") for r in release.reviews if r.target_kind == "human_solution"}
+    out = []
+    for pick in release.picks:
+        if pick.subject_type != "human":
+            continue
+        out.append(
+            HumanSolution(
+                solution_id=pick.subject_id,
+                task_id=pick.task_id,
+                participant_id=str(authors.get(pick.subject_id) or pick.participant or "unknown"),
+                condition=_CONDITIONS.get(pick.provenance, "traditional"),
+                text=pick.text,
+                meta={
+                    "source": "release",
+                    "pick_id": pick.pick_id,
+                    "pseudonym": pick.participant,
+                    "difficulty": pick.difficulty,
+                    "provenance": pick.provenance,
+                },
+            )
+        )
+    return out
+
+
+def import_release(store: Store, release: Release | str | Path) -> dict[str, int]:
+    """Load the release (a loaded ``Release`` or its folder) into ``store``; returns counts per kind."""
+    if isinstance(release, str | Path):
+        from benger.corpora import load_release
+
+        release = load_release(release)
+    store.add_corpus(release.benchathon)
+    store.add_corpus(release.grundprinzipien)
+    for info in release.systems:
+        store.upsert_system(info.config)
+    pick_ids = {p.subject_id: p.pick_id for p in release.picks}
+    gens = [_generation(g, g.generation_id in release.superseded_ids, pick_ids) for g in release.generations]
+    solutions = _human_solutions(release)
+    metric_rows = [
+        {
+            "target_kind": "generation",
+            "target_id": m.generation_id,
+            "metric": m.metric,
+            "signature": RELEASE_SIGNATURE,
+            "value": m.value,
+            "details": {"system": m.system, "superseded": m.superseded},
+        }
+        for m in release.metrics
+    ]
+    with store._write() as session, session.begin():
+        stamp = store._stamped
+        store._upsert(
+            session,
+            GenerationRow,
+            [stamp(row_values(GenerationRow, g)) for g in gens],
+            ["task_id", "config_hash", "run_index"],
+            keep=["created_at"],
+            where=GenerationRow.__table__.c.status == "failed",
+        )
+        store._upsert(
+            session,
+            JudgementRow,
+            [stamp(row_values(JudgementRow, j)) for j in release.judgements],
+            ["target_kind", "target_id", "judge_config_hash", "rubric_version", "repeat_index"],
+            keep=["created_at"],
+            where=JudgementRow.__table__.c.status == "unscored",
+        )
+        if solutions:
+            store._upsert(
+                session,
+                HumanSolutionRow,
+                [stamp(row_values(HumanSolutionRow, s)) for s in solutions],
+                ["solution_id"],
+                keep=["created_at"],
+            )
+        store._upsert(
+            session,
+            HumanReviewRow,
+            [stamp(row_values(HumanReviewRow, r)) for r in release.reviews],
+            ["review_id"],
+            keep=["created_at"],
+        )
+        if metric_rows:
+            store._upsert(
+                session,
+                MetricValueRow,
+                [stamp(m) for m in metric_rows],
+                ["target_kind", "target_id", "metric", "signature"],
+                keep=["created_at"],
+            )
+        stored_gens = len(
+            list(
+                session.scalars(
+                    select(GenerationRow.generation_id).where(
+                        GenerationRow.generation_id.in_([g.generation_id for g in gens])
+                    )
+                )
+            )
+        )
+    return {
+        "corpora": 2,
+        "tasks": len(release.benchathon.tasks) + len(release.grundprinzipien.tasks),
+        "systems": len(release.systems),
+        "generations": stored_gens,
+        "judgements": len(release.judgements),
+        "human_solutions": len(solutions),
+        "human_reviews": len(release.reviews),
+        "metric_values": len(metric_rows),
+    }

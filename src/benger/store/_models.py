@@ -1,0 +1,165 @@
+"""Core tables: corpora, tasks, systems, generations, human solutions, judgements, reviews, metrics.
+
+Every unit of work has a unique key, so repeating work is impossible and resuming is natural:
+a generation is ``(task_id, config_hash, run_index)``, a judgement is
+``(target_kind, target_id, judge_config_hash, rubric_version, repeat_index)``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from benger.store._base import Base, JSONType, utcnow
+
+
+class _Timestamps:
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class CorpusRow(Base):
+    """A named corpus."""
+
+    __tablename__ = "corpora"
+
+    name: Mapped[str] = mapped_column(String(200), primary_key=True)
+    description: Mapped[str | None] = mapped_column(Text)
+
+
+class TaskRow(Base):
+    """A task of a corpus; ``payload`` is the full pydantic record, ``position`` its place in the corpus."""
+
+    __tablename__ = "tasks"
+
+    task_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    corpus: Mapped[str] = mapped_column(ForeignKey("corpora.name"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(40))
+    area: Mapped[str] = mapped_column(String(40))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSONType)
+
+
+class SystemRow(Base):
+    """A system under test or a judge, with its output-relevant config hash."""
+
+    __tablename__ = "systems"
+
+    name: Mapped[str] = mapped_column(String(200), primary_key=True)
+    config_hash: Mapped[str] = mapped_column(String(64), index=True)
+    config: Mapped[dict[str, Any]] = mapped_column(JSONType)
+
+
+class GenerationRow(_Timestamps, Base):
+    """One system output; unique on (task_id, config_hash, run_index)."""
+
+    __tablename__ = "generations"
+    __table_args__ = (UniqueConstraint("task_id", "config_hash", "run_index", name="uq_generations_key"),)
+
+    generation_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    task_id: Mapped[str] = mapped_column(ForeignKey("tasks.task_id"))
+    system: Mapped[str] = mapped_column(String(200), index=True)
+    config_hash: Mapped[str] = mapped_column(String(64))
+    run_index: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(20), index=True)
+    text: Mapped[str] = mapped_column(Text)
+    answer: Mapped[str | None] = mapped_column(String(10))
+    reason: Mapped[str | None] = mapped_column(Text)
+    finish_reason: Mapped[str | None] = mapped_column(String(100))
+    truncated: Mapped[bool] = mapped_column()
+    refused: Mapped[bool] = mapped_column()
+    input_tokens: Mapped[int | None] = mapped_column(Integer)
+    output_tokens: Mapped[int | None] = mapped_column(Integer)
+    latency_s: Mapped[float | None] = mapped_column(Float)
+    cost_usd: Mapped[float | None] = mapped_column(Float)
+    meta: Mapped[dict[str, Any]] = mapped_column(JSONType)
+
+
+class HumanSolutionRow(_Timestamps, Base):
+    """A participant's solution (traditional or co-creation)."""
+
+    __tablename__ = "human_solutions"
+
+    solution_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    task_id: Mapped[str] = mapped_column(ForeignKey("tasks.task_id"), index=True)
+    participant_id: Mapped[str] = mapped_column(String(200))
+    condition: Mapped[str] = mapped_column(String(20))
+    text: Mapped[str] = mapped_column(Text)
+    meta: Mapped[dict[str, Any]] = mapped_column(JSONType)
+
+
+class JudgementRow(_Timestamps, Base):
+    """A rubric judgement; unique on (target_kind, target_id, judge_config_hash, rubric_version, repeat_index)."""
+
+    __tablename__ = "judgements"
+    __table_args__ = (
+        UniqueConstraint(
+            "target_kind", "target_id", "judge_config_hash", "rubric_version", "repeat_index", name="uq_judgements_key"
+        ),
+    )
+
+    judgement_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    target_kind: Mapped[str] = mapped_column(String(20))
+    target_id: Mapped[str] = mapped_column(String(200), index=True)
+    judge: Mapped[str] = mapped_column(String(200), index=True)
+    judge_config_hash: Mapped[str] = mapped_column(String(64))
+    rubric_version: Mapped[str] = mapped_column(String(100))
+    repeat_index: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(20), index=True)
+    reason: Mapped[str | None] = mapped_column(Text)
+    dimensions: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
+    justifications: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    total: Mapped[float | None] = mapped_column(Float)
+    grade_points: Mapped[int | None] = mapped_column(Integer)
+    passed: Mapped[bool | None] = mapped_column()
+    model_total: Mapped[float | None] = mapped_column(Float)
+    answer: Mapped[str | None] = mapped_column(String(10))
+    meta: Mapped[dict[str, Any]] = mapped_column(JSONType)
+
+
+class HumanReviewRow(_Timestamps, Base):
+    """A human grader's review; ``seq`` keeps insertion order, ``position`` the order in the source."""
+
+    __tablename__ = "human_reviews"
+
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    review_id: Mapped[str] = mapped_column(String(200), unique=True)
+    target_kind: Mapped[str] = mapped_column(String(20))
+    target_id: Mapped[str] = mapped_column(String(200), index=True)
+    task_id: Mapped[str] = mapped_column(String(200))
+    grader_id: Mapped[str] = mapped_column(String(200))
+    role: Mapped[str] = mapped_column(String(20))
+    dimensions: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    raw_score: Mapped[float] = mapped_column(Float)
+    grade_points: Mapped[int] = mapped_column(Integer)
+    passed: Mapped[bool] = mapped_column()
+    position: Mapped[int | None] = mapped_column(Integer)
+    meta: Mapped[dict[str, Any]] = mapped_column(JSONType)
+
+
+class MetricValueRow(_Timestamps, Base):
+    """An automatic metric value; unique on (target_kind, target_id, metric, signature)."""
+
+    __tablename__ = "metric_values"
+
+    target_kind: Mapped[str] = mapped_column(String(20), primary_key=True)
+    target_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    metric: Mapped[str] = mapped_column(String(100), primary_key=True)
+    signature: Mapped[str] = mapped_column(String(300), primary_key=True)
+    value: Mapped[float] = mapped_column(Float)
+    details: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
+
+
+CORE_TABLES: tuple[str, ...] = (
+    "corpora",
+    "tasks",
+    "systems",
+    "generations",
+    "human_solutions",
+    "judgements",
+    "human_reviews",
+    "metric_values",
+)

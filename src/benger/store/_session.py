@@ -1,0 +1,114 @@
+"""Connections and transactions of the store: one short session per call, upserts for both dialects."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, Self
+
+from sqlalchemy import Engine, Select, Table, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+
+from benger.errors import InputError
+from benger.store import _convert as conv
+from benger.store._base import utcnow
+from benger.store._engine import SQLITE_BEGIN, shown
+from benger.store._models import TaskRow
+
+
+def row_values(model: type[DeclarativeBase], record: Any) -> dict[str, Any]:
+    """The record's fields that are columns of ``model`` (JSON-safe)."""
+    columns = model.__table__.columns.keys()
+    return {key: value for key, value in conv.values(record).items() if key in columns}
+
+
+def _reopen(url: str) -> Any:
+    from benger.store import open_store
+
+    return open_store(url)
+
+
+class StoreBase:
+    """Engine, sessions and write helpers shared by the Store's record methods."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.url = shown(engine.url)
+        self._read = sessionmaker(bind=engine, expire_on_commit=False)
+        writer = engine.execution_options(**{SQLITE_BEGIN: "IMMEDIATE"})
+        self._write = sessionmaker(bind=writer, expire_on_commit=False)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.url!r})"
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickling sends the URL: the receiving process (a pool worker) opens its own connections."""
+        return _reopen, (self.engine.url.render_as_string(hide_password=False),)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release every pooled connection."""
+        self.engine.dispose()
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session for other modules' tables: commits on success, rolls back on an exception."""
+        with self._write() as session:
+            try:
+                yield session
+                session.commit()
+            except BaseException:
+                session.rollback()
+                raise
+
+    # -- helpers -----------------------------------------------------------------------------------
+    def _insert(self, model: type[DeclarativeBase]) -> Any:
+        table: Table = model.__table__  # type: ignore[assignment]
+        if self.engine.dialect.name == "postgresql":
+            return postgresql.insert(table)
+        return sqlite.insert(table)
+
+    def _upsert(
+        self,
+        session: Session,
+        model: type[DeclarativeBase],
+        rows: Sequence[dict[str, Any]],
+        key: list[str],
+        *,
+        keep: Sequence[str] = (),
+        where: Any = None,
+    ) -> None:
+        """Insert ``rows`` (one compiled statement, executemany); on a key conflict update every column
+        but ``key`` and ``keep``, only where ``where`` holds for the existing row."""
+        if not rows:
+            return
+        stmt = self._insert(model)
+        update = {c: stmt.excluded[c] for c in rows[0] if c not in key and c not in keep}
+        stmt = stmt.on_conflict_do_update(index_elements=key, set_=update, where=where)
+        session.execute(stmt, list(rows))
+
+    @staticmethod
+    def _stamped(values: dict[str, Any]) -> dict[str, Any]:
+        now = utcnow()
+        return {**values, "created_at": now, "updated_at": now}
+
+    def _scalars(self, stmt: Select[Any]) -> list[Any]:
+        with self._read() as session:
+            return list(session.scalars(stmt))
+
+    def _integrity(self, what: str, record_id: str, task_id: str | None, exc: IntegrityError) -> InputError:
+        if task_id is not None and not self._scalars(select(TaskRow.task_id).where(TaskRow.task_id == task_id)):
+            return InputError(
+                f"cannot store {what} {record_id!r}: task {task_id!r} is not in the store (add its corpus first)",
+                file=self.url,
+                field="task_id",
+            )
+        reason = str(exc.orig).splitlines()[0] if exc.orig is not None else str(exc)
+        return InputError(f"cannot store {what} {record_id!r}: {reason}", file=self.url)

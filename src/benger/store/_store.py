@@ -1,0 +1,389 @@
+"""The Store: every read and write of benger's records, one short transaction per call.
+
+Writes commit immediately, so every result is persisted as it arrives. The finished-work rules
+are enforced inside the database with ``INSERT ... ON CONFLICT DO UPDATE ... WHERE``, so two
+workers (threads or processes) racing on the same unit-of-work key can never create duplicates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import Select, delete, exists, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from benger.errors import InputError
+from benger.schema import (
+    Corpus,
+    FalloesungTask,
+    Generation,
+    HumanReview,
+    HumanSolution,
+    Judgement,
+    PrincipleItem,
+    SystemConfig,
+)
+from benger.store import _convert as conv
+from benger.store._models import (
+    CorpusRow,
+    GenerationRow,
+    HumanReviewRow,
+    HumanSolutionRow,
+    JudgementRow,
+    MetricValueRow,
+    SystemRow,
+    TaskRow,
+)
+from benger.store._session import StoreBase, row_values
+
+_GEN_KEY = ["task_id", "config_hash", "run_index"]
+_JUDGE_KEY = ["target_kind", "target_id", "judge_config_hash", "rubric_version", "repeat_index"]
+_METRIC_KEY = ["target_kind", "target_id", "metric", "signature"]
+
+#: Longer id lists are filtered in Python: SQLite and PostgreSQL cap the number of bound parameters.
+MAX_IN_IDS = 2000
+
+
+def _id_filter(stmt: Select[Any], column: Any, ids: Iterable[str] | None) -> tuple[Select[Any], set[str] | None]:
+    """Restrict ``stmt`` to ``ids`` in SQL when the list is short; else return the set to filter rows by."""
+    if ids is None:
+        return stmt, None
+    wanted = list(ids)
+    if len(wanted) <= MAX_IN_IDS:
+        return stmt.where(column.in_(wanted)), None
+    return stmt, set(wanted)
+
+
+class Store(StoreBase):
+    """Typed access to the benger database (SQLite file or PostgreSQL); safe across threads and processes."""
+
+    # -- corpora and tasks -------------------------------------------------------------------------
+    def add_corpus(self, corpus: Corpus) -> None:
+        """Insert or update a corpus and its tasks (idempotent); the task order is kept.
+
+        Tasks of an earlier version of the corpus that are gone now are deleted, unless a generation or
+        human solution refers to them (those stay, after the current tasks).
+        """
+        seen: set[str] = set()
+        for index, task in enumerate(corpus.tasks):
+            if task.task_id in seen:
+                raise InputError(
+                    f"task id {task.task_id!r} appears twice",
+                    file=f"corpus {corpus.name}",
+                    line=index + 1,
+                    field="task_id",
+                )
+            seen.add(task.task_id)
+        rows = [
+            {
+                "task_id": t.task_id,
+                "corpus": corpus.name,
+                "position": i,
+                "kind": t.kind,
+                "area": t.area,
+                "payload": t.model_dump(mode="json"),
+            }
+            for i, t in enumerate(corpus.tasks)
+        ]
+        with self._write() as session, session.begin():
+            self._upsert(session, CorpusRow, [{"name": corpus.name, "description": corpus.description}], ["name"])
+            if rows:
+                self._upsert(session, TaskRow, rows, ["task_id"])
+            self._drop_stale_tasks(session, corpus.name, seen, len(rows))
+
+    def _drop_stale_tasks(self, session: Session, corpus: str, current: set[str], n_current: int) -> None:
+        """Delete tasks of ``corpus`` not in ``current``; referenced ones move behind the current tasks."""
+        stored = set(session.scalars(select(TaskRow.task_id).where(TaskRow.corpus == corpus)))
+        gone = sorted(stored - current)
+        referenced = exists().where(GenerationRow.task_id == TaskRow.task_id) | exists().where(
+            HumanSolutionRow.task_id == TaskRow.task_id
+        )
+        kept: list[str] = []
+        for start in range(0, len(gone), MAX_IN_IDS):
+            chunk = gone[start : start + MAX_IN_IDS]
+            session.execute(
+                delete(TaskRow).where(TaskRow.task_id.in_(chunk), ~referenced),
+                execution_options={"synchronize_session": False},
+            )
+            kept += session.scalars(select(TaskRow.task_id).where(TaskRow.task_id.in_(chunk)))
+        for offset, task_id in enumerate(sorted(kept)):
+            session.execute(
+                update(TaskRow).where(TaskRow.task_id == task_id).values(position=n_current + offset),
+                execution_options={"synchronize_session": False},
+            )
+
+    def corpus_names(self) -> list[str]:
+        """Names of the stored corpora, sorted."""
+        return self._scalars(select(CorpusRow.name).order_by(CorpusRow.name))
+
+    def load_corpus(self, name: str) -> Corpus:
+        """The stored corpus ``name`` with its tasks in their original order."""
+        with self._read() as session:
+            row = session.get(CorpusRow, name)
+            if row is None:
+                known = ", ".join(self.corpus_names()) or "none"
+                raise InputError(f"no corpus named {name!r} in the store {self.url} (stored: {known})", field="corpus")
+            payloads = session.scalars(
+                select(TaskRow.payload).where(TaskRow.corpus == name).order_by(TaskRow.position, TaskRow.task_id)
+            )
+            return Corpus(name=name, description=row.description, tasks=[conv.task(p) for p in payloads])
+
+    def get_task(self, task_id: str) -> FalloesungTask | PrincipleItem | None:
+        """The task ``task_id``, or None."""
+        payload = self._scalars(select(TaskRow.payload).where(TaskRow.task_id == task_id))
+        return conv.task(payload[0]) if payload else None
+
+    # -- systems -----------------------------------------------------------------------------------
+    def upsert_system(self, system: SystemConfig) -> None:
+        """Insert or replace the system ``system.name``."""
+        row = {"name": system.name, "config_hash": system.config_hash(), "config": system.model_dump(mode="json")}
+        with self._write() as session, session.begin():
+            self._upsert(session, SystemRow, [row], ["name"])
+
+    def systems(self) -> list[SystemConfig]:
+        """Every stored system, sorted by name."""
+        configs = self._scalars(select(SystemRow.config).order_by(SystemRow.name))
+        return [SystemConfig.model_validate(c) for c in configs]
+
+    # -- generations -------------------------------------------------------------------------------
+    def get_generation(self, task_id: str, config_hash: str, run_index: int) -> Generation | None:
+        """The generation with this unit-of-work key, or None."""
+        rows = self._scalars(
+            select(GenerationRow).filter_by(task_id=task_id, config_hash=config_hash, run_index=run_index)
+        )
+        return conv.generation(rows[0]) if rows else None
+
+    def save_generation(self, gen: Generation) -> Generation:
+        """Store ``gen`` unless its key holds a finished (ok/excluded) row; returns the stored row.
+
+        A ``failed`` row with the same key is replaced, a finished one is kept unchanged.
+        """
+        key = {k: getattr(gen, k) for k in _GEN_KEY}
+        with self._write() as session, session.begin():
+            try:
+                self._upsert(
+                    session,
+                    GenerationRow,
+                    [self._stamped(row_values(GenerationRow, gen))],
+                    _GEN_KEY,
+                    keep=["created_at"],
+                    where=GenerationRow.__table__.c.status == "failed",
+                )
+            except IntegrityError as exc:
+                raise self._integrity("generation", gen.generation_id, gen.task_id, exc) from exc
+            row = session.scalars(select(GenerationRow).filter_by(**key)).one()
+            return conv.generation(row)
+
+    def generations(
+        self,
+        corpus: str | None = None,
+        system: str | None = None,
+        config_hash: str | None = None,
+        status: str | None = None,
+        task_ids: Iterable[str] | None = None,
+    ) -> list[Generation]:
+        """Stored generations matching every given filter, ordered by system, task, config and run."""
+        stmt = select(GenerationRow)
+        if corpus is not None:
+            stmt = stmt.join(TaskRow, TaskRow.task_id == GenerationRow.task_id).where(TaskRow.corpus == corpus)
+        if system is not None:
+            stmt = stmt.where(GenerationRow.system == system)
+        if config_hash is not None:
+            stmt = stmt.where(GenerationRow.config_hash == config_hash)
+        if status is not None:
+            stmt = stmt.where(GenerationRow.status == status)
+        stmt, keep = _id_filter(stmt, GenerationRow.task_id, task_ids)
+        stmt = stmt.order_by(
+            GenerationRow.system, GenerationRow.task_id, GenerationRow.config_hash, GenerationRow.run_index
+        )
+        return [conv.generation(r) for r in self._scalars(stmt) if keep is None or r.task_id in keep]
+
+    # -- human solutions ---------------------------------------------------------------------------
+    def add_human_solution(self, sol: HumanSolution) -> None:
+        """Insert or replace the human solution ``sol.solution_id``."""
+        with self._write() as session, session.begin():
+            try:
+                self._upsert(
+                    session,
+                    HumanSolutionRow,
+                    [self._stamped(row_values(HumanSolutionRow, sol))],
+                    ["solution_id"],
+                    keep=["created_at"],
+                )
+            except IntegrityError as exc:
+                raise self._integrity("human solution", sol.solution_id, sol.task_id, exc) from exc
+
+    def human_solutions(self, task_id: str | None = None, condition: str | None = None) -> list[HumanSolution]:
+        """Stored human solutions, ordered by task and solution id."""
+        stmt = select(HumanSolutionRow)
+        if task_id is not None:
+            stmt = stmt.where(HumanSolutionRow.task_id == task_id)
+        if condition is not None:
+            stmt = stmt.where(HumanSolutionRow.condition == condition)
+        stmt = stmt.order_by(HumanSolutionRow.task_id, HumanSolutionRow.solution_id)
+        return [conv.human_solution(r) for r in self._scalars(stmt)]
+
+    # -- judgements --------------------------------------------------------------------------------
+    def get_judgement(
+        self, target_kind: str, target_id: str, judge_config_hash: str, rubric_version: str, repeat_index: int
+    ) -> Judgement | None:
+        """The judgement with this unit-of-work key, or None."""
+        rows = self._scalars(
+            select(JudgementRow).filter_by(
+                target_kind=target_kind,
+                target_id=target_id,
+                judge_config_hash=judge_config_hash,
+                rubric_version=rubric_version,
+                repeat_index=repeat_index,
+            )
+        )
+        return conv.judgement(rows[0]) if rows else None
+
+    def save_judgement(self, j: Judgement) -> Judgement:
+        """Store ``j`` unless its key holds a ``scored`` row (kept unchanged); an ``unscored`` row is replaced."""
+        key = {k: getattr(j, k) for k in _JUDGE_KEY}
+        with self._write() as session, session.begin():
+            try:
+                self._upsert(
+                    session,
+                    JudgementRow,
+                    [self._stamped(row_values(JudgementRow, j))],
+                    _JUDGE_KEY,
+                    keep=["created_at"],
+                    where=JudgementRow.__table__.c.status == "unscored",
+                )
+            except IntegrityError as exc:
+                raise self._integrity("judgement", j.judgement_id, None, exc) from exc
+            row = session.scalars(select(JudgementRow).filter_by(**key)).one()
+            return conv.judgement(row)
+
+    def judgements(
+        self,
+        judge: str | None = None,
+        target_kind: str | None = None,
+        target_ids: Iterable[str] | None = None,
+        status: str | None = None,
+        rubric_version: str | None = None,
+    ) -> list[Judgement]:
+        """Stored judgements matching every given filter, ordered by target, judge and repeat."""
+        stmt = select(JudgementRow)
+        if judge is not None:
+            stmt = stmt.where(JudgementRow.judge == judge)
+        if target_kind is not None:
+            stmt = stmt.where(JudgementRow.target_kind == target_kind)
+        stmt, keep = _id_filter(stmt, JudgementRow.target_id, target_ids)
+        if status is not None:
+            stmt = stmt.where(JudgementRow.status == status)
+        if rubric_version is not None:
+            stmt = stmt.where(JudgementRow.rubric_version == rubric_version)
+        stmt = stmt.order_by(
+            JudgementRow.target_kind,
+            JudgementRow.target_id,
+            JudgementRow.judge,
+            JudgementRow.rubric_version,
+            JudgementRow.repeat_index,
+        )
+        return [conv.judgement(r) for r in self._scalars(stmt) if keep is None or r.target_id in keep]
+
+    # -- human reviews -----------------------------------------------------------------------------
+    def add_human_review(self, r: HumanReview) -> None:
+        """Insert or replace the review ``r.review_id``."""
+        with self._write() as session, session.begin():
+            self._upsert(
+                session,
+                HumanReviewRow,
+                [self._stamped(row_values(HumanReviewRow, r))],
+                ["review_id"],
+                keep=["created_at"],
+            )
+
+    def human_reviews(self, target_id: str | None = None, role: str | None = None) -> list[HumanReview]:
+        """Stored reviews ordered by ``position`` (reviews without one last, in insertion order)."""
+        stmt = select(HumanReviewRow)
+        if target_id is not None:
+            stmt = stmt.where(HumanReviewRow.target_id == target_id)
+        if role is not None:
+            stmt = stmt.where(HumanReviewRow.role == role)
+        stmt = stmt.order_by(HumanReviewRow.position.is_(None), HumanReviewRow.position, HumanReviewRow.seq)
+        return [conv.human_review(r) for r in self._scalars(stmt)]
+
+    # -- metric values -----------------------------------------------------------------------------
+    def save_metric_value(
+        self,
+        target_kind: str,
+        target_id: str,
+        metric: str,
+        signature: str,
+        value: float,
+        details: dict[str, Any] | None = None,
+    ) -> conv.MetricValue:
+        """Insert or update one metric value (key: target_kind, target_id, metric, signature)."""
+        record = conv.MetricValue(
+            target_kind=target_kind,
+            target_id=target_id,
+            metric=metric,
+            signature=signature,
+            value=value,
+            details=details,
+        )
+        with self._write() as session, session.begin():
+            self._upsert(
+                session,
+                MetricValueRow,
+                [self._stamped(record.model_dump(mode="json"))],
+                _METRIC_KEY,
+                keep=["created_at"],
+            )
+        return record
+
+    def metric_values(self, metric: str | None = None, target_kind: str | None = None) -> list[conv.MetricValue]:
+        """Stored metric values, ordered by metric, target and signature."""
+        stmt = select(MetricValueRow)
+        if metric is not None:
+            stmt = stmt.where(MetricValueRow.metric == metric)
+        if target_kind is not None:
+            stmt = stmt.where(MetricValueRow.target_kind == target_kind)
+        stmt = stmt.order_by(
+            MetricValueRow.metric, MetricValueRow.target_kind, MetricValueRow.target_id, MetricValueRow.signature
+        )
+        return [
+            conv.MetricValue(
+                target_kind=r.target_kind,
+                target_id=r.target_id,
+                metric=r.metric,
+                signature=r.signature,
+                value=r.value,
+                details=r.details,
+            )
+            for r in self._scalars(stmt)
+        ]
+
+    # -- summaries ---------------------------------------------------------------------------------
+    def stats(self) -> dict[str, dict[str, int]]:
+        """Row counts: generations and judgements per status, the other tables as ``{"total": n}``."""
+        result: dict[str, dict[str, int]] = {
+            "generations": {"ok": 0, "excluded": 0, "failed": 0},
+            "judgements": {"scored": 0, "unscored": 0},
+        }
+        with self._read() as session:
+            for name, model in (("generations", GenerationRow), ("judgements", JudgementRow)):
+                for status, count in session.execute(select(model.status, func.count()).group_by(model.status)):
+                    result[name][status] = count
+            for name, counted in (
+                ("corpora", CorpusRow),
+                ("tasks", TaskRow),
+                ("systems", SystemRow),
+                ("human_solutions", HumanSolutionRow),
+                ("human_reviews", HumanReviewRow),
+                ("metric_values", MetricValueRow),
+            ):
+                result[name] = {"total": session.scalar(select(func.count()).select_from(counted)) or 0}
+        return result
+
+    def import_release(self, release: Any) -> dict[str, int]:
+        """Load the released BenGER data (a ``benger.corpora.Release`` or its folder) into the store."""
+        from benger.store._import import import_release
+
+        return import_release(self, release)

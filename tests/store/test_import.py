@@ -1,0 +1,63 @@
+"""Importing the released data: counts, the withheld texts, the superseded run, idempotence."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from benger.corpora import load_release
+from benger.store import Store
+from benger.store._import import TEXT_WITHHELD
+
+pytestmark = pytest.mark.release
+
+
+def test_import_release(store: Store, release_dir: Path) -> None:
+    release = load_release(release_dir)
+    counts = store.import_release(release)
+    # 15 Benchathon tasks + 531 Grundprinzipien items = 546; 180 final + 28 superseded generations
+    assert counts == {
+        "corpora": 2,
+        "tasks": 546,
+        "systems": 12,
+        "generations": 208,
+        "judgements": 208,
+        "human_solutions": 30,
+        "human_reviews": 180,
+        "metric_values": 1252 + 176,
+    }
+    assert store.corpus_names() == ["benchathon", "grundprinzipien"]
+    gp = store.load_corpus("grundprinzipien")
+    assert [t.task_id for t in gp.tasks[:2]] == ["gp-0001", "gp-0002"] and gp.tasks[-1].task_id == "gp-0531"
+    assert store.load_corpus("benchathon") == release.benchathon
+
+    stats = store.stats()
+    # the 28 superseded April generations are kept but excluded from the leaderboards
+    assert stats["generations"] == {"ok": 180, "excluded": 28, "failed": 0}
+    assert stats["judgements"] == {"scored": 208, "unscored": 0}
+    gens = store.generations()
+    with_text = [g for g in gens if g.text]
+    assert len(with_text) == 15  # the 15 LLM validation picks
+    assert all(g.meta["text"] == TEXT_WITHHELD for g in gens if not g.text)
+    assert Counter(g.system for g in gens if g.meta["superseded"]) == {
+        "gpt-5.4": 15,
+        "Qwen/Qwen3-235B-A22B-Thinking-2507": 13,
+    }
+
+    js = store.judgements(judge="gpt-5.4-mini", rubric_version="falloesung@1")
+    assert len(js) == 208
+    first = release.judgements[0]
+    assert store.get_judgement("generation", first.target_id, first.judge_config_hash, "falloesung@1", 0) == first
+
+    sols = store.human_solutions()
+    assert Counter(s.condition for s in sols) == {"traditional": 15, "co_creation": 15}
+    assert all(s.text for s in sols)
+    reviews = store.human_reviews()
+    assert [r.position for r in reviews] == list(range(180))
+    assert reviews == list(release.reviews)
+
+    again = store.import_release(release)  # idempotent
+    assert again == counts
+    assert store.stats() == stats
