@@ -1,5 +1,80 @@
-"""The one statistics stack of benger (numpy / scipy / statsmodels)."""
+"""The one statistics stack of benger (numpy / scipy / statsmodels): intervals, agreement, alt-test, calibration."""
 
-from benger.stats._intervals import Interval, bootstrap_mean_ci, normal_mean_ci
+from benger.stats._agreement import (
+    ICCResult,
+    bootstrap_pearson_ci,
+    cohen_kappa,
+    complete_pairs,
+    icc2,
+    kendall_tau_b,
+    krippendorff_alpha_interval,
+    mae,
+    pearson,
+    spearman,
+)
+from benger.stats._alt_test import (
+    AltTestResult,
+    AnnotatorTest,
+    alt_test,
+    blind_pool_outcomes,
+    omega_from_counts,
+    single_expert_outcomes,
+)
+from benger.stats._calibration import (
+    TIERS,
+    CalibrationFit,
+    apply_calibration,
+    calibration_offsets,
+    fit_calibration,
+    fit_calibration_batch,
+)
+from benger.stats._compare import PairComparison, paired_system_comparisons
+from benger.stats._intervals import (
+    Interval,
+    TostResult,
+    bootstrap_diff_ci,
+    bootstrap_mean_ci,
+    bootstrap_means,
+    bootstrap_tost,
+    cluster_bootstrap_diff_ci,
+    cluster_bootstrap_mean_ci,
+    normal_mean_ci,
+    paired_bootstrap_ci,
+)
 
-__all__ = ["Interval", "bootstrap_mean_ci", "normal_mean_ci"]
+__all__ = [
+    "TIERS",
+    "AltTestResult",
+    "AnnotatorTest",
+    "CalibrationFit",
+    "ICCResult",
+    "Interval",
+    "PairComparison",
+    "TostResult",
+    "alt_test",
+    "apply_calibration",
+    "blind_pool_outcomes",
+    "bootstrap_diff_ci",
+    "bootstrap_mean_ci",
+    "bootstrap_means",
+    "bootstrap_pearson_ci",
+    "bootstrap_tost",
+    "calibration_offsets",
+    "cluster_bootstrap_diff_ci",
+    "cluster_bootstrap_mean_ci",
+    "cohen_kappa",
+    "complete_pairs",
+    "fit_calibration",
+    "fit_calibration_batch",
+    "icc2",
+    "kendall_tau_b",
+    "krippendorff_alpha_interval",
+    "mae",
+    "normal_mean_ci",
+    "omega_from_counts",
+    "paired_bootstrap_ci",
+    "paired_system_comparisons",
+    "pearson",
+    "single_expert_outcomes",
+    "spearman",
+]

@@ -1,0 +1,163 @@
+"""Agreement statistics: correlations with missing-pair handling, MAE, Cohen's kappa, ICC(2,·), Krippendorff's alpha."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+from scipy import stats as sps
+
+Values = Sequence[float | None] | np.ndarray
+MIN_PAIRS = 3
+
+
+def complete_pairs(a: Values, b: Values) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs where neither value is None or NaN, as two float arrays."""
+    if len(a) != len(b):
+        raise ValueError(f"paired sequences differ in length ({len(a)} vs {len(b)})")
+    xs, ys = [], []
+    for x, y in zip(a, b, strict=True):
+        if x is None or y is None:
+            continue
+        fx, fy = float(x), float(y)
+        if math.isnan(fx) or math.isnan(fy):
+            continue
+        xs.append(fx)
+        ys.append(fy)
+    return np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+
+
+def _finite(value: float) -> float | None:
+    return float(value) if np.isfinite(value) else None
+
+
+def _constant(x: np.ndarray) -> bool:
+    return bool(np.all(x == x[0]))
+
+
+def pearson(a: Values, b: Values) -> float | None:
+    """Pearson r over complete pairs; None with fewer than 3 pairs or a constant side."""
+    x, y = complete_pairs(a, b)
+    if x.size < MIN_PAIRS or _constant(x) or _constant(y):
+        return None
+    return _finite(sps.pearsonr(x, y).statistic)
+
+
+def spearman(a: Values, b: Values) -> float | None:
+    """Spearman rho (average ranks for ties) over complete pairs; None if undefined."""
+    x, y = complete_pairs(a, b)
+    if x.size < MIN_PAIRS or _constant(x) or _constant(y):
+        return None
+    return _finite(sps.spearmanr(x, y).statistic)
+
+
+def kendall_tau_b(a: Values, b: Values) -> float | None:
+    """Kendall tau-b over complete pairs; None if undefined."""
+    x, y = complete_pairs(a, b)
+    if x.size < MIN_PAIRS or _constant(x) or _constant(y):
+        return None
+    return _finite(sps.kendalltau(x, y, variant="b").statistic)
+
+
+def mae(a: Values, b: Values) -> float | None:
+    """Mean absolute difference over complete pairs; None without pairs."""
+    x, y = complete_pairs(a, b)
+    if x.size == 0:
+        return None
+    return float(np.mean(np.abs(x - y)))
+
+
+def cohen_kappa(a: Sequence[object], b: Sequence[object]) -> float | None:
+    """Unweighted Cohen's kappa of two label sequences; None when chance agreement is 1."""
+    if len(a) != len(b) or len(a) == 0:
+        raise ValueError("kappa needs two non-empty label sequences of equal length")
+    labels = sorted({*a, *b}, key=str)
+    index = {label: i for i, label in enumerate(labels)}
+    table = np.zeros((len(labels), len(labels)))
+    for x, y in zip(a, b, strict=True):
+        table[index[x], index[y]] += 1
+    n = table.sum()
+    observed = np.trace(table) / n
+    expected = float((table.sum(axis=0) * table.sum(axis=1)).sum() / n**2)
+    if expected == 1.0:
+        return None
+    return float((observed - expected) / (1.0 - expected))
+
+
+class ICCResult(NamedTuple):
+    """Two-way random effects, absolute agreement (Shrout & Fleiss ICC(2,1) and ICC(2,k))."""
+
+    icc_2_1: float
+    icc_2_k: float
+    n: int
+    k: int
+    msr: float
+    msc: float
+    mse: float
+
+
+def icc2(matrix: Sequence[Sequence[float]] | np.ndarray) -> ICCResult:
+    """ICC(2,1) and ICC(2,k) of an n targets × k raters matrix (no missing cells)."""
+    x = np.asarray(matrix, dtype=float)
+    if x.ndim != 2 or x.shape[0] < 2 or x.shape[1] < 2:
+        raise ValueError("ICC needs an n x k matrix with n >= 2 and k >= 2")
+    if np.isnan(x).any():
+        raise ValueError("ICC(2,.) needs a complete matrix (no missing ratings)")
+    n, k = x.shape
+    grand = x.mean()
+    ssr = k * float(((x.mean(axis=1) - grand) ** 2).sum())
+    ssc = n * float(((x.mean(axis=0) - grand) ** 2).sum())
+    sst = float(((x - grand) ** 2).sum())
+    msr, msc = ssr / (n - 1), ssc / (k - 1)
+    mse = (sst - ssr - ssc) / ((n - 1) * (k - 1))
+    icc1 = (msr - mse) / (msr + (k - 1) * mse + k * (msc - mse) / n)
+    icck = (msr - mse) / (msr + (msc - mse) / n)
+    return ICCResult(float(icc1), float(icck), n, k, msr, msc, mse)
+
+
+def krippendorff_alpha_interval(units: Sequence[Sequence[float | None]]) -> float | None:
+    """Krippendorff's alpha with the interval metric; ``units`` holds each unit's ratings (None = missing).
+
+    Units with fewer than two ratings are not pairable and are ignored. None if undefined.
+    """
+    groups = [np.asarray([v for v in unit if v is not None], dtype=float) for unit in units]
+    groups = [g for g in groups if g.size >= 2]
+    if not groups:
+        return None
+    values = np.concatenate(groups)
+    n = values.size
+    observed = sum(float(((g[:, None] - g[None, :]) ** 2).sum()) / (g.size - 1) for g in groups) / n
+    expected = float(((values[:, None] - values[None, :]) ** 2).sum()) / (n * (n - 1))
+    if expected == 0:
+        return None
+    return 1.0 - observed / expected
+
+
+def bootstrap_pearson_ci(
+    a: Values,
+    b: Values,
+    *,
+    confidence: float = 0.95,
+    n_resamples: int = 2000,
+    seed: int | np.random.Generator | None = 0,
+) -> tuple[float | None, float | None, float | None]:
+    """Pearson r with a paired percentile bootstrap CI (pairs resampled together; degenerate resamples dropped)."""
+    x, y = complete_pairs(a, b)
+    r = pearson(x, y)
+    if r is None:
+        return None, None, None
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    idx = rng.integers(0, x.size, size=(n_resamples, x.size))
+    xs, ys = x[idx], y[idx]
+    xs = xs - xs.mean(axis=1, keepdims=True)
+    ys = ys - ys.mean(axis=1, keepdims=True)
+    den = np.sqrt((xs * xs).sum(axis=1) * (ys * ys).sum(axis=1))
+    ok = den > 0
+    rs = (xs * ys).sum(axis=1)[ok] / den[ok]
+    if rs.size == 0:
+        return r, None, None
+    alpha = (1 - confidence) / 2
+    low, high = np.percentile(rs, [100 * alpha, 100 * (1 - alpha)])
+    return r, float(low), float(high)

@@ -1,0 +1,106 @@
+"""The leaderboard on hand-built records, every number computed by hand."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+
+import pytest
+
+from benger.analysis import leaderboard
+from benger.schema import FalloesungTask, Generation, Judgement, PrincipleItem, SystemConfig
+
+
+def _tasks() -> dict[str, FalloesungTask | PrincipleItem]:
+    tasks: dict[str, FalloesungTask | PrincipleItem] = {}
+    for tid in ("f1", "f2", "f3"):
+        tasks[tid] = FalloesungTask(task_id=tid, corpus="fall", area="Zivilrecht", facts="SV", reference="ML")
+    for tid, gold in (("p1", "Ja"), ("p2", "Nein")):
+        tasks[tid] = PrincipleItem(task_id=tid, corpus="gp", area="Strafrecht", case="Fall", question="Frage?",
+                                   gold_answer=gold, gold_reasoning="weil")  # fmt: skip
+    return tasks
+
+
+def _gen(system: str, task: str, status: str = "ok", answer: str | None = None) -> Generation:
+    return Generation(generation_id=f"{system}-{task}", task_id=task, system=system, config_hash="h",
+                      status=status, text="x", answer=answer)  # type: ignore[arg-type]  # fmt: skip
+
+
+def _j(target: str, total: float | None, repeat: int = 0, gp: int | None = None, judge: str = "J") -> Judgement:
+    if total is None:
+        return Judgement(judgement_id=f"{target}-{repeat}-{judge}", target_kind="generation", target_id=target,
+                         judge=judge, judge_config_hash="jh", rubric_version="r@1", repeat_index=repeat,
+                         status="unscored", reason="missing dimension 'sprache'")  # fmt: skip
+    return Judgement(judgement_id=f"{target}-{repeat}-{judge}", target_kind="generation", target_id=target, judge=judge,
+                     judge_config_hash="jh", rubric_version="r@1", repeat_index=repeat, status="scored", total=total,
+                     grade_points=gp, passed=None if gp is None else gp >= 4)  # fmt: skip
+
+
+GENS = [
+    _gen("A", "f1"), _gen("A", "f2"), _gen("A", "f3", status="excluded"),
+    _gen("A", "p1", answer="Ja"), _gen("A", "p2", answer="Ja"),
+    _gen("B", "f1"), _gen("B", "f2", status="failed"), _gen("B", "p1", answer="Nein"), _gen("B", "p2", answer="Nein"),
+]  # fmt: skip
+JUDGEMENTS = [
+    _j("A-f1", 60, 0, gp=7), _j("A-f1", 70, 1, gp=10), _j("A-f2", 40, 0, gp=3), _j("A-f2", None, 1),
+    _j("A-p1", 80), _j("A-p2", 30),
+    _j("B-f1", 90, 0, gp=16), _j("B-p1", 20),
+    _j("B-f1", 10, 0, gp=0, judge="OTHER"),  # another judge: dropped by the judges filter below
+]  # fmt: skip
+SYSTEMS = {"A": SystemConfig(name="A", provider="local", model="a", tier="local"),
+           "B": SystemConfig(name="B", provider="local", model="b", tier="flagship")}  # fmt: skip
+
+
+def test_rows_and_ranking_by_hand() -> None:
+    board = leaderboard(GENS, JUDGEMENTS, _tasks(), systems=SYSTEMS, ci="normal", judges=["J"])
+    rows = {(r.system, r.corpus): r for r in board.rows}
+    # A on "fall": per-generation means f1 = (60+70)/2 = 65, f2 = 40 (unscored repeat left out) -> mean 52.5;
+    # grade points (7+10)/2 = 8.5 and 3 -> 5.75; pass 1.0 and 0.0 -> 0.5; sd([65, 40]) = 17.678,
+    # half width = 1.959964 * 17.678 / sqrt(2) = 24.4996 -> CI [28.0004, 76.9996].
+    a = rows[("A", "fall")]
+    assert (a.n, a.mean, a.mean_grade_points, a.pass_rate) == (2, 52.5, 5.75, 0.5)
+    assert a.ci_low == pytest.approx(28.0004, abs=1e-3) and a.ci_high == pytest.approx(76.9996, abs=1e-3)
+    assert (a.unscored, a.excluded, a.failed, a.generations, a.accuracy) == (1, 1, 0, 3, None)
+    # A on "gp": (80 + 30)/2 = 55; answers Ja/Ja vs gold Ja/Nein -> accuracy 1/2; no grade points
+    g = rows[("A", "gp")]
+    assert (g.n, g.mean, g.accuracy, g.mean_grade_points, g.pass_rate) == (2, 55.0, 0.5, None, None)
+    # B: "fall" 90 (n 1, the failed f2 counted apart), "gp" 20 with p2 unjudged; answers Nein/Nein -> 1/2
+    b_fall, b_gp = rows[("B", "fall")], rows[("B", "gp")]
+    assert (b_fall.n, b_fall.mean, b_fall.mean_grade_points, b_fall.pass_rate, b_fall.failed) == (1, 90.0, 16, 1.0, 1)
+    assert b_fall.ci_low == b_fall.ci_high == 90.0
+    assert (b_gp.n, b_gp.mean, b_gp.unjudged, b_gp.accuracy) == (1, 20.0, 1, 0.5)
+    # ranking: mean of per-corpus means, A = (52.5 + 55)/2 = 53.75, B = (90 + 20)/2 = 55 -> B first
+    assert [(r.system, r.rank, r.overall) for r in board.ranking] == [("B", 1, 55.0), ("A", 2, 53.75)]
+    assert [(r.system, r.corpus) for r in board.rows] == [("B", "fall"), ("B", "gp"), ("A", "fall"), ("A", "gp")]
+    assert a.tier == "local" and b_fall.tier == "flagship"
+
+
+def test_without_judge_filter_every_judge_counts() -> None:
+    board = leaderboard(GENS, JUDGEMENTS, _tasks(), ci="normal")
+    b_fall = next(r for r in board.rows if (r.system, r.corpus) == ("B", "fall"))
+    assert b_fall.mean == 50.0  # (90 + 10) / 2 over the two judges
+
+
+def test_bootstrap_ci_is_seeded_and_brackets_the_mean() -> None:
+    one = leaderboard(GENS, JUDGEMENTS, _tasks(), judges=["J"], seed=7, n_resamples=2000)
+    two = leaderboard(GENS, JUDGEMENTS, _tasks(), judges=["J"], seed=7, n_resamples=2000)
+    a1 = next(r for r in one.rows if (r.system, r.corpus) == ("A", "fall"))
+    a2 = next(r for r in two.rows if (r.system, r.corpus) == ("A", "fall"))
+    assert (a1.ci_low, a1.ci_high) == (a2.ci_low, a2.ci_high)
+    # resampling two values 40 and 65: every resample mean lies in {40, 52.5, 65}
+    assert a1.ci_low in (40.0, 52.5) and a1.ci_high in (52.5, 65.0)
+
+
+def test_exports() -> None:
+    board = leaderboard(GENS, JUDGEMENTS, _tasks(), ci="normal", judges=["J"])
+    rows = list(csv.DictReader(io.StringIO(board.to_csv())))
+    assert len(rows) == 4 and rows[0]["system"] == "B" and rows[0]["mean"] == "90.0"
+    assert rows[1]["mean_grade_points"] == ""  # None is an empty cell, never 0
+    md = board.to_markdown().splitlines()
+    assert md[0].startswith("| Rank | System") and len([line for line in md if line.startswith("| ")]) == 5
+    assert md[2].startswith("| 1 | B | – | fall | 1 | 90.0 | [90.0, 90.0] | 16.0 | 100% |")
+    data = json.loads(board.to_json())
+    assert data["ranking"][0]["system"] == "B" and data["ci"] == "normal"
+    assert not any(isinstance(v, float) and math.isnan(v) for r in data["rows"] for v in r.values())

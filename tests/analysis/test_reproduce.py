@@ -1,0 +1,307 @@
+"""Reproduce the paper's numbers from the release: every number of targets.json, plus tables 17/18 and more.
+
+Point estimates must match to the stored precision; bootstrap intervals (our own seeded streams) only within
+Monte-Carlo noise.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benger.analysis import StudyData, compute_all
+
+pytestmark = pytest.mark.release
+
+
+@pytest.fixture(scope="module")
+def data(release_dir: Path) -> StudyData:
+    return StudyData.from_release(release_dir)
+
+
+@pytest.fixture(scope="module")
+def results(data: StudyData) -> dict[str, Any]:
+    return compute_all(data, seed=0, n_boot=2000, n_stacked=200)
+
+
+@pytest.fixture(scope="module")
+def targets(reference_dir: Path) -> dict[str, Any]:
+    return json.loads((reference_dir / "targets.json").read_text(encoding="utf-8"))
+
+
+def _close(value: float, expected: float, digits: int = 6) -> bool:
+    return abs(value - expected) <= 0.5 * 10**-digits + 1e-12
+
+
+def test_results_are_json(results: dict[str, Any]) -> None:
+    text = json.dumps(results, allow_nan=False)
+    assert json.loads(text)["meta"]["primary_judge"] == "gpt54mini"
+
+
+def test_table1_rows(results: dict[str, Any], targets: dict[str, Any]) -> None:
+    rows = [r for r in results["rq1"]["leaderboard"]["rows"] if r["kind"] == "system"]
+    assert [r["system"] for r in rows] == [t["system"] for t in targets["table1_benchathon_rows"]]
+    for row, t in zip(rows, targets["table1_benchathon_rows"], strict=True):
+        b, z, g = row["bench"], row["zjs"], row["gp"]
+        assert (b["n"], round(b["raw"], 1), round(100 * b["pass_rate"])) == (
+            t["bench_n"],
+            t["bench_raw"],
+            t["bench_pass_pct"],
+        )
+        assert (z["n"], round(z["raw"], 1), round(z["halfwidth"], 1), round(100 * z["pass_rate"])) == (
+            t["zjs_n"],
+            t["zjs_raw"],
+            t["zjs_halfwidth"],
+            t["zjs_pass_pct"],
+        )
+        assert (g["n"], round(g["raw"], 1), round(g["halfwidth"], 1)) == (t["gp_n"], t["gp_raw"], t["gp_halfwidth"])
+        assert (round(100 * g["pass_rate"]), round(100 * g["acc"])) == (t["gp_pass_pct"], t["gp_acc_pct"])
+
+
+# Benchathon ± of the paper's Table 1 (bootstrap, B = 2000) for the systems with n = 15 there.
+PAPER_BENCH_HALFWIDTH = {
+    "claude-opus-4-7": 5.6,
+    "gemini-3.1-pro-preview": 8.4,
+    "claude-sonnet-4-6": 6.0,
+    "gemini-3.1-flash-lite-preview": 5.8,
+    "gpt-5.4-mini": 5.5,
+    "deepseek-ai/DeepSeek-V4-Pro": 5.9,
+    "deepseek-ai/DeepSeek-V4-Flash": 3.8,
+    "Qwen/Qwen3.5-122B-A10B": 4.9,
+    "Qwen/Qwen3.6-35B-A3B": 7.2,
+    "meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8": 4.1,
+}
+
+
+def test_table1_bootstrap_halfwidths_within_noise(results: dict[str, Any]) -> None:
+    rows = {r["system"]: r for r in results["rq1"]["leaderboard"]["rows"]}
+    for system, half in PAPER_BENCH_HALFWIDTH.items():
+        assert abs(rows[system]["bench"]["halfwidth"] - half) <= 0.5, system
+
+
+def test_judge_vs_blind_pool(results: dict[str, Any], targets: dict[str, Any]) -> None:
+    t = targets["judge_vs_mean_blind_pool_human_picks"]
+    r = results["rq5"]["judge_vs_pool"]["gpt54mini"]["human"]
+    pairs = {
+        "n": "n",
+        "pearson": "pearson",
+        "spearman": "spearman",
+        "mae_raw": "mae_raw",
+        "mae_grade_points": "mae_grade_points",
+        "cohen_kappa_passfail": "kappa",
+        "judge_minus_pool_mean_raw": "offset_raw",
+        "judge_minus_pool_mean_grade_points": "offset_grade_points",
+        "mae_raw_bias_corrected": "mae_bias_corrected",
+        "mean_judge_raw": "mean_judge",
+        "mean_human_raw_mean": "mean_pool",
+    }
+    for tk, rk in pairs.items():
+        assert _close(r[rk], t[tk]), tk
+
+
+def test_human_irr(results: dict[str, Any], targets: dict[str, Any]) -> None:
+    t, irr = targets["human_irr_pooled"], results["rq5"]["irr"]
+    p = irr["pooled"]
+    assert (p["n"], irr["k"]) == (t["n_solutions"], t["k"])
+    for tk, rk in (
+        ("icc_2_1_raw", "icc_2_1_raw"),
+        ("icc_2_k_raw", "icc_2_k_raw"),
+        ("icc_2_1_grade_points", "icc_2_1_gp"),
+        ("icc_2_k_grade_points", "icc_2_k_gp"),
+        ("mean_within_solution_spread_raw", "spread_raw"),
+        ("mean_within_solution_spread_grade_points", "spread_gp"),
+    ):
+        assert _close(p[rk], t[tk]), tk
+    assert _close(irr["judge_mae_over_half_spread_ratio"], t["judge_mae_over_half_spread_ratio"])
+    bal, tb = irr["balanced_subset"], t["balanced_subset"]
+    assert bal["raters"] == [r.split("@")[0] for r in tb["raw"]["rater_ids"]] and bal["n"] == 16
+    for scale in ("raw", "grade_points"):
+        for key in ("icc_2_1", "icc_2_k"):
+            assert bal[scale][key] == pytest.approx(tb[scale][key], abs=1e-12)
+
+
+def test_alt_test_primary_judge(results: dict[str, Any], targets: dict[str, Any]) -> None:
+    t = targets["calderon_blind_pool_primary_judge_human_picks_eps015"]
+    r = results["rq5"]["alt_test"]["gpt54mini"]["human"]
+    assert (r["epsilon"], r["m_annotators"], r["n_instances_total"], r["n_rejected"]) == (
+        t["epsilon"],
+        t["m_annotators"],
+        t["n_instances_total"],
+        t["n_rejected"],
+    )
+    assert r["omega"] == t["omega"] and r["passes"] is t["passes"]
+    assert all(_close(a, b) for a, b in zip(r["omega_ci95"], t["omega_ci95_clopper_pearson"], strict=True))
+    assert _close(r["rho"], t["avg_advantage_probability_rho"])
+    for got, exp in zip(r["per_annotator"], t["per_annotator"], strict=True):
+        assert (got["grader"], got["n_j"], got["test"], got["statistic"], got["rejected_BY"]) == (
+            exp["grader"],
+            exp["n_j"],
+            exp["test"],
+            exp["statistic"],
+            exp["rejected_BY"],
+        )
+        for key in ("rho_f", "rho_h", "d_bar"):
+            assert _close(got[key], exp[key]), key
+        assert _close(got["p_value"], exp["p_value"], 10)
+
+
+def test_calibration_row(results: dict[str, Any], targets: dict[str, Any]) -> None:
+    t = targets["judge_calibration_primary_judge_human_picks"]
+    row = next(r for r in results["rq5"]["calibration"]["rows"] if (r["judge"], r["pool"]) == ("gpt54mini", "human"))
+    for key, value in t.items():
+        if key == "label":
+            continue
+        assert _close(row[key], value), key
+
+
+def test_rq3_per_generation(results: dict[str, Any], targets: dict[str, Any]) -> None:
+    got = results["rq3"]["per_generation"]["metrics"]
+    for metric, t in targets["rq3_metric_correlation_benchathon_per_generation"].items():
+        assert got[metric]["n"] == t["n"]
+        assert _close(got[metric]["pearson"], t["pearson_vs_judge_raw"]), metric
+        assert _close(got[metric]["spearman"], t["spearman_vs_judge_raw"]), metric
+
+
+def test_intra_judge(results: dict[str, Any], targets: dict[str, Any]) -> None:
+    t, r = targets["rq5_judge_repeats"], results["rq5"]["intra_judge"]
+    assert r["n_generations"] == t["n_generations_with_repeats"]
+    assert _close(r["mean_within_sd"], t["mean_within_gen_stdev"])
+
+
+# Paper tables 17 (human picks) and 18 (LLM picks): per-annotator one-sided p (4 decimals) and omega, eps = 0.15,
+# graders 01, 02, 04, 05, 07.
+PAPER_ALT_TEST = {
+    ("gpt54mini", "human"): (0.6, [0.0247, 0.0008, 0.0034, 0.0021, 0.0444]),
+    ("cfgB_opus", "human"): (0.6, [0.0471, 0.0101, 0.0128, 0.0080, 0.1650]),
+    ("sonnet", "human"): (0.4, [0.0676, 0.0070, 0.0365, 0.0007, 0.0175]),
+    ("deepseek", "human"): (0.2, [0.0453, 0.0008, 0.1651, 0.0411, 0.1015]),
+    ("cfgB_gemini", "human"): (0.4, [0.0067, 0.0003, 0.0844, 0.0411, 0.2060]),
+    ("qwen", "human"): (0.0, [0.1479, 0.0567, 0.2106, 0.3667, 0.3667]),
+    ("gpt54mini", "llm"): (0.0, [0.5938, 0.9790, 0.0273, 0.0820, 0.2129]),
+    ("cfgB_opus", "llm"): (0.2, [0.5938, 0.1392, 0.0039, 0.0098, 0.0645]),
+    ("sonnet", "llm"): (0.0, [1.0000, 0.5845, 0.0273, 0.0273, 0.0820]),
+    ("deepseek", "llm"): (0.0, [1.0000, 0.3501, 0.0098, 0.0371, 0.4551]),
+    ("cfgB_gemini", "llm"): (0.0, [0.8906, 1.0000, 0.0820, 0.7520, 0.2129]),
+    ("qwen", "llm"): (0.0, [1.0000, 0.9731, 0.0820, 0.4551, 0.4551]),
+}
+
+
+@pytest.mark.parametrize(("judge", "pool"), list(PAPER_ALT_TEST))
+def test_alt_test_every_judge_matches_tables_17_18(results: dict[str, Any], judge: str, pool: str) -> None:
+    omega, pvalues = PAPER_ALT_TEST[(judge, pool)]
+    r = results["rq5"]["alt_test"][judge][pool]
+    assert r["omega"] == pytest.approx(omega)
+    assert [round(a["p_value"], 4) for a in r["per_annotator"]] == pvalues
+    assert r["n_instances_total"] == (28 if (judge, pool) == ("cfgB_opus", "human") else 30 if pool == "human" else 15)
+
+
+def test_single_expert_alt_test(results: dict[str, Any]) -> None:
+    # paper, appendix table: creator reference, eps = 0.20: human omega 0.60 (rho 0.55), LLM omega 0.00 (rho 0.47);
+    # identical at eps = 0.15 (any eps in (0, 0.5) gives the same Wilcoxon ranks)
+    se = results["rq5"]["single_expert"]["gpt54mini"]
+    for eps in ("0.15", "0.2"):
+        assert (se["human"][eps]["omega"], round(se["human"][eps]["rho"], 2)) == (0.6, 0.55)
+        assert (se["llm"][eps]["omega"], round(se["llm"][eps]["rho"], 2)) == (0.0, 0.47)
+        assert se["human"][eps]["n_instances_total"] == 30
+
+
+def test_creator_calibration_point_omegas(results: dict[str, Any]) -> None:
+    # appendix M.1: GLOO lifts Qwen scalar to 0.60 and Sonnet scalar to 0.80, Opus affine falls to 0.00;
+    # pure-creator gives GPT-5.4-mini scalar 1.00, Gemini scalar 1.00, DeepSeek affine 1.00.
+    cc = results["rq5"]["creator_calibration"]
+    gloo, pure = cc["gloo"], cc["pure_creator"]
+    assert gloo["qwen"]["human"]["scalar"]["0.15"]["omega"] == 0.6
+    assert gloo["sonnet"]["human"]["scalar"]["0.15"]["omega"] == 0.8
+    assert gloo["cfgB_opus"]["human"]["raw"]["0.15"]["omega"] == 0.6
+    assert gloo["cfgB_opus"]["human"]["affine"]["0.15"]["omega"] == 0.0
+    assert pure["gpt54mini"]["human"]["scalar"]["0.15"]["omega"] == 1.0
+    assert pure["cfgB_gemini"]["human"]["scalar"]["0.15"]["omega"] == 1.0
+    assert pure["deepseek"]["human"]["affine"]["0.15"]["omega"] == 1.0
+    # LLM picks stay at omega in {0, 0.2} for every judge, tier and anchor strategy
+    for variant in ("gloo", "pure_creator", "pooled_loo"):
+        for judge, pools in cc[variant].items():
+            for tier, cell in pools.get("llm", {}).items():
+                assert cell["0.15"]["omega"] in (0.0, 0.2), (variant, judge, tier)
+    # stacked-bootstrap intervals exist and contain nothing outside [0, 1]
+    boot = gloo["gpt54mini"]["human"]["raw"]["0.15"]["boot"]
+    assert 0.0 <= boot["low"] <= 0.6 <= boot["high"] <= 1.0 and boot["n_rep"] == 200
+
+
+def test_inter_judge_rank_agreement(results: dict[str, Any]) -> None:
+    judges = results["rq5"]["inter_judge_rank"]["judges"]
+    # released system_rank_agreement: Opus 0.972028 / 0.878788, Sonnet 0.951049 / 0.848485
+    assert _close(judges["claude-opus-4-7"]["spearman"], 0.972028)
+    assert _close(judges["claude-opus-4-7"]["kendall"], 0.878788)
+    assert _close(judges["claude-sonnet-4-6"]["spearman"], 0.951049)
+
+
+def test_compute_all_is_seeded(data: StudyData) -> None:
+    a = compute_all(data, seed=5, n_boot=200, n_stacked=20)
+    b = compute_all(data, seed=5, n_boot=200, n_stacked=20)
+    assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    rq4 = a["rq4"]
+    assert (
+        rq4["source"] == "unavailable"
+        and rq4["judge"] is None
+        and rq4["blind_human"]["n"] == {"traditional": 15, "co_creation": 15}
+    )
+
+
+# Paper tables 15/16 (per-judge calibration; 2 decimals, p 4 decimals):
+# (judge, pool): (n, Delta_dir mean, sd, t, p, Delta_sub mean, sd, SW p, t_sub, p_sub)
+PAPER_CALIBRATION = {
+    ("gpt54mini", "human"): (30, -0.01, 13.43, -0.00, 0.9964, 0.20, 4.99, 0.02, 0.22, 0.8279),
+    ("cfgB_opus", "human"): (28, -2.06, 13.93, -0.78, 0.4409, -0.52, 4.71, 0.78, -0.59, 0.5611),
+    ("sonnet", "human"): (30, 0.62, 12.96, 0.26, 0.7945, 0.41, 4.46, 0.94, 0.50, 0.6178),
+    ("deepseek", "human"): (30, 2.11, 14.89, 0.77, 0.4448, 0.91, 4.69, 0.99, 1.06, 0.2987),
+    ("cfgB_gemini", "human"): (30, 6.82, 15.25, 2.45, 0.0206, 2.48, 4.79, 0.96, 2.83, 0.0084),
+    ("qwen", "human"): (30, 8.72, 15.00, 3.19, 0.0034, 3.11, 4.91, 0.31, 3.47, 0.0017),
+    ("gpt54mini", "llm"): (15, -0.47, 16.24, -0.11, 0.9130, 0.83, 7.65, 0.33, 0.42, 0.6795),
+    ("cfgB_opus", "llm"): (15, 1.37, 10.95, 0.48, 0.6362, 1.44, 5.62, 0.52, 0.99, 0.3368),
+    ("sonnet", "llm"): (15, 6.87, 13.25, 2.01, 0.0645, 3.28, 6.62, 0.85, 1.92, 0.0757),
+    ("deepseek", "llm"): (15, 5.83, 16.98, 1.33, 0.2045, 2.93, 6.63, 0.48, 1.71, 0.1088),
+    ("cfgB_gemini", "llm"): (15, 18.17, 8.40, 8.37, 0.0000, 7.04, 5.03, 0.89, 5.42, 0.0001),
+    ("qwen", "llm"): (15, 16.67, 13.47, 4.79, 0.0003, 6.54, 6.03, 0.32, 4.20, 0.0009),
+    ("gpt54mini_mean3", "llm"): (15, 2.34, 14.64, 0.62, 0.5450, 1.77, 7.05, 0.38, 0.97, 0.3475),
+    ("gpt54mini_pass1", "llm"): (15, 2.97, 17.50, 0.66, 0.5222, 1.98, 7.85, 0.45, 0.98, 0.3455),
+    ("gpt54mini_pass2", "llm"): (15, 1.13, 14.89, 0.29, 0.7724, 1.37, 6.77, 0.12, 0.78, 0.4472),
+    ("gpt54mini_pass3", "llm"): (15, 2.93, 14.04, 0.81, 0.4319, 1.97, 7.15, 0.89, 1.07, 0.3046),
+}
+_CAL_KEYS = (
+    "n",
+    "judge_minus_pool_mean",
+    "judge_minus_pool_sd",
+    "judge_pool_ttest_t",
+    "judge_pool_ttest_p",
+    "diff_mean",
+    "diff_sd",
+    "sw_diff_p",
+    "ttest_t",
+    "ttest_p",
+)
+
+
+@pytest.mark.parametrize(("judge", "pool"), list(PAPER_CALIBRATION))
+def test_calibration_table_every_judge(results: dict[str, Any], judge: str, pool: str) -> None:
+    row = next(r for r in results["rq5"]["calibration"]["rows"] if (r["judge"], r["pool"]) == (judge, pool))
+    for key, expected in zip(_CAL_KEYS, PAPER_CALIBRATION[(judge, pool)], strict=True):
+        digits = 0 if key == "n" else 4 if key.endswith("_p") and key != "sw_diff_p" else 2
+        assert round(row[key], digits) == pytest.approx(expected, abs=1e-9), key
+
+
+def test_irr_by_solution_type(results: dict[str, Any]) -> None:
+    # paper table 13: traditional 0.71 / 0.88 / 0.83, co-creation 0.46 / 0.71 / 0.65, LLM 0.69 / 0.87 / 0.83
+    # (ICC(2,1) raw, ICC(2,k) raw, ICC(2,k) grade points), 15 solutions x 3 blind reviews each
+    by_type = results["rq5"]["irr"]["by_solution_type"]
+    expected = {
+        "human_traditional": (0.71, 0.88, 0.83),
+        "human_co_creation": (0.46, 0.71, 0.65),
+        "llm_system": (0.69, 0.87, 0.83),
+    }
+    for stype, values in expected.items():
+        b = by_type[stype]
+        assert b["n"] == 15
+        assert (round(b["icc_2_1_raw"], 2), round(b["icc_2_k_raw"], 2), round(b["icc_2_k_gp"], 2)) == values
