@@ -1,0 +1,49 @@
+"""``benger reproduce`` (from the release) and ``benger analyze`` (from a store): results, tables, figures, HTML."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from benger.cli._options import DbOption
+
+OutOption = Annotated[
+    Path, typer.Option("--out", help="Output folder (created): results.json, tables/, figures/, report.html.")
+]
+SeedOption = Annotated[int, typer.Option("--seed", help="Seed of every bootstrap and resampling stream.")]
+BootOption = Annotated[int, typer.Option("--n-boot", min=100, help="Bootstrap resamples per interval.")]
+
+
+def _summary(out: Path, results: dict) -> None:
+    meta = results.get("meta") or {}
+    typer.echo(f"wrote {out / 'results.json'}, {out / 'tables'}, {out / 'figures'} and {out / 'report.html'}")
+    if meta.get("primary_judge"):
+        typer.echo(f"primary judge: {meta['primary_judge']}; seed {meta.get('seed')}, n_boot {meta.get('n_boot')}")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("reproduce")
+    def reproduce_cmd(
+        release: Annotated[Path, typer.Option("--release", help="The released data folder (holds data/).")],
+        out: OutOption,
+        seed: SeedOption = 7,
+        n_boot: BootOption = 2000,
+    ) -> None:
+        """Recompute the paper's results from the released files and write the report."""
+        from benger.report import reproduce
+
+        _summary(out, reproduce(release, out, seed=seed, n_boot=n_boot))
+
+    @app.command("analyze")
+    def analyze_cmd(
+        out: OutOption,
+        db: DbOption = None,
+        seed: SeedOption = 7,
+        n_boot: BootOption = 2000,
+    ) -> None:
+        """Compute the same results, tables, figures and report for a study run with benger (from its store)."""
+        from benger.report import analyze
+
+        _summary(out, analyze(db, out, seed=seed, n_boot=n_boot))

@@ -1,0 +1,140 @@
+"""Number formatting for the tables: ``None`` stays ``None`` (printed as a dash), never 0."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+JUDGE_LABELS = {
+    "gpt54mini": "GPT-5.4-mini (primary)",
+    "cfgB_opus": "Opus-4.7",
+    "cfgB_gemini": "Gemini-3.1-Pro",
+    "deepseek": "DeepSeek-V4-Pro",
+    "qwen": "Qwen3.5-397B-A17B",
+    "sonnet": "Sonnet-4.6",
+    "baseline_gpt5": "GPT-5-mini (legacy)",
+    "cfgB_gpt5": "GPT-5 (legacy)",
+}
+POOL_LABELS = {"human": "Human-written picks", "llm": "LLM-generated picks"}
+
+
+def num(value: Any) -> float | None:
+    """``value`` as a finite float, else ``None``."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    x = float(value)
+    return x if math.isfinite(x) else None
+
+
+def _round(x: float, digits: int) -> Decimal:
+    # half away from zero on the shortest decimal repr, so 69.25 prints as 69.3 (not banker's 69.2)
+    q = Decimal(1).scaleb(-digits)
+    d = Decimal(repr(x)).quantize(q, rounding=ROUND_HALF_UP)
+    return d if d != 0 else abs(d)
+
+
+def f(value: Any, digits: int = 1) -> str | None:
+    """Fixed-point number rounded half up, e.g. ``f(69.25, 1) == "69.3"``."""
+    x = num(value)
+    return None if x is None else f"{_round(x, digits):f}"
+
+
+def signed(value: Any, digits: int = 1) -> str | None:
+    """Number with an explicit sign: ``+15.7`` / ``-0.5``."""
+    x = num(value)
+    if x is None:
+        return None
+    d = _round(x, digits)
+    return f"{d:f}" if d < 0 else f"+{d:f}"
+
+
+def pct(value: Any) -> str | None:
+    """A fraction 0-1 printed as a whole percent: ``0.933 -> "93%"``."""
+    x = num(value)
+    return None if x is None else f"{_round(100 * x, 0):f}%"
+
+
+def pm(estimate: Any, halfwidth: Any, digits: int = 1) -> str | None:
+    """``"69.3 ± 5.6"``; the half-width is left out where it is missing."""
+    e = f(estimate, digits)
+    if e is None:
+        return None
+    h = f(halfwidth, digits)
+    return e if h is None else f"{e} ± {h}"
+
+
+def ci(low: Any, high: Any, digits: int = 1, sign: bool = False) -> str | None:
+    """An interval ``"[+9.2, +22.2]"`` (signed when ``sign``)."""
+    fmt = signed if sign else f
+    lo, hi = fmt(low, digits), fmt(high, digits)
+    return None if lo is None or hi is None else f"[{lo}, {hi}]"
+
+
+def pval(value: Any) -> str | None:
+    """A p-value with 4 decimals, or ``<0.0001``."""
+    x = num(value)
+    if x is None:
+        return None
+    return "<0.0001" if x < 0.0001 else f"{x:.4f}"
+
+
+def integer(value: Any) -> str | None:
+    """An integer count."""
+    x = num(value)
+    return None if x is None else str(round(x))
+
+
+def judge_label(key: str, meta: Mapping[str, Any] | None = None) -> str:
+    """Display name of a judge key (from ``meta.judge_labels`` if given, else the known release keys)."""
+    labels = (meta or {}).get("judge_labels") or {}
+    if key in labels:
+        return str(labels[key])
+    if key in JUDGE_LABELS:
+        return JUDGE_LABELS[key]
+    for suffix, text in (("_mean3", " (mean of 3 passes)"), ("_pass", " pass ")):
+        if suffix in key:
+            base, _, rest = key.partition(suffix)
+            return f"{judge_label(base, meta)}{text}{rest}".rstrip()
+    return key
+
+
+def pool_label(key: str) -> str:
+    """Display name of a pool key."""
+    return POOL_LABELS.get(key, key)
+
+
+def block(data: Any, *keys: str) -> Any:
+    """``data[k1][k2]...`` or ``None`` where any level is missing or not a dict."""
+    cur = data
+    for key in keys:
+        if not isinstance(cur, Mapping) or key not in cur:
+            return None
+        cur = cur[key]
+    return cur
+
+
+def provenance(b: Any) -> tuple[str, str]:
+    """``(inputs, method)`` strings of a results block."""
+    if not isinstance(b, Mapping):
+        return "", ""
+    inputs = b.get("inputs", "")
+    if isinstance(inputs, list | tuple):
+        inputs = ", ".join(str(x) for x in inputs)
+    elif isinstance(inputs, Mapping):
+        inputs = ", ".join(f"{k}={_plain(v)}" for k, v in inputs.items())
+    return str(inputs or ""), str(b.get("method") or "")
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return str(value)
+
+
+def display_names(results: Mapping[str, Any]) -> dict[str, str]:
+    """System id -> display name, from the leaderboard rows."""
+    rows = block(results, "rq1", "leaderboard", "rows") or []
+    return {str(r["system"]): str(r.get("display") or r["system"]) for r in rows if isinstance(r, Mapping)
+            and r.get("system")}

@@ -1,0 +1,233 @@
+"""Tables for RQ1-RQ4 built from the results dict (layout of the paper's Tables 1, 10-12 and the RQ2 table)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from benger.report._fmt import block, ci, f, integer, pct, pm, provenance, signed
+from benger.report._model import Cell, Missing, Table
+
+CORPORA = (("benchathon", "Benchathon"), ("zjs", "ZJS"), ("grundprinzipien", "Grundprinzipien"))
+_LABEL = {"benchathon": "Bench.", "zjs": "ZJS", "grundprinzipien": "GP"}
+
+
+def leaderboard_table(results: Mapping[str, Any]) -> Table | Missing:
+    """Table 1: per system n / raw ± half-width / pass per corpus (+ accuracy on Grundprinzipien)."""
+    lb = block(results, "rq1", "leaderboard")
+    if not isinstance(lb, Mapping) or not lb.get("rows"):
+        return Missing("leaderboard", "Leaderboard (Table 1)", "results.json has no rq1.leaderboard rows")
+    columns = ["System / group", "Bench. n", "Bench. raw", "Bench. pass", "ZJS n", "ZJS raw", "ZJS pass",
+               "GP n", "GP raw", "GP pass", "GP acc."]
+    rows: list[list[Cell]] = []
+    notes: list[str] = []
+    for r in lb["rows"]:
+        label = r.get("display") or r.get("system")
+        row: list[Cell] = [label]
+        for key in ("bench", "zjs", "gp"):
+            b = r.get(key) if isinstance(r.get(key), Mapping) else {}
+            row += [integer(b.get("n")), pm(b.get("raw"), b.get("halfwidth")), pct(b.get("pass_rate"))]
+            if key == "gp":
+                row.append(pct(b.get("acc")))
+        rows.append(row)
+        bench = r.get("bench") if isinstance(r.get("bench"), Mapping) else {}
+        if r.get("kind") == "human":
+            parts = []
+            if bench.get("source") == "unavailable":
+                parts.append(f"no judge scores ({bench.get('reason') or 'not in the inputs'})")
+            if bench.get("human_raw") is not None:
+                n_rev = f" over {integer(bench['human_n_reviews'])} reviews" if bench.get("human_n_reviews") else ""
+                parts.append(f"human graders' own mean {f(bench.get('human_raw'))} raw, pass "
+                             f"{pct(bench.get('human_pass_rate'))}{n_rev}")
+            if parts:
+                notes.append(f"{label}: " + "; ".join(parts) + ".")
+    inputs, method = provenance(lb)
+    return Table("leaderboard", "Leaderboard across the three corpora (Table 1)", columns, rows,
+                 caption="Mean LLM-judge raw score (0-100) ± half-width of the 95% CI, pass rate (≥ 4 grade points) "
+                 "and, for Grundprinzipien, Ja/Nein accuracy. Ranked by the mean of the available per-corpus means.",
+                 inputs=inputs, method=method, notes=notes)
+
+
+def _group_names(rq2: Mapping[str, Any]) -> list[tuple[str, str]]:
+    seen: list[tuple[str, str]] = []
+    for corpus, _ in CORPORA:
+        for dim in ("by_tier", "by_provider", "by_weights"):
+            for g in block(rq2, corpus, dim) or {}:
+                if (dim, g) not in seen:
+                    seen.append((dim, g))
+    return seen
+
+
+def rq2_table(results: Mapping[str, Any]) -> Table | Missing:
+    """RQ2: mean per tier, provider and weights group on each corpus."""
+    rq2 = block(results, "rq2")
+    if not isinstance(rq2, Mapping) or not _group_names(rq2):
+        return Missing("rq2_groups", "Tier / provider / weights (RQ2)", "results.json has no rq2 group aggregates")
+    columns = ["Group", "Bench. systems", "Bench. mean [95% CI]", "ZJS systems", "ZJS mean (min-max)",
+               "GP systems", "GP mean (min-max)"]
+    rows: list[list[Cell]] = []
+    groups: dict[int, str] = {}
+    last_dim = ""
+    for dim, g in _group_names(rq2):
+        if dim != last_dim:
+            groups[len(rows)] = dim.replace("by_", "by ")
+            last_dim = dim
+        row: list[Cell] = [g]
+        for corpus, _ in CORPORA:
+            b = block(rq2, corpus, dim, g)
+            if not isinstance(b, Mapping):
+                row += [None, None]
+                continue
+            row.append(integer(b.get("n_systems")))
+            if b.get("low") is not None:
+                row.append(f"{f(b.get('mean'))} {ci(b.get('low'), b.get('high'))}")
+            elif b.get("min") is not None:
+                row.append(f"{f(b.get('mean'))} ({f(b.get('min'))}-{f(b.get('max'))})")
+            else:
+                row.append(f(b.get("mean")))
+        rows.append(row)
+    notes = []
+    gaps: Mapping[str, Any] = rq2["gaps"] if isinstance(rq2.get("gaps"), Mapping) else {}
+    for corpus, name in CORPORA:
+        gap = gaps.get(corpus)
+        if isinstance(gap, Mapping):
+            parts = [f"{k.replace('_', ' ')} {signed(v)}" for k, v in gap.items() if signed(v) is not None]
+            if parts:
+                notes.append(f"Gaps on {name}: " + "; ".join(parts) + " raw points.")
+    inputs, method = provenance(rq2)
+    return Table("rq2_groups", "Scores by tier, provider and weights (RQ2)", columns, rows,
+                 caption="Benchathon: mean over generations with a bootstrap 95% CI; ZJS and Grundprinzipien: "
+                 "unweighted mean of the system means (range over systems).",
+                 inputs=inputs, method=method, notes=notes, group_rows=groups)
+
+
+def _rq3_sources(rq3: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    out: list[tuple[str, Mapping[str, Any]]] = []
+    for corpus, _ in CORPORA:
+        base = rq3 if corpus == "benchathon" else rq3.get(corpus)
+        if not isinstance(base, Mapping):
+            continue
+        for level, lname in (("per_generation", "per gen."), ("per_system", "per system")):
+            b = base.get(level)
+            if isinstance(b, Mapping) and isinstance(b.get("metrics"), Mapping) and b["metrics"]:
+                out.append((f"{_LABEL[corpus]} {lname}", b))
+    return out
+
+
+def rq3_table(results: Mapping[str, Any]) -> Table | Missing:
+    """RQ3 (Table 12 layout): Pearson / Spearman of each automatic metric against the judge, per source."""
+    rq3 = block(results, "rq3")
+    sources = _rq3_sources(rq3) if isinstance(rq3, Mapping) else []
+    if not sources:
+        return Missing("rq3_metrics", "Automatic metrics vs judge (RQ3)", "results.json has no rq3 correlations")
+    metrics: list[str] = []
+    for _, b in sources:
+        metrics += [m for m in b["metrics"] if m not in metrics]
+    columns = ["Metric"] + [f"{name} r / ρ (n)" for name, _ in sources]
+    rows: list[list[Cell]] = []
+    for m in metrics:
+        row: list[Cell] = [m]
+        for _, b in sources:
+            v = b["metrics"].get(m)
+            if not isinstance(v, Mapping):
+                row.append(None)
+                continue
+            n = v.get("n", v.get("n_systems"))
+            r, rho = signed(v.get("pearson"), 2), signed(v.get("spearman"), 2)
+            row.append(None if r is None and rho is None else f"{r or '—'} / {rho or '—'} ({integer(n) or '—'})")
+        rows.append(row)
+    ins, meths = zip(*(provenance(b) for _, b in sources), strict=True)
+    return Table("rq3_metrics", "Automatic metrics vs LLM judge (RQ3, Table 12 layout)", columns, rows,
+                 caption="Pearson r and Spearman ρ between each metric and the judge's raw score; per generation "
+                 "(pairs of generations) and per system (pairs of system means). '—': not available.",
+                 inputs="; ".join(dict.fromkeys(i for i in ins if i)),
+                 method="; ".join(dict.fromkeys(m for m in meths if m)))
+
+
+_RQ4_ROWS = (("iid", "i.i.d. annotation"), ("participant_cluster", "Participant cluster"),
+             ("task_cluster", "Task cluster"), ("paired", "Within-participant paired"))
+_RQ4_BLOCKS = (("judge", "LLM judge (all human annotations)"), ("judge_picks", "LLM judge (validation picks only)"),
+               ("blind_human", "Blind human reviewers (validation picks)"))
+
+
+def _units(iv: Mapping[str, Any], key: str, n: Mapping[str, Any]) -> str | None:
+    units = iv.get("n_units") or iv.get("n_clusters") or iv.get("n_participants")
+    if units is None and key == "iid" and n:
+        units = sum(int(v) for v in n.values() if isinstance(v, int))
+    if isinstance(units, Mapping):  # per arm: "traditional + co-creation"
+        return " + ".join(integer(v) or "—" for v in units.values())
+    return integer(units)
+
+
+def _rq4_rows(b: Mapping[str, Any]) -> list[list[Cell]]:
+    rows: list[list[Cell]] = []
+    n: Mapping[str, Any] = b["n"] if isinstance(b.get("n"), Mapping) else {}
+    for key, label in _RQ4_ROWS:
+        iv = b.get(key)
+        if isinstance(iv, Mapping):
+            est = iv.get("estimate", b.get("delta"))
+            rows.append([label, _units(iv, key, n), signed(est), ci(iv.get("low"), iv.get("high"), sign=True)])
+    return rows
+
+
+def rq4_table(results: Mapping[str, Any]) -> Table | Missing:
+    """Table 10: the co-creation Δ under each resampling unit, for the judge and the blind human reviewers."""
+    rq4 = block(results, "rq4")
+    if not isinstance(rq4, Mapping):
+        return Missing("rq4_delta", "Co-creation effect (RQ4)", "results.json has no rq4 block")
+    rows: list[list[Cell]] = []
+    groups: dict[int, str] = {}
+    notes = []
+    methods = [provenance(rq4)[1]]
+    for key, label in _RQ4_BLOCKS:
+        b = rq4.get(key)
+        if not isinstance(b, Mapping):
+            if key == "judge":
+                notes.append(f"{label}: not available ({rq4.get('reason') or 'absent from the inputs'}).")
+            continue
+        body = _rq4_rows(b)
+        if body:
+            groups[len(rows)] = label
+            rows += body
+            methods.append(provenance(b)[1])
+        tost = b.get("tost_vs_flagship")
+        if isinstance(tost, Mapping):
+            verdict = "equivalent" if tost.get("equivalent") else "not shown equivalent"
+            notes.append(f"{label}, TOST vs closed-flagship tier: Δ {signed(tost.get('delta'))}, 90% CI "
+                         f"{ci(tost.get('low90'), tost.get('high90'), sign=True)}, margin ±{f(tost.get('margin'))}: "
+                         f"{verdict}.")
+    if not rows:
+        return Missing("rq4_delta", "Co-creation effect (RQ4)", "; ".join(notes) or "no RQ4 estimates")
+    notes.insert(0, f"Source of the judge-based inputs: {rq4.get('source', 'unknown')}.")
+    return Table("rq4_delta", "Co-creation minus traditional under four resampling units (RQ4, Table 10 layout)",
+                 ["Resampling unit", "n units", "Δ raw", "95% CI"], rows,
+                 caption="Mean difference Δ = co-creation − traditional on the raw 0-100 scale; cluster units are "
+                 "given per arm (traditional + co-creation).",
+                 inputs=provenance(rq4)[0], method="; ".join(dict.fromkeys(m for m in methods if m)),
+                 notes=notes, group_rows=groups)
+
+
+def rq4_area_table(results: Mapping[str, Any]) -> Table | Missing:
+    """Table 11: Δ per legal area (descriptive), for every RQ4 block that has per-area estimates."""
+    rq4 = block(results, "rq4")
+    rows: list[list[Cell]] = []
+    groups: dict[int, str] = {}
+    for key, label in _RQ4_BLOCKS:
+        by_area = block(rq4, key, "by_area")
+        if not isinstance(by_area, Mapping) or not by_area:
+            continue
+        groups[len(rows)] = label
+        for area, b in by_area.items():
+            n = b.get("n") if isinstance(b.get("n"), Mapping) else {}
+            mean = b.get("mean") if isinstance(b.get("mean"), Mapping) else {}
+            rows.append([area, f(mean.get("traditional")), f(mean.get("co_creation")), signed(b.get("delta")),
+                         ci(b.get("low"), b.get("high"), sign=True),
+                         f"{integer(n.get('traditional')) or '—'} / {integer(n.get('co_creation')) or '—'}"])
+    if not rows:
+        reason = block(results, "rq4", "reason") or "no per-area estimates in results.json"
+        return Missing("rq4_area", "Co-creation effect per legal area (RQ4)", str(reason))
+    inputs, method = provenance(rq4)
+    return Table("rq4_area", "Co-creation effect per legal area (RQ4, Table 11 layout)",
+                 ["Area", "Mean trad.", "Mean co-cr.", "Δ", "95% CI", "n trad. / co-cr."], rows,
+                 caption="Descriptive only: i.i.d. bootstrap CI per area, no inferential test between areas.",
+                 inputs=inputs, method=method, group_rows=groups)

@@ -1,0 +1,80 @@
+"""write_report: every output file, results.json as strict JSON, a self-contained escaped HTML report."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+from benger.report import write_report
+
+
+def test_write_report_outputs(results: dict[str, Any], tmp_path: Path) -> None:
+    results["rq1"]["leaderboard"]["rows"][0]["display"] = "<script>alert(1)</script>"
+    results["rq5"]["creator_vs_blind"]["pearson"] = math.nan  # not computable: must become null
+    results["rq1"]["task_system"] = {
+        "method": "cell means", "inputs": ["generations:3"], "judge": "gpt54mini",
+        "systems": [{"system": "a", "display": "A", "mean": 60.0}, {"system": "b", "display": "B", "mean": 50.0}],
+        "tasks": [{"task_id": "t1", "label": "Civ 1", "area": "Zivilrecht"},
+                  {"task_id": "t2", "label": "Crim 2", "area": "Strafrecht"}],
+        "values": [[60.0, None], [50.0, 50.0]], "n": [[1, 0], [1, 1]],
+    }
+    sections = write_report(results, tmp_path)
+    data = json.loads((tmp_path / "results.json").read_text("utf-8"))
+    assert data["rq5"]["creator_vs_blind"]["pearson"] is None
+    assert data["rq1"]["task_system"]["values"][0][1] is None
+    for name in ("leaderboard", "rq2_groups", "rq3_metrics", "rq4_delta", "rq5_agreement", "rq5_alt_human",
+                 "rq5_calibration", "rq5_irr", "rq5_dimensions", "paired_systems"):
+        for ext in ("md", "tex"):
+            assert (tmp_path / "tables" / f"{name}.{ext}").stat().st_size > 0
+    for name in ("leaderboard", "task_system_heatmap", "metric_judge_correlation", "judge_calibration",
+                 "per_dimension_agreement"):
+        assert (tmp_path / "figures" / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert b"<svg" in (tmp_path / "figures" / f"{name}.svg").read_bytes()[:2000]
+    assert not list(tmp_path.rglob("*.tmp"))  # atomic writes leave no temporaries
+    html = (tmp_path / "report.html").read_text("utf-8")
+    assert "<script" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert not re.search(r"(src|href)=\"(https?:)?//", html)  # no external resources
+    assert html.count("data:image/svg+xml;base64,") == 5
+    # the absent per-area RQ4 table is reported, not silently dropped
+    assert "Not available: per-annotation judge scores are not released" in html
+    ids = [i.id for s in sections for i in s.items]
+    assert len(ids) == len(set(ids))
+    for i in ids:
+        assert f'id="{i}"' in html and f'href="#{i}"' in html
+
+
+def test_rerun_with_fewer_inputs_removes_stale_outputs(results: dict[str, Any], tmp_path: Path) -> None:
+    write_report(results, tmp_path)
+    assert (tmp_path / "tables" / "rq5_dimensions.md").exists()
+    assert (tmp_path / "figures" / "per_dimension_agreement.svg").exists()
+    del results["rq5"]["per_dimension"]
+    write_report(results, tmp_path)
+    assert not (tmp_path / "tables" / "rq5_dimensions.md").exists()
+    assert not (tmp_path / "tables" / "rq5_dimensions.tex").exists()
+    assert not (tmp_path / "figures" / "per_dimension_agreement.png").exists()
+    assert not (tmp_path / "figures" / "per_dimension_agreement.svg").exists()
+    assert (tmp_path / "tables" / "leaderboard.md").exists()  # the rest is rewritten
+    html = (tmp_path / "report.html").read_text("utf-8")
+    assert "Not available: results.json has no rq5.per_dimension" in html
+
+
+def test_unexpected_block_shape_is_reported_not_fatal(results: dict[str, Any], tmp_path: Path) -> None:
+    results["rq5"]["irr"]["pooled"] = {"n": "forty-five", "icc_2_1_raw": 0.63}  # n is not a number: printed as —
+    results["rq5"]["calibration"]["rows"] = [42]  # a row that is not an object
+    sections = write_report(results, tmp_path)
+    broken = [i for s in sections for i in s.items if i.id.startswith("broken_")]
+    assert [b.id for b in broken] == ["broken_rq5_table_5", "broken_rq5_figure_0"]
+    html = (tmp_path / "report.html").read_text("utf-8")
+    assert "could not be built from results.json (AttributeError" in html
+    assert (tmp_path / "tables" / "rq5_irr.md").read_text("utf-8").count("| pooled | — |") == 1
+
+
+def test_store_url_password_is_masked_in_provenance() -> None:
+    from benger.report._run import _redact
+
+    assert _redact("postgresql+psycopg://bob:s3cret@127.0.0.1:5432/study") == (
+        "postgresql+psycopg://bob:***@127.0.0.1:5432/study")
+    assert _redact("sqlite:////tmp/study.db") == "sqlite:////tmp/study.db"
