@@ -1,0 +1,111 @@
+"""The model catalog: the paper's systems and judges (plus local models) as SystemConfig data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from benger.errors import ConfigError
+from benger.schema import SystemConfig
+
+SECTIONS = ("systems", "judges", "local")
+CATALOG_ONLY_FIELDS = ("notes", "role")
+
+
+@dataclass
+class Catalog:
+    """Systems under test, judges and local models; look-ups accept name, display name or model id."""
+
+    systems: list[SystemConfig]
+    judges: list[SystemConfig]
+    local: list[SystemConfig] = field(default_factory=list)
+    notes: dict[str, str] = field(default_factory=dict)
+    roles: dict[str, str] = field(default_factory=dict)
+    source: str = "<builtin>"
+
+    def system(self, name: str) -> SystemConfig:
+        """A system (or local model) by name, display name or model id (case-insensitive); a copy."""
+        return self._find(name, self.systems + self.local, "system")
+
+    def judge(self, name: str) -> SystemConfig:
+        """A judge (or local model) by name, display name or model id (case-insensitive); a copy."""
+        return self._find(name, self.judges + self.local, "judge")
+
+    def primary_judge(self) -> SystemConfig:
+        """The judge marked ``role: primary`` (the paper's GPT-5.4-mini)."""
+        for judge in self.judges:
+            if self.roles.get(f"judges:{judge.name}") == "primary":
+                return judge.model_copy(deep=True)
+        raise ConfigError(f"catalog {self.source} marks no judge with role: primary")
+
+    def _find(self, name: str, entries: list[SystemConfig], kind: str) -> SystemConfig:
+        wanted = name.strip().lower()
+        for entry in entries:
+            if wanted in {entry.name.lower(), (entry.display_name or "").lower(), entry.model.lower()}:
+                return entry.model_copy(deep=True)
+        known = ", ".join(e.name for e in entries)
+        raise ConfigError(f"unknown {kind} {name!r} in catalog {self.source}; known: {known}")
+
+
+def _entry(raw: Any, source: str, section: str, index: int, catalog: Catalog) -> SystemConfig:
+    where = f"{source}: {section}[{index}]"
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{where}: expected a mapping, got {type(raw).__name__}")
+    data = dict(raw)
+    extras = {key: data.pop(key) for key in CATALOG_ONLY_FIELDS if key in data}
+    try:
+        system = SystemConfig.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(f"field '{'.'.join(str(p) for p in e['loc'])}': {e['msg']}" for e in exc.errors())
+        raise ConfigError(f"{where} ({data.get('name', '?')}): {problems}") from exc
+    if section == "local" and system.provider != "local":
+        raise ConfigError(f"{where} ({system.name}): entries under 'local' need provider: local")
+    if "notes" in extras:
+        catalog.notes[system.name] = str(extras["notes"]).strip()
+    if "role" in extras:
+        catalog.roles[f"{section}:{system.name}"] = str(extras["role"])
+    return system
+
+
+def parse_catalog(data: Any, source: str) -> Catalog:
+    """Validate catalog data (the parsed YAML); ConfigError names the entry and the field."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: a catalog is a mapping with the sections {', '.join(SECTIONS)}")
+    unknown = set(data) - {*SECTIONS, "version"}
+    if unknown:
+        raise ConfigError(f"{source}: unknown catalog sections {sorted(unknown)}; expected {', '.join(SECTIONS)}")
+    catalog = Catalog(systems=[], judges=[], source=source)
+    for section in SECTIONS:
+        entries = data.get(section) or []
+        if not isinstance(entries, list):
+            raise ConfigError(f"{source}: section '{section}' must be a list")
+        parsed = [_entry(raw, source, section, i, catalog) for i, raw in enumerate(entries)]
+        names = [p.name for p in parsed]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise ConfigError(f"{source}: duplicate names in section '{section}': {', '.join(duplicates)}")
+        setattr(catalog, section, parsed)
+    return catalog
+
+
+def load_catalog(path: str | Path | None = None) -> Catalog:
+    """The built-in catalog, or a user's catalog YAML at ``path`` (same format)."""
+    if path is None:
+        text = resources.files("benger.llm").joinpath("catalog.yaml").read_text(encoding="utf-8")
+        source = "benger/llm/catalog.yaml"
+    else:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"cannot read catalog {path}: {exc.strerror or exc}") from exc
+        source = str(path)
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{source}: not valid YAML: {exc}") from exc
+    return parse_catalog(data, source)

@@ -1,0 +1,119 @@
+"""Provider errors: every SDK exception is mapped to one of these so the retry policy can decide."""
+
+from __future__ import annotations
+
+import email.utils
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from benger.errors import BengerError
+
+
+class ProviderError(BengerError):
+    """A chat call failed. ``status`` is the HTTP status when there was one."""
+
+    def __init__(self, message: str, *, status: int | None = None, provider: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.provider = provider
+        self.retries = 0
+
+
+class RateLimitError(ProviderError):
+    """HTTP 429 (or a provider's quota signal); ``retry_after`` seconds come from the Retry-After header."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        retry_after: float | None = None,
+        status: int | None = 429,
+        provider: str | None = None,
+    ) -> None:
+        super().__init__(message, status=status, provider=provider)
+        self.retry_after = retry_after
+
+
+class TransientError(ProviderError):
+    """5xx, timeouts and connection errors: worth retrying."""
+
+
+class PermanentError(ProviderError):
+    """Other 4xx (bad request, authentication, unknown model): retrying will not help."""
+
+
+class ContentFilterError(ProviderError):
+    """The provider blocked the request or the reply (content filter / safety)."""
+
+
+def parse_retry_after(value: str | None, *, now: float | None = None) -> float | None:
+    """Seconds to wait from a Retry-After header: delta-seconds or an HTTP date; None when absent/invalid."""
+    if value is None:
+        return None
+    text = value.strip()
+    if not text:
+        return None
+    try:
+        seconds = float(text)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(text)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when is None:
+            return None
+        seconds = when.timestamp() - (time.time() if now is None else now)
+    return max(0.0, seconds)
+
+
+def _header(headers: Mapping[str, str] | None, name: str) -> str | None:
+    if headers is None:
+        return None
+    value = headers.get(name)
+    if value is None:
+        value = headers.get(name.lower())
+    return value
+
+
+def error_from_status(
+    status: int,
+    message: str,
+    *,
+    headers: Mapping[str, str] | None = None,
+    provider: str | None = None,
+) -> ProviderError:
+    """Classify an HTTP failure: 429 -> RateLimitError, 408/409/5xx -> TransientError, other -> PermanentError."""
+    text = f"{provider or 'provider'} HTTP {status}: {message}"
+    if status == 429:
+        retry_after = parse_retry_after(_header(headers, "Retry-After"))
+        if retry_after is None:
+            ms = _header(headers, "retry-after-ms")
+            try:
+                retry_after = float(ms) / 1000.0 if ms is not None else None
+            except ValueError:
+                retry_after = None
+        return RateLimitError(text, retry_after=retry_after, provider=provider)
+    if status in (408, 409) or status >= 500 or status < 400:  # < 400: a reply the SDK could not read
+        return TransientError(text, status=status, provider=provider)
+    return PermanentError(text, status=status, provider=provider)
+
+
+def map_sdk_error(exc: BaseException, provider: str) -> ProviderError:
+    """Map an exception of the openai/anthropic SDKs (same shape) or httpx to a ProviderError."""
+    if isinstance(exc, ProviderError):
+        return exc
+    name = type(exc).__name__
+    status: Any = getattr(exc, "status_code", None)
+    if isinstance(status, int):
+        response = getattr(exc, "response", None)
+        headers = getattr(response, "headers", None)
+        message = getattr(exc, "message", None) or str(exc)
+        return error_from_status(status, str(message)[:500], headers=headers, provider=provider)
+    if "Timeout" in name or isinstance(exc, TimeoutError):
+        return TransientError(f"{provider}: request timed out ({name})", provider=provider)
+    if "Connection" in name or isinstance(exc, ConnectionError | OSError):
+        return TransientError(f"{provider}: connection failed ({name}: {exc})", provider=provider)
+    if "ContentFilter" in name:
+        return ContentFilterError(f"{provider}: content filter ({exc})", provider=provider)
+    return PermanentError(f"{provider}: {name}: {exc}", provider=provider)

