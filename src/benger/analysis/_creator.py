@@ -115,7 +115,12 @@ def _ci(omegas: np.ndarray) -> dict[str, Any]:
     return {"low": float(low), "high": float(high), "n_rep": int(ok.size), "passes_boot_lo": bool(low >= 0.5)}
 
 
-def _stacked(cell: _Cell, test: _TestSet, tier: str, variant: str, rng: np.random.Generator, reps: int) -> dict:
+def _stacked_omegas(
+    cell: _Cell, test: _TestSet, tier: str, variant: str, rng: np.random.Generator, reps: int
+) -> dict[str, np.ndarray]:
+    """Omega of every resample, per epsilon: resample the anchors (n_anchor draws) -> refit (pooled: one fit;
+    GLOO: one fit per blind grader without that grader's creator picks, no LOO) -> calibrate and clip -> resample
+    the test picks (n_test draws; a pick drawn k times contributes its reviews' outcomes k times) -> alt-test."""
     n_a, n_t, n_g = len(cell.anchor_ids), len(test.picks), len(cell.blind_graders)
     anchor_w = np.zeros((reps, n_a))
     np.add.at(anchor_w, (np.repeat(np.arange(reps), n_a), rng.integers(0, n_a, reps * n_a)), 1.0)
@@ -135,7 +140,34 @@ def _stacked(cell: _Cell, test: _TestSet, tier: str, variant: str, rng: np.rando
             w[w.sum(axis=1) == 0] = cell.mask_without({g})  # degenerate resample: fall back to all kept anchors
             a, a2, b = _fit(cell, w)
             vals[:, cols] = apply_calibration(tier, y_rev[cols][None, :], a[:, None], a2[:, None], b[:, None])
-    return {eps: _ci(om) for eps, om in test.omegas(np.asarray(vals), mult, n_g).items()}
+    return test.omegas(np.asarray(vals), mult, n_g)
+
+
+def _stacked(cell: _Cell, test: _TestSet, tier: str, variant: str, rng: np.random.Generator, reps: int) -> dict:
+    return {eps: _ci(om) for eps, om in _stacked_omegas(cell, test, tier, variant, rng, reps).items()}
+
+
+def stacked_bootstrap_omegas(
+    data: StudyData,
+    judge: str,
+    pool: str,
+    *,
+    tier: str = "raw",
+    variant: str = "gloo",
+    n_reps: int = 500,
+    seed: int = 0,
+) -> dict[str, np.ndarray]:
+    """The stacked-bootstrap distribution of omega for one cell (``variant`` "gloo" or "pooled"), per epsilon:
+    an array of ``n_reps`` omegas (NaN where no annotator kept 5 instances). For diagnostics and tests."""
+    if variant not in ("gloo", "pooled") or tier not in TIERS:
+        raise ValueError(f"unknown cell: variant {variant!r} (gloo | pooled), tier {tier!r} {TIERS}")
+    if judge not in data.judge_scores:
+        raise ValueError(f"unknown judge {judge!r}; the data has {sorted(data.judge_scores)}")
+    cell = _Cell(data, judge)
+    test = _TestSet(data, cell, pool)
+    if not test.picks:
+        raise ValueError(f"judge {judge!r} has no eligible {pool!r} picks")
+    return _stacked_omegas(cell, test, tier, variant, np.random.default_rng(seed), n_reps)
 
 
 def creator_calibration(data: StudyData, *, seed: int = 0, n_reps: int = 500) -> dict[str, Any]:
