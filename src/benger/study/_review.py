@@ -1,0 +1,280 @@
+"""Validation picks, review assignment and rubric reviews of a study, on the store.
+
+Reviews are versioned: the latest version of an assignment is a draft (autosaved, editable) or
+submitted (immutable). A correction opens a new draft version that names the version it supersedes.
+The latest submitted version of each assignment is mirrored into the core store as one ``HumanReview``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import uuid
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from benger.errors import InputError
+from benger.judge import Rubric, falloesung_rubric, grade_points, passed
+from benger.schema import HumanReview
+from benger.store import Store
+from benger.study._accounts import now_utc
+from benger.study._assign import PickSpec, assign_reviews
+from benger.study._models import Pick, Review, ReviewAssignment, Study, StudyTask, StudyUser, Submission
+from benger.study._picks import DEFAULT_TIERS, Expertise, HumanCandidate, LlmCandidate, pick_humans, pick_llm
+from benger.study._service import AlreadySubmitted, study_tasks
+
+PROVENANCES: tuple[str, ...] = ("traditional", "co_creation", "llm")
+
+
+def run_picks(store: Store, study_id: int, tiers: tuple[str, ...] = DEFAULT_TIERS) -> int:
+    """Select the validation picks of a study (once); returns how many were stored."""
+    try:
+        return _run_picks(store, study_id, tiers)
+    except IntegrityError as exc:  # a concurrent run stored them first
+        raise InputError(f"study {study_id} already has picks", field="study_id") from exc
+
+
+def _run_picks(store: Store, study_id: int, tiers: tuple[str, ...]) -> int:
+    with store.session() as session:
+        if session.scalar(select(Pick).filter_by(study_id=study_id).limit(1)) is not None:
+            raise InputError(f"study {study_id} already has picks", field="study_id")
+        tasks = study_tasks(session, study_id)
+        area = {t.task_id: t.area for t in tasks}
+        subs = list(session.scalars(select(Submission).filter_by(study_id=study_id)))
+        users = {u.id: u for u in session.scalars(select(StudyUser).where(
+            StudyUser.id.in_({s.user_id for s in subs})))}
+        candidates = [HumanCandidate(s.id, users[s.user_id].pseudonym, s.task_id, area[s.task_id], s.arm)
+                      for s in subs if s.text.strip()]
+        expertise = {u.pseudonym: Expertise(u.pseudonym, dict(u.competence or {}), u.exam_grade)
+                     for u in users.values()}
+        humans = pick_humans(candidates, expertise)
+        tier_of = {s.name: s.tier for s in store.systems()}
+        generations = store.generations(task_ids=list(area), status="ok")
+        llm = pick_llm([t.task_id for t in tasks],
+                       [LlmCandidate(g.generation_id, g.task_id, g.system, tier_of.get(g.system), g.output_tokens)
+                        for g in generations], tiers)
+        rows: list[tuple[str, str, str, str, dict[str, Any]]] = [
+            (h.task_id, h.arm, "human_solution", h.solution_id, {"expertise_score": h.score, "median": h.median})
+            for h in humans]
+        rows += [(p.task_id, "llm", "generation", p.generation_id, {"system": p.system, "tier": p.tier})
+                 for p in llm]
+        position = {t.task_id: t.position for t in tasks}
+        rows.sort(key=lambda r: (position[r[0]], PROVENANCES.index(r[1])))
+        for index, (task_id, provenance, kind, target, meta) in enumerate(rows, start=1):
+            session.add(Pick(study_id=study_id, code=f"P{index:02d}", task_id=task_id, provenance=provenance,
+                             target_kind=kind, target_id=target, meta=meta))
+        return len(rows)
+
+
+def run_assignment(store: Store, study_id: int, seed: int | None = None) -> int:
+    """Assign 1 creator and 3 blind reviews per pick (once); returns the number of assignments."""
+    try:
+        return _run_assignment(store, study_id, seed)
+    except IntegrityError as exc:  # a concurrent run stored them first
+        raise InputError(f"study {study_id} already has review assignments", field="study_id") from exc
+
+
+def _run_assignment(store: Store, study_id: int, seed: int | None) -> int:
+    with store.session() as session:
+        study = session.get(Study, study_id)
+        if study is None:
+            raise InputError(f"no study {study_id}", field="study_id")
+        if session.scalar(select(ReviewAssignment).filter_by(study_id=study_id).limit(1)) is not None:
+            raise InputError(f"study {study_id} already has review assignments", field="study_id")
+        tasks = {t.task_id: t for t in study_tasks(session, study_id)}
+        picks = list(session.scalars(select(Pick).filter_by(study_id=study_id).order_by(Pick.code)))
+        if not picks:
+            raise InputError("run the pick selection first", field="picks")
+        graders = [str(u.id) for u in session.scalars(select(StudyUser).where(StudyUser.active.is_(True)))
+                   if u.has("grader")]
+        authors = {t.task_id: str(t.author_id) for t in tasks.values() if t.author_id is not None}
+        specs = [PickSpec(p.code, p.task_id, tasks[p.task_id].area, p.provenance, tasks[p.task_id].difficulty)
+                 for p in picks]
+        seed = study.seed if seed is None else seed
+        slots = assign_reviews(specs, authors, graders, seed)
+        random.Random(f"{seed}:rows").shuffle(slots)  # row ids must not reveal the pick order (provenance)
+        pick_id = {p.code: p.id for p in picks}
+        for slot in slots:
+            session.add(ReviewAssignment(study_id=study_id, pick_id=pick_id[slot.pick_id], grader_id=int(slot.grader),
+                                         role=slot.role, slot=slot.slot))
+        return len(slots)
+
+
+def coverage(session: Session, study_id: int) -> dict[str, dict[str, Counter[str]]]:
+    """Picks, assignments and submitted reviews counted by provenance, area and difficulty."""
+    tasks = {t.task_id: t for t in study_tasks(session, study_id)}
+    picks = {p.id: p for p in session.scalars(select(Pick).filter_by(study_id=study_id))}
+    out: dict[str, dict[str, Counter[str]]] = {k: {"picks": Counter(), "reviews_assigned": Counter(),
+                                                   "reviews_submitted": Counter()}
+                                               for k in ("provenance", "area", "difficulty")}
+
+    def keys(pick: Pick) -> dict[str, str]:
+        task = tasks[pick.task_id]
+        return {"provenance": pick.provenance, "area": task.area, "difficulty": task.difficulty or "-"}
+
+    for pick in picks.values():
+        for dim, key in keys(pick).items():
+            out[dim]["picks"][key] += 1
+    done = {r.assignment_id for r in session.scalars(select(Review).where(Review.status == "submitted"))}
+    for a in session.scalars(select(ReviewAssignment).filter_by(study_id=study_id)):
+        for dim, key in keys(picks[a.pick_id]).items():
+            out[dim]["reviews_assigned"][key] += 1
+            if a.id in done:
+                out[dim]["reviews_submitted"][key] += 1
+    return out
+
+
+@dataclass
+class Scored:
+    dimensions: dict[str, float]
+    justifications: dict[str, str]
+    total: float | None
+    grade_points: int | None
+    passed: bool | None
+
+
+def score(rubric: Rubric, dimensions: dict[str, Any], justifications: dict[str, str], complete: bool) -> Scored:
+    """Validate points (0..max in the rubric's steps) and compute the total, grade points and pass.
+
+    A draft (``complete=False``) may leave dimensions empty; a submission needs every dimension and a
+    justification for each.
+    """
+    parsed: dict[str, float] = {}
+    for dim in rubric.dimensions:
+        raw = dimensions.get(dim.key)
+        if raw is None or (isinstance(raw, str) and not raw.strip()):
+            if complete:
+                raise InputError(f"{dim.label}: Punkte fehlen", field=dim.key)
+            continue
+        try:
+            value = float(str(raw).replace(",", "."))
+        except ValueError as exc:
+            raise InputError(f"{dim.label}: {raw!r} ist keine Zahl", field=dim.key) from exc
+        steps = value / rubric.step
+        if not math.isfinite(value) or not 0 <= value <= dim.max or abs(steps - round(steps)) > 1e-9:
+            raise InputError(f"{dim.label}: Punkte müssen zwischen 0 und {dim.max:g} in Schritten von "
+                             f"{rubric.step:g} liegen", field=dim.key)
+        parsed[dim.key] = value
+    notes = {k: str(justifications.get(k, "")).strip() for k in rubric.keys if str(justifications.get(k, "")).strip()}
+    if complete:
+        missing = [d.label for d in rubric.dimensions if d.key not in notes]
+        if missing:
+            raise InputError(f"Begründung fehlt für: {', '.join(missing)}", field="justification")
+    if len(parsed) < len(rubric.dimensions):
+        return Scored(parsed, notes, sum(parsed.values()) if parsed else None, None, None)
+    total = sum(parsed.values())
+    return Scored(parsed, notes, total, grade_points(total), passed(total))
+
+
+def my_assignment(session: Session, assignment_id: int, user_id: int) -> ReviewAssignment:
+    assignment = session.get(ReviewAssignment, assignment_id)
+    if assignment is None or assignment.grader_id != user_id:
+        raise PermissionError("not your review")
+    return assignment
+
+
+def latest(session: Session, assignment_id: int) -> Review | None:
+    stmt = select(Review).filter_by(assignment_id=assignment_id).order_by(Review.version.desc()).limit(1)
+    return session.scalar(stmt)
+
+
+def save_review(store: Store, assignment_id: int, user_id: int, dimensions: dict[str, Any],
+                justifications: dict[str, str], submit: bool) -> Scored:
+    """Autosave a draft, or submit (validated, totals computed here); submitted versions never change."""
+    scored = score(falloesung_rubric(), dimensions, justifications, complete=submit)
+    now = now_utc()
+    try:
+        with store.session() as session:
+            my_assignment(session, assignment_id, user_id)
+            current = latest(session, assignment_id)
+            status = "submitted" if submit else "draft"
+            values = {"dimensions": scored.dimensions, "justifications": scored.justifications, "total": scored.total,
+                      "grade_points": scored.grade_points, "passed": scored.passed, "status": status,
+                      "submitted_at": now if submit else None}
+            if current is None:
+                review = Review(id=uuid.uuid4().hex, assignment_id=assignment_id, version=1, created_at=now, **values)
+                session.add(review)
+            elif current.status == "draft":
+                changed = session.execute(update(Review).where(Review.id == current.id, Review.status == "draft")
+                                          .values(**values))
+                if changed.rowcount != 1:  # type: ignore[attr-defined]
+                    raise AlreadySubmitted("Diese Bewertung wurde inzwischen abgegeben.", field="status")
+                review = current
+            else:
+                raise AlreadySubmitted("Diese Bewertung ist abgegeben; für Änderungen bitte eine Korrektur anlegen.",
+                                       field="status")
+            session.flush()
+            review_id = review.id
+    except IntegrityError as exc:
+        raise AlreadySubmitted("Diese Bewertung wurde gleichzeitig gespeichert; bitte die Seite neu laden.",
+                               field="status") from exc
+    if submit:
+        mirror_review(store, review_id)
+    return scored
+
+
+def open_correction(store: Store, assignment_id: int, user_id: int) -> None:
+    """Open a new draft version copying the submitted one (which stays as it is)."""
+    with store.session() as session:
+        my_assignment(session, assignment_id, user_id)
+        current = latest(session, assignment_id)
+        if current is None or current.status != "submitted":
+            return
+        session.add(Review(id=uuid.uuid4().hex, assignment_id=assignment_id, version=current.version + 1,
+                           status="draft", dimensions=dict(current.dimensions),
+                           justifications=dict(current.justifications), total=current.total,
+                           grade_points=current.grade_points, passed=current.passed, supersedes=current.id,
+                           created_at=now_utc()))
+
+
+def mirror_review(store: Store, review_id: str) -> None:
+    """Write a submitted review into the core store as a HumanReview (idempotent)."""
+    with store.session() as session:
+        review = session.get(Review, review_id)
+        assert review is not None and review.status == "submitted"
+        assignment = session.get(ReviewAssignment, review.assignment_id)
+        assert assignment is not None
+        pick = session.get(Pick, assignment.pick_id)
+        grader = session.get(StudyUser, assignment.grader_id)
+        assert pick is not None and grader is not None and review.total is not None
+        root = session.scalar(select(Review.id).filter_by(assignment_id=assignment.id, version=1))
+        # one HumanReview per assignment (id of version 1): a correction replaces it there, so the analysis
+        # counts every review once; the study tables keep every version
+        record = HumanReview(
+            review_id=root or review.id, target_kind=pick.target_kind, target_id=pick.target_id,
+            task_id=pick.task_id, grader_id=grader.pseudonym, role=assignment.role,
+            dimensions=dict(review.dimensions), raw_score=review.total, grade_points=int(review.grade_points or 0),
+            passed=bool(review.passed),
+            meta={"study_id": pick.study_id, "pick": pick.code, "provenance": pick.provenance, "slot": assignment.slot,
+                  "version": review.version, "version_id": review.id, "supersedes": review.supersedes})
+    store.add_human_review(record)
+
+
+def solution_text(session: Session, store: Store, pick: Pick) -> str:
+    """The text of a picked solution (a submission or a stored generation)."""
+    if pick.target_kind == "human_solution":
+        sub = session.get(Submission, pick.target_id)
+        return sub.text if sub is not None else ""
+    for gen in store.generations(task_ids=[pick.task_id]):
+        if gen.generation_id == pick.target_id:
+            return gen.text
+    return ""
+
+
+def grader_queue(session: Session, user_id: int) -> list[tuple[ReviewAssignment, StudyTask, str]]:
+    """The grader's assignments with their task and state ("offen", "Entwurf", "abgegeben")."""
+    rows = []
+    for a in session.scalars(select(ReviewAssignment).filter_by(grader_id=user_id).order_by(ReviewAssignment.id)):
+        pick = session.get(Pick, a.pick_id)
+        assert pick is not None
+        task = session.scalar(select(StudyTask).filter_by(study_id=pick.study_id, task_id=pick.task_id))
+        assert task is not None
+        review = latest(session, a.id)
+        state = "offen" if review is None else ("Entwurf" if review.status == "draft" else "abgegeben")
+        rows.append((a, task, state))
+    return rows

@@ -1,0 +1,255 @@
+"""The Benchathon flow on the store: studies, enrolment with balanced arms, timed attempts, submissions.
+
+Every function opens its own transaction on ``store.session()``; the server clock decides every deadline.
+A submission row is unique per (study, participant, task), so a second submit (a double click, two tabs,
+the sweep racing the participant) fails in the database and is reported as already submitted. Each
+submission is mirrored into the core store as a ``HumanSolution`` (participant id = the pseudonym).
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from benger.errors import InputError
+from benger.schema import AREAS, FalloesungTask, HumanSolution
+from benger.store import Store
+from benger.study._accounts import aware, now_utc
+from benger.study._assign import assign_arms
+from benger.study._models import EXPERTISE_LEVELS, Attempt, Enrolment, Study, StudyTask, StudyUser, Submission
+
+DEFAULT_TIME_LIMIT_S = 2 * 60 * 60
+#: Requests that left the browser just before the deadline are still accepted for this long.
+GRACE = timedelta(seconds=2)
+_DONE = {"submitted": "abgegeben", "skipped": "übersprungen", "started": "gestartet"}
+
+
+class AlreadySubmitted(InputError):
+    """The participant already submitted this task (or the timer submitted it)."""
+
+
+def create_study(store: Store, name: str, corpus: str, seed: int, time_limit_s: int = DEFAULT_TIME_LIMIT_S,
+                 authors: dict[str, int] | None = None) -> int:
+    """Create a study over the Falllösung tasks of ``corpus``; returns its id."""
+    if time_limit_s < 1:
+        raise InputError("the time limit must be at least one second", field="time_limit_s")
+    tasks = [t for t in store.load_corpus(corpus).tasks if isinstance(t, FalloesungTask)]
+    if not tasks:
+        raise InputError(f"corpus {corpus!r} has no Falllösung tasks", field="corpus")
+    try:
+        with store.session() as session:
+            study = Study(name=name.strip(), corpus=corpus, seed=seed, time_limit_s=time_limit_s,
+                          created_at=now_utc())
+            session.add(study)
+            session.flush()
+            for position, task in enumerate(tasks):
+                session.add(StudyTask(study_id=study.id, task_id=task.task_id, position=position, area=task.area,
+                                      difficulty=task.difficulty, title=task.title,
+                                      author_id=(authors or {}).get(task.task_id)))
+            return study.id
+    except IntegrityError as exc:
+        raise InputError(f"a study named {name!r} exists already", field="name") from exc
+
+
+def set_author(store: Store, study_id: int, task_id: str, user_id: int | None) -> None:
+    """Record the creator (author) of a study task; they review its picks un-blind."""
+    with store.session() as session:
+        task = session.scalar(select(StudyTask).filter_by(study_id=study_id, task_id=task_id))
+        if task is None:
+            raise InputError(f"task {task_id} is not part of study {study_id}", field="task_id")
+        if user_id is not None:
+            user = session.get(StudyUser, user_id)
+            if user is None or not user.has("creator"):
+                raise InputError("a task author needs the creator role", field="author")
+        task.author_id = user_id
+
+
+def study_tasks(session: Session, study_id: int) -> list[StudyTask]:
+    return list(session.scalars(select(StudyTask).filter_by(study_id=study_id).order_by(StudyTask.position)))
+
+
+def save_expertise(store: Store, user_id: int, level: str, competence: dict[str, int],
+                   exam_grade: float | None) -> None:
+    """Record a participant's expertise: level, Likert 1-5 competence per area, optional exam grade (0-18)."""
+    if level not in EXPERTISE_LEVELS:
+        raise InputError(f"unbekannter Ausbildungsstand {level!r}; erwartet: {', '.join(EXPERTISE_LEVELS)}",
+                         field="expertise_level")
+    for area in AREAS:
+        value = competence.get(area)
+        if value is None or not 1 <= value <= 5:
+            raise InputError(f"Kompetenz in {area} muss 1 bis 5 sein, nicht {value!r}", field="competence")
+    if exam_grade is not None and not 0 <= exam_grade <= 18:
+        raise InputError(f"Die Examensnote muss zwischen 0 und 18 Punkten liegen, nicht {exam_grade}",
+                         field="exam_grade")
+    with store.session() as session:
+        user = session.get(StudyUser, user_id)
+        if user is None:
+            raise InputError(f"no user {user_id}", field="user_id")
+        user.expertise_level = level
+        user.competence = {a: int(competence[a]) for a in AREAS}
+        user.exam_grade = exam_grade
+
+
+def enrol(store: Store, study_id: int, user_id: int, tries: int = 20) -> None:
+    """Enrol a participant (idempotent): next free position, and one attempt per task with its arm."""
+    for _ in range(tries):
+        try:
+            with store.session() as session:
+                # lock the study row: enrolments of one study queue up for the next position (PostgreSQL)
+                study = session.get(Study, study_id, with_for_update=True)
+                if session.scalar(select(Enrolment).filter_by(study_id=study_id, user_id=user_id)) is not None:
+                    return
+                if study is None:
+                    raise InputError(f"no study {study_id}", field="study_id")
+                position = session.scalar(select(func.count()).select_from(Enrolment).filter_by(study_id=study_id))
+                session.add(Enrolment(study_id=study_id, user_id=user_id, position=int(position or 0),
+                                      enrolled_at=now_utc()))
+                tasks = [t.task_id for t in study_tasks(session, study_id)]
+                for task_id, arm in assign_arms(tasks, int(position or 0), study.seed).items():
+                    session.add(Attempt(study_id=study_id, user_id=user_id, task_id=task_id, arm=arm,
+                                        status="open", draft=""))
+            return
+        except IntegrityError:
+            continue  # another enrolment took the position; count again
+    raise InputError("could not enrol: too many concurrent enrolments, try again", field="study_id")
+
+
+def attempts(session: Session, study_id: int, user_id: int) -> list[Attempt]:
+    order = {t.task_id: t.position for t in study_tasks(session, study_id)}
+    rows = session.scalars(select(Attempt).filter_by(study_id=study_id, user_id=user_id))
+    return sorted(rows, key=lambda a: order.get(a.task_id, 0))
+
+
+def get_attempt(session: Session, study_id: int, user_id: int, task_id: str) -> Attempt | None:
+    return session.scalar(select(Attempt).filter_by(study_id=study_id, user_id=user_id, task_id=task_id))
+
+
+def remaining_s(attempt: Attempt, now: datetime | None = None) -> float | None:
+    """Seconds left on the timer (None before the start)."""
+    if attempt.deadline is None:
+        return None
+    return max(0.0, (aware(attempt.deadline) - (now or now_utc())).total_seconds())
+
+
+def start(store: Store, study_id: int, user_id: int, task_id: str, now: datetime | None = None) -> None:
+    """Start the timer of an open attempt (a started one keeps its deadline)."""
+    now = now or now_utc()
+    with store.session() as session:
+        attempt = _attempt(session, study_id, user_id, task_id)
+        if attempt.status == "open":
+            study = session.get(Study, study_id)
+            assert study is not None
+            attempt.status = "started"
+            attempt.started_at = now
+            attempt.deadline = now + timedelta(seconds=study.time_limit_s)
+
+
+def _attempt(session: Session, study_id: int, user_id: int, task_id: str) -> Attempt:
+    attempt = get_attempt(session, study_id, user_id, task_id)
+    if attempt is None:
+        raise InputError(f"Aufgabe {task_id} ist Ihnen nicht zugeordnet.", field="task_id")
+    return attempt
+
+
+def _overdue(attempt: Attempt, now: datetime) -> bool:
+    return attempt.deadline is not None and now > aware(attempt.deadline) + GRACE
+
+
+def save_draft(store: Store, study_id: int, user_id: int, task_id: str, text: str,
+               now: datetime | None = None) -> str:
+    """Autosave: returns "saved", or "submitted" when the timer had run out (the last draft was submitted)."""
+    now = now or now_utc()
+    expired = False
+    with store.session() as session:
+        attempt = _attempt(session, study_id, user_id, task_id)
+        if attempt.status != "started":
+            raise AlreadySubmitted(f"Aufgabe {task_id} ist nicht in Bearbeitung ({attempt.status}).", field="status")
+        if _overdue(attempt, now):
+            expired = True
+        else:
+            attempt.draft = text
+            attempt.draft_saved_at = now
+    if expired:
+        _finish(store, study_id, user_id, task_id, None, now)
+        return "submitted"
+    return "saved"
+
+
+def submit(store: Store, study_id: int, user_id: int, task_id: str, text: str,
+           now: datetime | None = None) -> Submission:
+    """Submit ``text``; after the deadline the last autosaved draft is submitted instead."""
+    return _finish(store, study_id, user_id, task_id, text, now or now_utc())
+
+
+def _finish(store: Store, study_id: int, user_id: int, task_id: str, text: str | None, now: datetime) -> Submission:
+    try:
+        with store.session() as session:
+            attempt = _attempt(session, study_id, user_id, task_id)
+            if attempt.status in ("submitted", "skipped"):
+                raise AlreadySubmitted(f"Aufgabe {task_id} ist bereits {_DONE[attempt.status]}.", field="status")
+            if attempt.status != "started":
+                raise InputError(f"Aufgabe {task_id} wurde noch nicht gestartet.", field="status")
+            auto = text is None or _overdue(attempt, now)
+            final = attempt.draft if auto else (text or "")
+            submission = Submission(id=uuid.uuid4().hex, study_id=study_id, user_id=user_id, task_id=task_id,
+                                    arm=attempt.arm, text=final, auto_submitted=auto, started_at=attempt.started_at,
+                                    submitted_at=now)
+            session.add(submission)
+            attempt.status = "submitted"
+            attempt.draft = final
+            session.flush()
+            pseudonym = session.get(StudyUser, user_id).pseudonym  # type: ignore[union-attr]
+    except IntegrityError as exc:
+        raise AlreadySubmitted(f"Aufgabe {task_id} ist bereits abgegeben.", field="status") from exc
+    mirror_submission(store, submission, pseudonym)
+    return submission
+
+
+def mirror_submission(store: Store, submission: Submission, pseudonym: str) -> None:
+    """Write the submission into the core store as a HumanSolution (idempotent)."""
+    meta: dict[str, Any] = {"study_id": submission.study_id, "auto_submitted": submission.auto_submitted,
+                            "submitted_at": aware(submission.submitted_at).isoformat()}
+    if submission.started_at is not None:
+        meta["started_at"] = aware(submission.started_at).isoformat()
+    store.add_human_solution(HumanSolution(solution_id=submission.id, task_id=submission.task_id,
+                                           participant_id=pseudonym, condition=submission.arm,
+                                           text=submission.text, meta=meta))
+
+
+def skip(store: Store, study_id: int, user_id: int, task_id: str) -> None:
+    """Skip a task before starting it (recorded as status "skipped"); a started task runs to its submission."""
+    with store.session() as session:
+        attempt = _attempt(session, study_id, user_id, task_id)
+        if attempt.status in ("submitted", "started"):
+            raise AlreadySubmitted(f"Aufgabe {task_id} ist bereits {_DONE[attempt.status]} und kann nicht mehr "
+                                   "übersprungen werden.", field="status")
+        attempt.status = "skipped"
+
+
+def expire_overdue(store: Store, now: datetime | None = None, study_id: int | None = None,
+                   user_id: int | None = None) -> int:
+    """Auto-submit the last draft of every started attempt past its deadline; returns how many it submitted.
+
+    ``benger serve`` runs this periodically; pages call it for the participant they show.
+    """
+    now = now or now_utc()
+    stmt = select(Attempt).where(Attempt.status == "started", Attempt.deadline.is_not(None))
+    if study_id is not None:
+        stmt = stmt.where(Attempt.study_id == study_id)
+    if user_id is not None:
+        stmt = stmt.where(Attempt.user_id == user_id)
+    with store.session() as session:
+        due = [(a.study_id, a.user_id, a.task_id) for a in session.scalars(stmt) if _overdue(a, now)]
+    count = 0
+    for sid, uid, task_id in due:
+        try:
+            _finish(store, sid, uid, task_id, None, now)
+            count += 1
+        except AlreadySubmitted:
+            continue
+    return count

@@ -1,0 +1,88 @@
+"""Grading pages: the review queue and the rubric form.
+
+A blind reviewer receives only the facts, the solution text and the rubric: no pick code, provenance,
+system or participant identity, no other grades and no reference solution. A creator also sees the
+reference solution of their own task.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from starlette.datastructures import FormData
+
+from benger.judge import falloesung_rubric
+from benger.schema import FalloesungTask
+from benger.study import open_correction, save_review
+from benger.study._models import Pick, StudyTask
+from benger.study._review import grader_queue, latest, my_assignment, solution_text
+from benger.web._render import render
+from benger.web._security import check_csrf, require, role_guard, store_of
+
+GRADER_ROLES = ("grader", "creator")
+router = APIRouter(dependencies=[Depends(role_guard(*GRADER_ROLES))])
+
+
+@router.get("/reviews")
+def queue(request: Request) -> Response:
+    with store_of(request).session() as session:
+        user = require(request, session, *GRADER_ROLES)
+        rows = grader_queue(session, user.id)
+        return render(request, "queue.html", rows=rows)
+
+
+@router.get("/reviews/{assignment_id}")
+def grading_page(request: Request, assignment_id: int) -> Response:
+    store = store_of(request)
+    with store.session() as session:
+        user = require(request, session, *GRADER_ROLES)
+        assignment = my_assignment(session, assignment_id, user.id)
+        pick = session.get(Pick, assignment.pick_id)
+        assert pick is not None
+        task = session.query(StudyTask).filter_by(study_id=pick.study_id, task_id=pick.task_id).one()
+        record = store.get_task(pick.task_id)
+        facts = record.facts if isinstance(record, FalloesungTask) else ""
+        reference = record.reference if assignment.role == "creator" and isinstance(record, FalloesungTask) else None
+        review = latest(session, assignment_id)
+        return render(request, "grade.html", assignment=assignment, title=task.title, facts=facts,
+                      reference=reference, solution=solution_text(session, store, pick), rubric=falloesung_rubric(),
+                      review=review)
+
+
+def _fields(form: FormData) -> tuple[dict[str, Any], dict[str, str]]:
+    keys = falloesung_rubric().keys
+    points = {k: form.get(f"dim_{k}") for k in keys}
+    notes = {k: str(form.get(f"just_{k}", "")) for k in keys}
+    return points, notes
+
+
+@router.post("/reviews/{assignment_id}/draft", dependencies=[Depends(check_csrf)])
+async def draft(request: Request, assignment_id: int) -> Response:
+    store = store_of(request)
+    with store.session() as session:
+        user = require(request, session, *GRADER_ROLES)
+    points, notes = _fields(await request.form())
+    scored = save_review(store, assignment_id, user.id, points, notes, submit=False)
+    return JSONResponse({"status": "saved", "total": scored.total, "grade_points": scored.grade_points,
+                         "passed": scored.passed})
+
+
+@router.post("/reviews/{assignment_id}/submit", dependencies=[Depends(check_csrf)])
+async def submit(request: Request, assignment_id: int) -> Response:
+    store = store_of(request)
+    with store.session() as session:
+        user = require(request, session, *GRADER_ROLES)
+    points, notes = _fields(await request.form())
+    save_review(store, assignment_id, user.id, points, notes, submit=True)
+    return RedirectResponse(f"/reviews/{assignment_id}", status_code=303)
+
+
+@router.post("/reviews/{assignment_id}/correct", dependencies=[Depends(check_csrf)])
+def correct(request: Request, assignment_id: int) -> Response:
+    store = store_of(request)
+    with store.session() as session:
+        user = require(request, session, *GRADER_ROLES)
+    open_correction(store, assignment_id, user.id)
+    return RedirectResponse(f"/reviews/{assignment_id}", status_code=303)

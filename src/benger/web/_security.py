@@ -1,0 +1,107 @@
+"""Sessions, CSRF and roles: who is logged in, may they see this page, did this form come from us."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Request
+from sqlalchemy.orm import Session
+
+from benger.store import Store
+from benger.study._models import StudyUser
+
+CSRF_FIELD = "csrf_token"
+CSRF_HEADER = "x-csrf-token"
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """What the page templates know about the logged-in user (a plain copy, valid after the session closes)."""
+
+    id: int
+    username: str
+    roles: str
+    expertise_level: str | None
+    competence: dict[str, Any]
+
+    def has(self, role: str) -> bool:
+        return role in self.roles.split()
+
+
+class LoginRequired(Exception):
+    """No one is logged in: the app redirects to the login page."""
+
+
+class Forbidden(Exception):
+    """The user lacks the role for this page: 403."""
+
+
+class CsrfError(Exception):
+    """A state-changing request without a valid CSRF token: 403."""
+
+
+def store_of(request: Request) -> Store:
+    store: Store = request.app.state.store
+    return store
+
+
+def csrf_token(request: Request) -> str:
+    """The session's CSRF token (created on first use)."""
+    token = request.session.get("csrf")
+    if not isinstance(token, str):
+        token = secrets.token_urlsafe(32)
+        request.session["csrf"] = token
+    return token
+
+
+async def check_csrf(request: Request) -> None:
+    """Dependency of every POST route: the form field or header must equal the session's token."""
+    expected = request.session.get("csrf")
+    sent: Any = request.headers.get(CSRF_HEADER)
+    if sent is None:
+        form = await request.form()
+        sent = form.get(CSRF_FIELD)
+    if not isinstance(expected, str) or not isinstance(sent, str) or not secrets.compare_digest(expected, sent):
+        raise CsrfError()
+
+
+def user_of(request: Request, session: Session) -> StudyUser | None:
+    """The logged-in active user (loaded in ``session``), or None."""
+    user_id = request.session.get("uid")
+    if not isinstance(user_id, int):
+        return None
+    user = session.get(StudyUser, user_id)
+    if user is None or not user.active:
+        return None
+    return user
+
+
+def require(request: Request, session: Session, *roles: str) -> StudyUser:
+    """The logged-in user if they hold one of ``roles`` (any role when none are given)."""
+    user = user_of(request, session)
+    if user is None:
+        raise LoginRequired()
+    request.state.user = Viewer(user.id, user.username, user.roles, user.expertise_level, dict(user.competence or {}))
+    if roles and not any(user.has(role) for role in roles):
+        raise Forbidden()
+    return user
+
+
+def login(request: Request, user: StudyUser) -> None:
+    """Start a fresh session for ``user`` (new CSRF token; guards against session fixation)."""
+    request.session.clear()
+    request.session["uid"] = user.id
+    request.session["csrf"] = secrets.token_urlsafe(32)
+
+
+def role_guard(*roles: str) -> Callable[[Request], None]:
+    """A router dependency: runs before form parsing, so anonymous or wrong-role requests never reach it."""
+
+    def guard(request: Request) -> None:
+        with store_of(request).session() as session:
+            require(request, session, *roles)
+
+    return guard

@@ -1,0 +1,68 @@
+"""Builders shared by the study and web tests: a real store with a small Falllösung corpus and users."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+from benger.schema import AREAS, Corpus, FalloesungTask, Generation, SystemConfig
+from benger.store import Store, open_store
+from benger.study import create_user
+from benger.study._models import StudyUser
+
+PASSWORD = "geheim-123"
+REFERENCE_MARK = "MUSTERLOESUNG-GEHEIM"
+DIFFICULTIES = ("Leicht", "Schwer")
+
+
+def mini_corpus(name: str = "mini") -> Corpus:
+    """Six tasks, two per area; every reference carries REFERENCE_MARK so leaks are easy to find."""
+    tasks = []
+    for a, area in enumerate(AREAS):
+        for k in range(2):
+            n = 2 * a + k + 1
+            tasks.append(FalloesungTask(task_id=f"{name}-t{n}", corpus=name, area=area, title=f"Fall {n}",
+                                        facts=f"Sachverhalt {n}: A verkauft B ein Fahrrad.",
+                                        reference=f"{REFERENCE_MARK} {n}", difficulty=DIFFICULTIES[k]))
+    return Corpus(name=name, tasks=tasks)
+
+
+SYSTEMS = (("sys-flag-a", "flagship"), ("sys-flag-b", "flagship"), ("sys-eff", "efficiency"),
+           ("sys-open", "open_reference"))
+
+
+def add_generations(store: Store, corpus: Corpus) -> None:
+    """One 300-token generation per system and task."""
+    for name, tier in SYSTEMS:
+        system = SystemConfig(name=name, provider="openai-compatible", model=name, tier=tier)  # type: ignore[arg-type]
+        store.upsert_system(system)
+        for task in corpus.tasks:
+            store.save_generation(Generation(generation_id=f"g-{name}-{task.task_id}", task_id=task.task_id,
+                                             system=name, config_hash=system.config_hash(),
+                                             text=f"Gutachten zu {task.title}", output_tokens=300))
+
+
+def new_store(tmp_path: Path, corpus: Corpus | None = None) -> Store:
+    store = open_store(tmp_path / "benger.db")
+    corpus = corpus or mini_corpus()
+    store.add_corpus(corpus)
+    add_generations(store, corpus)
+    return store
+
+
+_HASH: list[str] = []
+
+
+def user(store: Store, name: str, *roles: str) -> int:
+    """Create an account with PASSWORD; the argon2 hash is computed once and reused (hashing is slow on purpose)."""
+    if not _HASH:
+        with store.session() as session:
+            created = create_user(session, name, PASSWORD, list(roles))
+            _HASH.append(created.password_hash)
+            return created.id
+    with store.session() as session:
+        row = StudyUser(username=name, password_hash=_HASH[0], roles=" ".join(roles),
+                        pseudonym=f"u-{secrets.token_hex(6)}", active=True)
+        session.add(row)
+        session.flush()
+        return row.id

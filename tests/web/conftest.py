@@ -1,0 +1,29 @@
+"""Fixtures of the web tests: a populated study on a real SQLite store and the app on it."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "study"))  # study_helpers
+
+from study_helpers import new_store
+from web_helpers import World, populate
+
+from benger.web import create_app
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    store = new_store(tmp_path_factory.mktemp("web"))
+    yield populate(store)
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def app(world: World) -> FastAPI:
+    return create_app(world.store)

@@ -1,0 +1,71 @@
+"""The web app on PostgreSQL: a participant submits and a blind grader reviews through HTTP."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, select, text
+from study_helpers import add_generations, mini_corpus
+from web_helpers import csrf_of, login, populate
+
+from benger.store import Store, open_store
+from benger.study._models import Submission
+from benger.web import create_app
+
+pytestmark = pytest.mark.postgres
+ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+FULL = {"ergebnisrichtigkeit": 12, "vollstaendigkeit": 6, "rechtsgrundlagen": 6, "rechtskenntnis": 9,
+        "subsumtion": 9, "schwerpunktsetzung": 6, "methodischer_stil": 6, "gliederung": 3, "sprache": 2,
+        "formalia": 1}
+
+
+@pytest.fixture
+def pg_store() -> Iterator[Store]:
+    name = f"benger_web_{uuid.uuid4().hex[:8]}"
+    admin = create_engine(ADMIN_URL, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    except Exception as exc:  # pragma: no cover - depends on the machine
+        pytest.skip(f"PostgreSQL on 127.0.0.1:5432 not reachable: {exc}")
+    store = open_store(f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}")
+    try:
+        yield store
+    finally:
+        store.close()
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def test_participant_and_grader_over_http_on_postgres(pg_store: Store) -> None:
+    corpus = mini_corpus()
+    pg_store.add_corpus(corpus)
+    add_generations(pg_store, corpus)
+    world = populate(pg_store)
+    app = create_app(pg_store)
+    participant = login(TestClient(app), "participant")
+    token = csrf_of(participant, "/studies")
+    base = f"/studies/{world.study}/tasks/0"
+    assert participant.post(f"{base}/start", data={"csrf_token": token}, follow_redirects=False).status_code == 303
+    draft = participant.post(f"{base}/draft", data={"text": "Entwurf"}, headers={"X-CSRF-Token": token})
+    assert draft.json() == {"status": "saved"}
+    page = participant.post(f"{base}/submit", data={"text": "Endfassung", "csrf_token": token})
+    assert "Endfassung" in page.text
+    assert participant.post(f"{base}/submit", data={"text": "nochmal", "csrf_token": token}).status_code == 409
+    with pg_store.session() as session:
+        texts = session.scalars(select(Submission.text).filter_by(user_id=world.ids["participant"])).all()
+    assert texts == ["Endfassung"]
+
+    grader = login(TestClient(app), "g0")
+    aid = re.search(r'href="/reviews/(\d+)"', grader.get("/reviews").text)
+    assert aid is not None
+    form = {f"dim_{k}": str(v) for k, v in FULL.items()} | {f"just_{k}": "passt" for k in FULL}
+    resp = grader.post(f"/reviews/{aid.group(1)}/submit", data={**form, "csrf_token": csrf_of(grader, "/reviews")})
+    assert "Abgegeben (Version 1)" in resp.text
+    # 12+6+6+9+9+6+6+3+2+1 = 60 raw -> 7 grade points (60..63)
+    assert [(r.raw_score, r.grade_points) for r in pg_store.human_reviews()] == [(60.0, 7)]
