@@ -59,6 +59,12 @@ def test_icc_perfect_agreement_and_bad_input() -> None:
         icc2([[1.0, float("nan")], [2.0, 3.0]])
 
 
+def test_icc_undefined_when_every_rating_is_identical() -> None:
+    # all ratings 7: MSR = MSC = MSE = 0, both denominators 0 -> undefined (None), not a ZeroDivisionError
+    res = icc2([[7, 7, 7], [7, 7, 7]])
+    assert res.icc_2_1 is None and res.icc_2_k is None
+
+
 def test_krippendorff_alpha_interval() -> None:
     # values 1,2 | 3,3 (n = 4). D_o = ((1-2)^2 + (2-1)^2) / (2-1) / 4 = 0.5
     # D_e = ordered-pair sum of squared differences (2 * 11 = 22) / (4 * 3) = 1.8333; alpha = 1 - 0.5/1.8333

@@ -89,8 +89,8 @@ def cohen_kappa(a: Sequence[object], b: Sequence[object]) -> float | None:
 class ICCResult(NamedTuple):
     """Two-way random effects, absolute agreement (Shrout & Fleiss ICC(2,1) and ICC(2,k))."""
 
-    icc_2_1: float
-    icc_2_k: float
+    icc_2_1: float | None
+    icc_2_k: float | None
     n: int
     k: int
     msr: float
@@ -99,7 +99,10 @@ class ICCResult(NamedTuple):
 
 
 def icc2(matrix: Sequence[Sequence[float]] | np.ndarray) -> ICCResult:
-    """ICC(2,1) and ICC(2,k) of an n targets × k raters matrix (no missing cells)."""
+    """ICC(2,1) and ICC(2,k) of an n targets × k raters matrix (no missing cells).
+
+    Both are None (undefined) when their denominator is 0, e.g. when every rating is identical.
+    """
     x = np.asarray(matrix, dtype=float)
     if x.ndim != 2 or x.shape[0] < 2 or x.shape[1] < 2:
         raise ValueError("ICC needs an n x k matrix with n >= 2 and k >= 2")
@@ -112,9 +115,11 @@ def icc2(matrix: Sequence[Sequence[float]] | np.ndarray) -> ICCResult:
     sst = float(((x - grand) ** 2).sum())
     msr, msc = ssr / (n - 1), ssc / (k - 1)
     mse = (sst - ssr - ssc) / ((n - 1) * (k - 1))
-    icc1 = (msr - mse) / (msr + (k - 1) * mse + k * (msc - mse) / n)
-    icck = (msr - mse) / (msr + (msc - mse) / n)
-    return ICCResult(float(icc1), float(icck), n, k, msr, msc, mse)
+    den1 = msr + (k - 1) * mse + k * (msc - mse) / n
+    denk = msr + (msc - mse) / n
+    icc1 = (msr - mse) / den1 if den1 != 0 else None
+    icck = (msr - mse) / denk if denk != 0 else None
+    return ICCResult(icc1, icck, n, k, msr, msc, mse)
 
 
 def krippendorff_alpha_interval(units: Sequence[Sequence[float | None]]) -> float | None:
