@@ -1,0 +1,68 @@
+"""Where a unit's result lives in the store, and whether it counts as done (shared by tasks and executor)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from benger.errors import InputError
+from benger.pipeline import (
+    GenerationUnit,
+    JudgeUnit,
+    PromptSet,
+    generation_id,
+    judgement_id,
+    pipeline_config_hash,
+    resolve_rubric,
+)
+from benger.schema import Generation, Judgement
+
+Unit = GenerationUnit | JudgeUnit
+Record = Generation | Judgement
+FINAL_STATUSES = frozenset({"ok", "excluded", "scored"})
+
+
+def unit_kind(unit: Unit) -> str:
+    """ "generation" or "judgement"."""
+    return "generation" if isinstance(unit, GenerationUnit) else "judgement"
+
+
+def record_id(store: Any, unit: Unit, prompts: PromptSet) -> str:
+    """The id the unit's record gets in the store (``gen-...`` / ``jdg-...``): the lease key of the unit."""
+    if isinstance(unit, GenerationUnit):
+        task = store.get_task(unit.task_id)
+        if task is None:
+            raise InputError(f"task {unit.task_id!r} is not in the store")
+        task_id, config_hash, run_index = unit.key(prompts.hash_for(task.kind))
+        return generation_id(task_id, config_hash, run_index)
+    rubric = resolve_rubric(unit.rubric_id)
+    judge_hash = pipeline_config_hash(unit.judge, prompts.judge_template(rubric.name).hash)
+    return judgement_id(unit.target_kind, unit.target_id, judge_hash, rubric.id, unit.repeat_index)
+
+
+def stored_record(store: Any, unit: Unit, prompts: PromptSet) -> Record | None:
+    """The record the store holds for the unit's unique key, or None."""
+    if isinstance(unit, GenerationUnit):
+        task = store.get_task(unit.task_id)
+        if task is None:
+            raise InputError(f"task {unit.task_id!r} is not in the store")
+        result: Record | None = store.get_generation(*unit.key(prompts.hash_for(task.kind)))
+        return result
+    rubric = resolve_rubric(unit.rubric_id)
+    kind, target, judge_hash, _, repeat = unit.key(prompts.judge_template(rubric.name).hash)
+    judgement: Record | None = store.get_judgement(kind, target, judge_hash, rubric.id, repeat)
+    return judgement
+
+
+def is_done(record: Record | None, since: float | None = None) -> bool:
+    """True when the unit needs no further call in this run.
+
+    Final records (``ok``/``excluded`` generations, ``scored`` judgements) are never redone; a ``failed`` or
+    ``unscored`` record counts as this run's answer when it was written at or after ``since`` (the run's
+    start), so a redelivered task does not pay for the same call again within one run.
+    """
+    if record is None:
+        return False
+    if record.status in FINAL_STATUSES:
+        return True
+    completed = record.meta.get("completed_at") if record.meta else None
+    return since is not None and isinstance(completed, int | float) and completed >= since

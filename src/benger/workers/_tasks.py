@@ -1,0 +1,192 @@
+"""Celery tasks wrapping the pipeline's units of work (``execute_generation`` / ``execute_judgement``).
+
+Each task: open the store (cached per process and URL), return the stored record if the unit is already
+done (a redelivered message never pays twice), take the unit's Redis lease (another live delivery holds it
+-> retry later), build the model once per process, wait on the shared rate limit before every call, run
+the core coroutine on this process's event loop, and return the saved record as JSON.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from typing import Any
+
+import redis
+from celery import Task
+
+from benger.llm import ChatModel, ChatRequest, ChatResponse, RetryPolicy, create_model, endpoint_key
+from benger.pipeline import (
+    MIN_OUTPUT_TOKENS,
+    GenerationUnit,
+    JudgeUnit,
+    PromptSet,
+    execute_generation,
+    execute_judgement,
+)
+from benger.schema import SystemConfig
+from benger.workers._app import app
+from benger.workers._keys import Record, Unit, is_done, record_id, stored_record
+from benger.workers._redis import LeaseHeld, Leases, RateLimiter, redis_client
+from benger.workers._settings import broker_url, worker_db
+
+# Seconds before a delivery that found its unit leased by a live worker looks again.
+LEASE_RETRY_COUNTDOWN = 2.0
+# A delivery that cannot reach Redis for its lease tries again this often (about a minute in all).
+REDIS_RETRY_COUNTDOWN = 2.0
+REDIS_MAX_RETRIES = 30
+
+_cache: dict[str, Any] = {}
+_thread = threading.local()
+
+
+def _per_process() -> dict[str, Any]:
+    """Caches that must not cross a fork (engines, Redis sockets): reset in each child process."""
+    if _cache.get("pid") != os.getpid():
+        _cache.clear()
+        _cache.update(pid=os.getpid(), stores={}, prompts={})
+    return _cache
+
+
+def _per_thread() -> Any:
+    """The event loop and the models bound to it: one per thread (``--pool threads``) and per process."""
+    if getattr(_thread, "pid", None) != os.getpid():
+        _thread.pid = os.getpid()
+        _thread.loop = None
+        _thread.models = {}
+    return _thread
+
+
+def _loop() -> asyncio.AbstractEventLoop:
+    local = _per_thread()
+    if local.loop is None or local.loop.is_closed():
+        local.loop = asyncio.new_event_loop()
+    loop: asyncio.AbstractEventLoop = local.loop
+    return loop
+
+
+def _store(db: str) -> Any:
+    from benger.store import open_store
+
+    stores = _per_process()["stores"]
+    if db not in stores:
+        stores[db] = open_store(db)
+    return stores[db]
+
+
+def _prompts(overrides: dict[str, str]) -> PromptSet:
+    cache = _per_process()["prompts"]
+    key = tuple(sorted(overrides.items()))
+    if key not in cache:
+        cache[key] = PromptSet(overrides=dict(overrides))
+    prompts: PromptSet = cache[key]
+    return prompts
+
+
+def _redis() -> tuple[RateLimiter, Leases]:
+    clients = _per_process().setdefault("redis", {})
+    url = broker_url()
+    if url not in clients:
+        client = redis_client(url)
+        clients[url] = (RateLimiter(client), Leases(client))
+    pair: tuple[RateLimiter, Leases] = clients[url]
+    return pair
+
+
+class RateLimitedModel:
+    """A ChatModel that first waits for a token of its endpoint's shared bucket (requests per minute)."""
+
+    def __init__(self, model: ChatModel, limiter: RateLimiter, endpoint: str, per_minute: float) -> None:
+        self.model = model
+        self.name = model.name
+        self.limiter = limiter
+        self.endpoint = endpoint
+        self.per_minute = per_minute
+
+    async def complete(self, request: ChatRequest) -> ChatResponse:
+        wait = self.limiter.reserve(self.endpoint, self.per_minute)
+        if wait > 0:
+            await asyncio.sleep(wait)
+        return await self.model.complete(request)
+
+    async def aclose(self) -> None:
+        await self.model.aclose()
+
+
+def rate_limit_endpoint(system: SystemConfig) -> str:
+    """The bucket a system's calls share: provider family, base URL and model."""
+    family, base = endpoint_key(system.provider, system.base_url)
+    return f"{family}|{base}|{system.model}"
+
+
+def _model(system: SystemConfig, retry: dict[str, float]) -> ChatModel:
+    models: dict[Any, ChatModel] = _per_thread().models
+    key = (system.config_hash(), system.requests_per_minute, tuple(sorted(retry.items())))
+    if key not in models:
+        policy = RetryPolicy(**retry) if retry else None  # type: ignore[arg-type]
+        model: ChatModel = create_model(system, policy=policy)
+        if system.requests_per_minute:
+            limiter, _ = _redis()
+            model = RateLimitedModel(model, limiter, rate_limit_endpoint(system), system.requests_per_minute)
+        models[key] = model
+    return models[key]
+
+
+def _reask(options: dict[str, Any]) -> RetryPolicy:
+    retries = options.get("reask_max_retries")
+    return RetryPolicy(max_retries=int(retries if retries is not None else 3), initial_wait=0.0, jitter=0.0)
+
+
+def run_unit(task: Task, unit: Unit, payload: dict[str, Any]) -> dict[str, Any]:
+    """The body shared by the generation and judging tasks; returns the stored record's JSON."""
+    db = worker_db() or payload["db"]
+    store = _store(db)
+    prompts = _prompts(payload.get("prompts") or {})
+    options: dict[str, Any] = payload.get("options") or {}
+    since = payload.get("since")
+    existing = stored_record(store, unit, prompts)
+    if is_done(existing, since):
+        assert existing is not None
+        return existing.model_dump(mode="json")
+    _, leases = _redis()
+    try:
+        with leases.hold(record_id(store, unit, prompts)):
+            existing = stored_record(store, unit, prompts)  # another delivery may have finished meanwhile
+            if is_done(existing, since):
+                assert existing is not None
+                return existing.model_dump(mode="json")
+            record: Record
+            if isinstance(unit, GenerationUnit):
+                model = _model(unit.system, options.get("retry") or {})
+                record = _loop().run_until_complete(
+                    execute_generation(
+                        unit,
+                        store,
+                        model,
+                        prompts,
+                        reask_policy=_reask(options),
+                        min_output_tokens=int(options.get("min_output_tokens", MIN_OUTPUT_TOKENS)),
+                    )
+                )
+            else:
+                model = _model(unit.judge, options.get("retry") or {})
+                coro = execute_judgement(unit, store, model, prompts, reask_policy=_reask(options))
+                record = _loop().run_until_complete(coro)
+            return record.model_dump(mode="json")
+    except LeaseHeld:
+        raise task.retry(countdown=LEASE_RETRY_COUNTDOWN, max_retries=None) from None
+    except (redis.ConnectionError, redis.TimeoutError) as exc:  # Redis away (lease or rate limit): try later
+        raise task.retry(exc=exc, countdown=REDIS_RETRY_COUNTDOWN, max_retries=REDIS_MAX_RETRIES) from None
+
+
+@app.task(name="benger.generate", bind=True)
+def generate(self: Task, payload: dict[str, Any]) -> dict[str, Any]:
+    """Generate one item (a :class:`GenerationUnit`); returns the saved Generation as JSON."""
+    return run_unit(self, GenerationUnit.model_validate(payload["unit"]), payload)
+
+
+@app.task(name="benger.judge", bind=True)
+def judge(self: Task, payload: dict[str, Any]) -> dict[str, Any]:
+    """Judge one item (a :class:`JudgeUnit`); returns the saved Judgement as JSON."""
+    return run_unit(self, JudgeUnit.model_validate(payload["unit"]), payload)
