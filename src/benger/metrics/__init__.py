@@ -1,1 +1,69 @@
-"""benger.metrics."""
+"""benger.metrics: automatic metrics for German legal texts (lexical, embedding-based, Ja/Nein accuracy)."""
+
+from benger.metrics._answers import AccuracyReport, accuracy, accuracy_report, balanced_accuracy, parse_answer
+from benger.metrics._api import (
+    ALL_METRICS,
+    DEFAULT_METRICS,
+    EMBEDDING_METRICS,
+    LABELS,
+    LEXICAL_METRICS,
+    EmbeddingOptions,
+    MetricValue,
+    compute,
+    parse_metrics,
+    signatures,
+)
+from benger.metrics._embed import TokenEncoder, bertscore, default_encoder_path, moverscore, semantic_similarity
+from benger.metrics._lexical import (
+    METEOR_LABEL,
+    Score,
+    UnicodeRougeTokenizer,
+    corpus_bleu,
+    corpus_chrf,
+    lcs_length,
+    lexical_scores,
+    meteor,
+    rouge,
+    sentence_bleu,
+    sentence_chrf,
+)
+from benger.metrics._tokenize import chunk_words, german_stemmer, normalise, split_sentences, tokenize
+
+__all__ = [
+    "ALL_METRICS",
+    "DEFAULT_METRICS",
+    "EMBEDDING_METRICS",
+    "LABELS",
+    "LEXICAL_METRICS",
+    "METEOR_LABEL",
+    "AccuracyReport",
+    "EmbeddingOptions",
+    "MetricValue",
+    "Score",
+    "TokenEncoder",
+    "UnicodeRougeTokenizer",
+    "accuracy",
+    "accuracy_report",
+    "balanced_accuracy",
+    "bertscore",
+    "chunk_words",
+    "compute",
+    "corpus_bleu",
+    "corpus_chrf",
+    "default_encoder_path",
+    "german_stemmer",
+    "lcs_length",
+    "lexical_scores",
+    "meteor",
+    "moverscore",
+    "normalise",
+    "parse_answer",
+    "parse_metrics",
+    "rouge",
+    "semantic_similarity",
+    "sentence_bleu",
+    "sentence_chrf",
+    "signatures",
+    "split_sentences",
+    "tokenize",
+]

