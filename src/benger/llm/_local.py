@@ -7,6 +7,7 @@ advertise AMX. Calls are blocking, so they run in a worker thread behind one loc
 from __future__ import annotations
 
 import asyncio
+import atexit
 import hashlib
 import importlib
 import importlib.util
@@ -143,6 +144,15 @@ def _resolve(system: SystemConfig) -> Path:
 
 _instances: dict[tuple[str, int], tuple[Any, threading.Lock]] = {}
 _instances_lock = threading.Lock()
+
+
+@atexit.register
+def _close_instances() -> None:
+    """Free the models while the interpreter is intact (llama.cpp's own finaliser fails at shutdown)."""
+    with _instances_lock:
+        for llama, _ in _instances.values():
+            llama.close()
+        _instances.clear()
 
 
 def load_llama(
