@@ -7,7 +7,14 @@ import importlib
 import typer
 
 # Modules that define commands; each has ``register(app: typer.Typer) -> None``.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = (
+    "benger.cli._core",
+    "benger.cli._report",
+    "benger.cli._workers",
+    "benger.cli._metrics",
+    "benger.cli._llm",
+    "benger.cli._web",
+)
 
 
 def register(app: typer.Typer) -> None:

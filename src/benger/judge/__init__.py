@@ -1,6 +1,15 @@
 """Rubric judging: rubrics as data, grade-point table, prompt templates, validated judge output."""
 
 from benger.judge._grades import GRADE_UPPER_BOUNDS, PASS_GRADE_POINTS, grade_points, grade_points_linear, passed
+from benger.judge._parse import (
+    MalformedOutput,
+    ParsedJudgement,
+    Unscored,
+    extract_json_object,
+    parse_judgement,
+    validate_judgement,
+)
+from benger.judge._prompts import JudgeTemplate, judge_schema, judge_template
 from benger.judge._rubric import (
     Band,
     Dimension,
@@ -15,11 +24,20 @@ __all__ = [
     "PASS_GRADE_POINTS",
     "Band",
     "Dimension",
+    "JudgeTemplate",
+    "MalformedOutput",
+    "ParsedJudgement",
     "Rubric",
+    "Unscored",
+    "extract_json_object",
     "falloesung_rubric",
     "grade_points",
     "grade_points_linear",
     "grundprinzipien_rubric",
+    "judge_schema",
+    "judge_template",
     "load_rubric",
+    "parse_judgement",
     "passed",
+    "validate_judgement",
 ]

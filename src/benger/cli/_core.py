@@ -1,0 +1,326 @@
+"""Core commands: run, generate, judge, leaderboard, import, corpora, systems, demo."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from benger.cli._options import DbOption
+from benger.errors import BengerError, ConfigError
+
+
+def _out() -> Console:
+    console = Console()
+    # piped output: do not squeeze the leaderboard into 80 columns
+    return console if console.is_terminal else Console(width=max(console.width, 160))
+
+
+def _err() -> Console:
+    return Console(stderr=True)
+
+
+ConfigArg = Annotated[Path | None, typer.Argument(help="Run config (YAML); see examples/.", show_default=False)]
+CorpusOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--corpus", "-c", help="Corpus: a stored name, 'demo', a .jsonl/.csv file, 'zjs:PATH', 'release:PATH'."
+    ),
+]
+SystemOpt = Annotated[list[str] | None, typer.Option("--system", "-s", help="System (catalog name); repeatable.")]
+JudgeOpt = Annotated[list[str] | None, typer.Option("--judge", "-j", help="Judge (catalog name); repeatable.")]
+TasksOpt = Annotated[str | None, typer.Option("--tasks", help="Comma-separated task ids to run.")]
+LimitOpt = Annotated[int | None, typer.Option("--limit", min=1, help="Only the first N tasks of each corpus.")]
+ConcOpt = Annotated[int | None, typer.Option("--concurrency", min=1, help="Items in flight at once.")]
+ExecOpt = Annotated[str | None, typer.Option("--executor", help="local (asyncio) or celery (benger worker processes).")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")]
+OutOpt = Annotated[Path | None, typer.Option("--out", help="Write leaderboard.csv/.md/.json into this folder.")]
+
+
+def _config(
+    path: Path | None,
+    *,
+    corpus: list[str] | None = None,
+    system: list[str] | None = None,
+    judge: list[str] | None = None,
+    tasks: str | None = None,
+    limit: int | None = None,
+    concurrency: int | None = None,
+    executor: str | None = None,
+    repeats: int | None = None,
+    repetitions: int | None = None,
+    need: tuple[str, ...] = (),
+) -> Any:
+    """A RunConfig from a YAML file and/or command-line options (options win)."""
+    from benger.pipeline import RunConfig, load_run_config
+
+    if path is not None:
+        config = load_run_config(path)
+    else:
+        if "systems" in need and not system:
+            raise ConfigError("name at least one --system (or pass a run config)")
+        if "judges" in need and not judge:
+            raise ConfigError("name at least one --judge (or pass a run config)")
+        config = RunConfig(corpora=corpus or ["demo"], systems=list(system or []), judges=list(judge or []))
+    updates: dict[str, Any] = {}
+    if path is not None and corpus:
+        updates["corpora"] = corpus
+    if path is not None and judge:
+        updates["judges"] = list(judge)
+    if concurrency is not None:
+        updates["concurrency"] = concurrency
+    if executor is not None:
+        updates["executor"] = executor
+    if repeats is not None:
+        updates["repeats"] = repeats
+    if repetitions is not None:
+        updates["repetitions"] = repetitions
+    filters = config.filters.model_copy()
+    if tasks:
+        filters.tasks = [t.strip() for t in tasks.split(",") if t.strip()]
+    if limit is not None:
+        filters.limit = limit
+    if path is not None and system:
+        filters.systems = list(system)
+    updates["filters"] = filters
+    new = config.model_copy(update=updates)
+    new.source = config.source
+    if new.executor not in ("local", "celery"):
+        raise ConfigError(f"unknown executor {new.executor!r}; expected 'local' or 'celery'")
+    return new
+
+
+def _open(db: str | None, config: Any = None) -> Any:
+    from benger.store import open_store
+
+    return open_store(db if db is not None else (config.db if config is not None else None))
+
+
+def _execute(config: Any, db: str | None, stages: tuple[str, ...], quiet: bool) -> Any:
+    from benger.pipeline import ProgressReporter, run_config
+
+    store = _open(db, config)
+    reporter = ProgressReporter(_err(), enabled=not quiet)
+    try:
+        result = asyncio.run(run_config(config, store, stages=stages, progress=reporter))
+    except KeyboardInterrupt:
+        _err().print("interrupted: every finished item is saved; run the same command again to continue")
+        raise typer.Exit(130) from None
+    finally:
+        store.close()
+    for stats in (result.generation, result.judgement):
+        if stats is not None and stats.errors:
+            for key, message in stats.errors[:5]:
+                _err().print(f"[red]error[/red] {key}: {message}")
+            raise BengerError(f"{len(stats.errors)} item(s) failed with an error (see above)")
+    return result
+
+
+def _show(board: Any, out: Path | None) -> None:
+    _out().print(board.to_rich())
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "leaderboard.csv").write_text(board.to_csv(), encoding="utf-8")
+        (out / "leaderboard.md").write_text(board.to_markdown(), encoding="utf-8")
+        (out / "leaderboard.json").write_text(board.to_json(), encoding="utf-8")
+        _out().print(f"wrote {out}/leaderboard.csv, .md, .json")
+
+
+def run(
+    config: Annotated[Path, typer.Argument(help="Run config (YAML); see examples/.")],
+    db: DbOption = None,
+    system: SystemOpt = None,
+    tasks: TasksOpt = None,
+    limit: LimitOpt = None,
+    concurrency: ConcOpt = None,
+    executor: ExecOpt = None,
+    quiet: QuietOpt = False,
+    out: OutOpt = None,
+) -> None:
+    """Generate, judge and print the leaderboard for a run config. Rerunning continues where it stopped."""
+    cfg = _config(config, system=system, tasks=tasks, limit=limit, concurrency=concurrency, executor=executor)
+    result = _execute(cfg, db, ("generate", "judge", "leaderboard"), quiet)
+    _show(result.leaderboard, out)
+
+
+def generate(
+    config: ConfigArg = None,
+    db: DbOption = None,
+    corpus: CorpusOpt = None,
+    system: SystemOpt = None,
+    tasks: TasksOpt = None,
+    limit: LimitOpt = None,
+    repetitions: Annotated[int | None, typer.Option("--repetitions", min=1, help="Runs per system and task.")] = None,
+    concurrency: ConcOpt = None,
+    executor: ExecOpt = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """Generate outputs: skips finished items (ok/excluded), retries failed ones, saves each as it arrives."""
+    cfg = _config(
+        config,
+        corpus=corpus,
+        system=system,
+        tasks=tasks,
+        limit=limit,
+        concurrency=concurrency,
+        executor=executor,
+        repetitions=repetitions,
+        need=("systems",),
+    )
+    _execute(cfg, db, ("generate",), quiet)
+
+
+def judge(
+    config: ConfigArg = None,
+    db: DbOption = None,
+    corpus: CorpusOpt = None,
+    system: SystemOpt = None,
+    judge_: JudgeOpt = None,
+    tasks: TasksOpt = None,
+    limit: LimitOpt = None,
+    repeats: Annotated[int | None, typer.Option("--repeats", min=1, help="Judgements per target and judge.")] = None,
+    human: Annotated[bool, typer.Option("--human-solutions", help="Also judge the stored human solutions.")] = False,
+    concurrency: ConcOpt = None,
+    executor: ExecOpt = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """Judge stored generations (of --system, else all) blind with a rubric; unparseable replies are stored unscored."""
+    cfg = _config(
+        config,
+        corpus=corpus,
+        system=system,
+        judge=judge_,
+        tasks=tasks,
+        limit=limit,
+        concurrency=concurrency,
+        executor=executor,
+        repeats=repeats,
+        need=("judges",),
+    )
+    if human:
+        cfg.judge_human_solutions = True
+    _execute(cfg, db, ("judge",), quiet)
+
+
+def leaderboard(
+    db: DbOption = None,
+    corpus: CorpusOpt = None,
+    system: SystemOpt = None,
+    judge_: JudgeOpt = None,
+    ci: Annotated[
+        str, typer.Option("--ci", help="bootstrap (percentile, B resamples) or normal (1.96·sd/√n).")
+    ] = "bootstrap",
+    seed: Annotated[int, typer.Option("--seed", help="Bootstrap seed.")] = 0,
+    resamples: Annotated[int, typer.Option("--resamples", min=100, help="Bootstrap resamples B.")] = 2000,
+    out: OutOpt = None,
+) -> None:
+    """Print the leaderboard of the store (per system x corpus) and optionally export CSV/Markdown/JSON."""
+    from benger.analysis import leaderboard_from_store
+
+    if ci not in ("bootstrap", "normal"):
+        raise ConfigError(f"--ci must be 'bootstrap' or 'normal', not {ci!r}")
+    store = _open(db)
+    try:
+        board = leaderboard_from_store(
+            store,
+            corpora=corpus or None,
+            systems=system or None,
+            judges=judge_ or None,
+            ci="normal" if ci == "normal" else "bootstrap",
+            seed=seed,
+            n_resamples=resamples,
+        )
+    finally:
+        store.close()
+    _show(board, out)
+
+
+def import_(
+    source: Annotated[str, typer.Argument(help="'release:PATH', 'zjs:PATH', a .jsonl/.csv corpus file or 'demo'.")],
+    db: DbOption = None,
+) -> None:
+    """Import corpora (or the whole official release: tasks, human solutions, reviews) into the store."""
+    store = _open(db)
+    try:
+        if source.startswith("release:"):
+            from benger.corpora import load_release
+
+            counts = store.import_release(load_release(source.partition(":")[2].strip()))
+            for what, count in counts.items():
+                _out().print(f"{what}: {count}")
+            return
+        from benger.pipeline import load_run_corpora
+
+        for name in load_run_corpora(store, [source]):
+            _out().print(f"imported corpus {name}: {len(store.load_corpus(name).tasks)} tasks")
+    finally:
+        store.close()
+
+
+def corpora(db: DbOption = None) -> None:
+    """List the corpora in the store and the built-in demo corpora."""
+    from benger.corpora import DEMO_NAMES
+
+    store = _open(db)
+    try:
+        table = Table(title="Corpora")
+        for col in ("Corpus", "Where", "Tasks"):
+            table.add_column(col)
+        names = store.corpus_names()
+        for name in names:
+            table.add_row(name, "store", str(len(store.load_corpus(name).tasks)))
+        for name in DEMO_NAMES:
+            if name not in names:
+                table.add_row(name, "built-in (benger import demo)", "–")
+    finally:
+        store.close()
+    _out().print(table)
+
+
+def systems() -> None:
+    """List the model catalog: the paper's systems, judges and the local llama.cpp models."""
+    from benger.llm import load_catalog
+
+    catalog = load_catalog()
+    table = Table(title="Model catalog")
+    for col in ("Role", "Name", "Provider", "Model", "Tier", "API key env"):
+        table.add_column(col)
+    for role, entries in (("system", catalog.systems), ("judge", catalog.judges), ("local", catalog.local)):
+        for s in entries:
+            table.add_row(role, s.name, s.provider, s.model, s.tier or "–", s.api_key_env or "–")
+    _out().print(table)
+
+
+def demo(
+    db: Annotated[
+        str, typer.Option("--db", envvar="BENGER_DEMO_DB", help="Store for the demo run.")
+    ] = "benger-demo.db",
+    limit: LimitOpt = None,
+    quiet: QuietOpt = False,
+    out: OutOpt = None,
+) -> None:
+    """Run the embedded Qwen2.5-0.5B model as system and judge over the demo corpus; print the leaderboard."""
+    from benger.pipeline._demo import demo_config
+
+    cfg = demo_config(limit=limit)
+    _err().print(
+        "benger demo: local model qwen2.5-0.5b-instruct as system and judge over the demo corpora "
+        f"(store {db}); this takes a few minutes on a laptop CPU"
+    )
+    result = _execute(cfg, db, ("generate", "judge", "leaderboard"), quiet)
+    _show(result.leaderboard, out)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(run)
+    app.command()(generate)
+    app.command(name="judge")(judge)
+    app.command(name="leaderboard")(leaderboard)
+    app.command(name="import")(import_)
+    app.command()(corpora)
+    app.command()(systems)
+    app.command()(demo)

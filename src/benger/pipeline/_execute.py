@@ -1,0 +1,362 @@
+"""Execute one unit completely: load inputs from the store, prompt, call the model, validate, persist, return.
+
+These two coroutines are the whole work of a worker; the runner only schedules them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from benger.errors import InputError
+from benger.judge import (
+    MalformedOutput,
+    ParsedJudgement,
+    Unscored,
+    extract_json_object,
+    parse_judgement,
+)
+from benger.llm import ChatMessage, ChatModel, ChatRequest, ChatResponse
+from benger.llm._errors import ContentFilterError, ProviderError
+from benger.llm._retry import RetryPolicy, retry_async
+from benger.pipeline._lookup import get_generation_by_id, get_human_solution
+from benger.pipeline._prompts import PromptSet, default_prompts
+from benger.pipeline._units import (
+    GenerationUnit,
+    JudgeUnit,
+    generation_id,
+    judgement_id,
+    pipeline_config_hash,
+    resolve_rubric,
+)
+from benger.schema import FalloesungTask, Generation, HumanSolution, Judgement, PrincipleItem, normalise_answer
+
+# Re-asks after a malformed reply: the one retry policy's budget, no waiting (the model answered; it only
+# answered badly).
+REASK_POLICY = RetryPolicy(max_retries=3, initial_wait=0.0, jitter=0.0)
+MIN_OUTPUT_TOKENS = 200
+MAX_KEPT_REPLY = 4000  # characters of the last malformed reply kept in meta for inspection
+_REASK_NOTE = (
+    "Hinweis: Deine vorige Antwort war nicht verwertbar ({reason}). Antworte erneut und gib ausschließlich "
+    "ein einziges gültiges JSON-Objekt im verlangten Format aus."
+)
+_LOESUNG_START = re.compile(r'"loesung"\s*:\s*"')
+
+
+class UnitStore(Protocol):
+    """The store methods the units use (benger.store.Store implements them)."""
+
+    def get_task(self, task_id: str) -> FalloesungTask | PrincipleItem | None: ...
+    def save_generation(self, gen: Generation) -> Any: ...
+    def save_judgement(self, judgement: Judgement) -> Any: ...
+
+
+@dataclass
+class _Tally:
+    """Tokens, cost and time summed over every attempt of one unit."""
+
+    attempts: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost: float | None = None
+    latency: float = 0.0
+    provider_retries: int = 0
+    last_bad_reply: str | None = None
+
+    def add(self, response: ChatResponse, prices: tuple[float | None, float | None]) -> None:
+        self.attempts += 1
+        self.input_tokens += response.usage.input_tokens
+        self.output_tokens += response.usage.output_tokens
+        self.latency += response.latency_s
+        self.provider_retries += response.retries
+        cost = response.cost_usd
+        if cost is None and prices[0] is not None and prices[1] is not None:
+            cost = (response.usage.input_tokens * prices[0] + response.usage.output_tokens * prices[1]) / 1e6
+        if cost is not None:
+            self.cost = (self.cost or 0.0) + cost
+
+
+def _salvage_truncated(text: str) -> str | None:
+    """The partial solution of a reply cut off inside ``{"loesung": "...``, or None."""
+    match = _LOESUNG_START.search(text)
+    if match is None:
+        return None
+    body = text[match.end() :].rstrip().rstrip("\\")
+    for end in (body, body.rsplit("\\", 1)[0]):
+        try:
+            value = json.loads(f'"{end}"')
+            return str(value) if value.strip() else None
+        except json.JSONDecodeError:
+            continue
+    return body or None
+
+
+def parse_generation(
+    text: str, task: FalloesungTask | PrincipleItem, *, truncated: bool = False, plain_text: bool = False
+) -> tuple[str, Any]:
+    """(text, answer) from a generation reply; raises MalformedOutput with the reason.
+
+    A Falllösung cut off by the token limit keeps the part written so far (flagged ``truncated``).
+    ``plain_text`` (run option ``falloesung_format: text``): the whole reply is the Falllösung.
+    """
+    if plain_text and isinstance(task, FalloesungTask):
+        body = text.strip()
+        if body.startswith("```"):
+            body = body.strip("`").removeprefix("markdown").removeprefix("text").strip()
+        if not body:
+            raise MalformedOutput("empty reply")
+        return body, None
+    try:
+        data = extract_json_object(text)
+    except MalformedOutput:
+        if truncated and isinstance(task, FalloesungTask):
+            salvaged = _salvage_truncated(text)
+            if salvaged:
+                return salvaged, None
+        raise
+    if isinstance(task, FalloesungTask):
+        solution = data.get("loesung")
+        if not isinstance(solution, str) or not solution.strip():
+            raise MalformedOutput("field 'loesung' missing or empty")
+        return solution.strip(), None
+    raw = data.get("antwort")
+    if not isinstance(raw, str):
+        raise MalformedOutput("field 'antwort' missing")
+    try:
+        answer = normalise_answer(raw)
+    except ValueError as exc:
+        raise MalformedOutput(f"field 'antwort' is {raw!r}, expected 'Ja' or 'Nein'") from exc
+    reasoning = data.get("begruendung")
+    if not isinstance(reasoning, str) or not reasoning.strip():
+        raise MalformedOutput("field 'begruendung' missing or empty")
+    return reasoning.strip(), answer
+
+
+def _request(
+    system_messages: list[ChatMessage], unit_system: Any, schema: dict[str, Any] | None, name: str
+) -> ChatRequest:
+    return ChatRequest(
+        messages=system_messages,
+        temperature=unit_system.temperature,
+        max_tokens=unit_system.max_output_tokens,
+        seed=unit_system.seed,
+        json_schema=schema,
+        schema_name=name,
+        params=dict(unit_system.params),
+    )
+
+
+async def _ask(
+    model: ChatModel, base: ChatRequest, parse: Any, tally: _Tally, policy: RetryPolicy, prices: Any
+) -> tuple[ChatResponse, Any]:
+    """Call the model, re-asking with a correction note on a malformed reply (within ``policy``'s budget)."""
+    last_reason: list[str] = []
+
+    async def attempt() -> tuple[ChatResponse, Any]:
+        request = base
+        if last_reason:
+            note = ChatMessage(role="user", content=_REASK_NOTE.format(reason=last_reason[-1]))
+            request = base.model_copy(update={"messages": [*base.messages, note]})
+        response = await model.complete(request)
+        tally.add(response, prices)
+        try:
+            return response, parse(response)
+        except MalformedOutput as exc:
+            last_reason.append(exc.reason)
+            tally.last_bad_reply = response.text[:MAX_KEPT_REPLY]
+            raise
+
+    return await retry_async(policy, attempt, retry_on=(MalformedOutput,))
+
+
+async def execute_generation(
+    unit: GenerationUnit,
+    store: UnitStore,
+    model: ChatModel,
+    prompts: PromptSet | None = None,
+    *,
+    reask_policy: RetryPolicy = REASK_POLICY,
+    min_output_tokens: int = MIN_OUTPUT_TOKENS,
+    task: FalloesungTask | PrincipleItem | None = None,
+) -> Generation:
+    """Generate, validate and persist one output; returns the saved Generation.
+
+    Status: ``ok``; ``excluded`` (malformed after the re-ask budget, refused / content filter, or a
+    Falllösung shorter than ``min_output_tokens``) — final, not redone; ``failed`` (provider error after
+    the retry budget) — retried on the next run. ``task`` skips the store look-up when the caller has it.
+    """
+    prompts = prompts or default_prompts()
+    if task is None or task.task_id != unit.task_id:
+        task = store.get_task(unit.task_id)
+    if task is None:
+        raise InputError(f"task {unit.task_id!r} is not in the store")
+    prompt_hash = prompts.hash_for(task.kind)
+    config_hash = pipeline_config_hash(unit.system, prompt_hash)
+    base = _request(prompts.generation_messages(task), unit.system, prompts.schema_for(task), f"benger_{task.kind}")
+    prices = (unit.system.price_in_per_mtok, unit.system.price_out_per_mtok)
+    plain = prompts.falloesung_format == "text"
+    tally = _Tally()
+    fields: dict[str, Any] = {}
+    try:
+        response, (text, answer) = await _ask(
+            model,
+            base,
+            lambda r: parse_generation(r.text, task, truncated=r.truncated, plain_text=plain),
+            tally,
+            reask_policy,
+            prices,
+        )
+        fields.update(
+            text=text,
+            answer=answer,
+            finish_reason=response.finish_reason,
+            truncated=response.truncated,
+            refused=response.refusal,
+        )
+        short = isinstance(task, FalloesungTask) and response.usage.output_tokens < min_output_tokens
+        if response.refusal:
+            fields.update(status="excluded", reason="refused by the model")
+        elif short:
+            fields.update(status="excluded", reason=f"short: {response.usage.output_tokens} output tokens")
+        else:
+            fields.update(status="ok")
+    except MalformedOutput as exc:
+        fields.update(status="excluded", reason=f"malformed after {tally.attempts} attempts: {exc.reason}")
+    except ContentFilterError as exc:
+        fields.update(status="excluded", refused=True, reason=f"content filter: {exc}")
+    except ProviderError as exc:
+        fields.update(status="failed", reason=f"{type(exc).__name__}: {exc}")
+    gen = Generation(
+        generation_id=generation_id(unit.task_id, config_hash, unit.run_index),
+        task_id=unit.task_id,
+        system=unit.system.name,
+        config_hash=config_hash,
+        run_index=unit.run_index,
+        input_tokens=tally.input_tokens,
+        output_tokens=tally.output_tokens,
+        latency_s=round(tally.latency, 6),
+        cost_usd=tally.cost,
+        meta={
+            "system_config_hash": unit.system.config_hash(),
+            "prompt_hash": prompt_hash,
+            "attempts": tally.attempts,
+            "provider_retries": tally.provider_retries,
+            "completed_at": time.time(),
+            **(
+                {"last_bad_reply": tally.last_bad_reply}
+                if fields.get("status") != "ok" and tally.last_bad_reply
+                else {}
+            ),
+        },
+        **fields,
+    )
+    store.save_generation(gen)
+    return gen
+
+
+def _target_texts(store: Any, unit: JudgeUnit) -> tuple[FalloesungTask | PrincipleItem, str]:
+    """The task of a judge target and the candidate text the judge reads."""
+    if unit.target_kind == "generation":
+        gen: Generation | None = get_generation_by_id(store, unit.target_id)
+        if gen is None:
+            raise InputError(f"generation {unit.target_id!r} is not in the store")
+        task_id, text, answer = gen.task_id, gen.text, gen.answer
+    else:
+        sol: HumanSolution | None = get_human_solution(store, unit.target_id)
+        if sol is None:
+            raise InputError(f"human solution {unit.target_id!r} is not in the store")
+        task_id, text, answer = sol.task_id, sol.text, None
+    task = store.get_task(task_id)
+    if task is None:
+        raise InputError(f"task {task_id!r} is not in the store")
+    if isinstance(task, PrincipleItem) and answer is not None:
+        text = f"Antwort: {answer}\nBegründung: {text}"
+    return task, text
+
+
+def task_and_reference(task: FalloesungTask | PrincipleItem) -> tuple[str, str]:
+    """The task text and the reference text shown to the judge."""
+    if isinstance(task, FalloesungTask):
+        return task.facts, task.reference
+    return (
+        f"Fall: {task.case}\n\nFrage: {task.question}",
+        f"Antwort: {task.gold_answer}\nBegründung: {task.gold_reasoning}",
+    )
+
+
+def _parse_or_raise(text: str, rubric: Any) -> ParsedJudgement:
+    result = parse_judgement(text, rubric)
+    if isinstance(result, Unscored):
+        raise MalformedOutput(result.reason)
+    return result
+
+
+async def execute_judgement(
+    unit: JudgeUnit,
+    store: Any,
+    model: ChatModel,
+    prompts: PromptSet | None = None,
+    *,
+    reask_policy: RetryPolicy = REASK_POLICY,
+) -> Judgement:
+    """Judge one target and persist the Judgement (``scored``, or ``unscored`` with the reason — never 0)."""
+    prompts = prompts or default_prompts()
+    rubric = resolve_rubric(unit.rubric_id)
+    template = prompts.judge_template(rubric.name)
+    task, candidate = _target_texts(store, unit)
+    task_text, reference = task_and_reference(task)
+    prompt = template.render(
+        rubric, task=task_text, reference=reference, candidate=candidate, brief=prompts.judge_brief
+    )
+    base = _request(
+        [ChatMessage(role="user", content=prompt)], unit.judge, prompts.judge_schema(rubric), "benger_judgement"
+    )
+    prices = (unit.judge.price_in_per_mtok, unit.judge.price_out_per_mtok)
+    judge_hash = pipeline_config_hash(unit.judge, prompts.judge_hash(rubric))
+    tally = _Tally()
+    fields: dict[str, Any]
+    try:
+        _, parsed = await _ask(model, base, lambda r: _parse_or_raise(r.text, rubric), tally, reask_policy, prices)
+        fields = {
+            "status": "scored",
+            "dimensions": parsed.dimensions,
+            "justifications": parsed.justifications,
+            "total": parsed.total,
+            "grade_points": parsed.grade_points,
+            "passed": parsed.passed,
+            "model_total": parsed.model_total,
+            "answer": parsed.answer,
+        }
+        extra = {"total_mismatch": parsed.total_mismatch, "overall": parsed.overall}
+    except MalformedOutput as exc:
+        fields = {"status": "unscored", "reason": f"unparseable after {tally.attempts} attempts: {exc.reason}"}
+        extra = {"last_bad_reply": tally.last_bad_reply}
+    except ProviderError as exc:
+        fields = {"status": "unscored", "reason": f"provider error: {type(exc).__name__}: {exc}"}
+        extra = {}
+    judgement = Judgement(
+        judgement_id=judgement_id(unit.target_kind, unit.target_id, judge_hash, rubric.id, unit.repeat_index),
+        target_kind=unit.target_kind,
+        target_id=unit.target_id,
+        judge=unit.judge.name,
+        judge_config_hash=judge_hash,
+        rubric_version=rubric.id,
+        repeat_index=unit.repeat_index,
+        meta={
+            **extra,
+            "task_id": task.task_id,
+            "template_hash": template.hash,
+            "attempts": tally.attempts,
+            "input_tokens": tally.input_tokens,
+            "output_tokens": tally.output_tokens,
+            "cost_usd": tally.cost,
+            "latency_s": round(tally.latency, 6),
+            "completed_at": time.time(),
+        },
+        **fields,
+    )
+    store.save_judgement(judgement)
+    return judgement

@@ -1,0 +1,166 @@
+"""A whole run: load corpora into the store, generate, judge, compute the leaderboard."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from benger.llm import RetryPolicy
+from benger.pipeline._config import RunConfig
+from benger.pipeline._progress import ProgressReporter, RunStats
+from benger.pipeline._prompts import PromptSet
+from benger.pipeline._runner import ModelFactory, ModelPool, make_executor, plan_generations, plan_judgements
+from benger.pipeline._runner import run_generations as _run_generations
+from benger.pipeline._runner import run_judgements as _run_judgements
+from benger.pipeline._units import pipeline_config_hash
+from benger.schema import FalloesungTask, PrincipleItem, SystemConfig
+
+Stage = str
+STAGES: tuple[Stage, ...] = ("generate", "judge", "leaderboard")
+
+
+@dataclass
+class RunResult:
+    generation: RunStats | None = None
+    judgement: RunStats | None = None
+    leaderboard: Any = None
+    corpora: list[str] = field(default_factory=list)
+
+
+def load_run_corpora(store: Any, specs: Sequence[str]) -> list[str]:
+    """Corpus names for specs: a corpus already in the store by name, else a source loaded into the store."""
+    from benger.corpora import resolve_corpus_source
+
+    names: list[str] = []
+    stored = set(store.corpus_names())
+    for spec in specs:
+        if spec in stored and spec != "demo":
+            names.append(spec)
+            continue
+        for corpus in resolve_corpus_source(spec):
+            store.add_corpus(corpus)
+            names.append(corpus.name)
+    return list(dict.fromkeys(names))
+
+
+def select_tasks(store: Any, corpora: Sequence[str], config: RunConfig) -> list[FalloesungTask | PrincipleItem]:
+    """The run's tasks: per corpus in stored order, filtered by task ids, then the first ``limit``."""
+    wanted = set(config.filters.tasks) if config.filters.tasks else None
+    tasks: list[FalloesungTask | PrincipleItem] = []
+    for name in corpora:
+        selected = [t for t in store.load_corpus(name).tasks if wanted is None or t.task_id in wanted]
+        if config.filters.limit is not None:
+            selected = selected[: config.filters.limit]
+        tasks.extend(selected)
+    return tasks
+
+
+def _filter_systems(systems: list[SystemConfig], names: Sequence[str] | None) -> list[SystemConfig]:
+    if not names:
+        return systems
+    return [s for s in systems if s.name in names]
+
+
+def judge_targets(
+    store: Any,
+    tasks: Sequence[FalloesungTask | PrincipleItem],
+    systems: Sequence[SystemConfig],
+    prompts: PromptSet,
+    *,
+    human_solutions: bool = False,
+) -> list[tuple[str, str, str]]:
+    """(target_kind, target_id, task_kind) of the ok generations of these systems (current prompts) on these tasks.
+
+    With no systems, every ok generation of these tasks in the store is a target.
+    """
+    kinds = {t.task_id: t.kind for t in tasks}
+    hashes = {pipeline_config_hash(s, prompts.hash_for(k)) for s in systems for k in ("falloesung", "grundprinzip")}
+    targets: list[tuple[str, str, str]] = [
+        ("generation", g.generation_id, kinds[g.task_id])
+        for g in store.generations(status="ok", task_ids=list(kinds))
+        if not systems or g.config_hash in hashes
+    ]
+    if human_solutions:
+        for task in tasks:
+            if isinstance(task, FalloesungTask):
+                targets += [("human_solution", s.solution_id, task.kind) for s in store.human_solutions(task.task_id)]
+    return targets
+
+
+async def run_config(
+    config: RunConfig,
+    store: Any,
+    *,
+    stages: Sequence[Stage] = STAGES,
+    progress: ProgressReporter | None = None,
+    model_factory: ModelFactory | None = None,
+) -> RunResult:
+    """Run the stages of ``config`` against ``store``; every finished item is saved as it arrives."""
+    prompts = PromptSet(
+        overrides=dict(config.prompts),
+        min_solution_chars=config.min_solution_chars,
+        falloesung_format=config.falloesung_format,
+        judge_score_enum=config.judge_score_enum,
+        judge_max_justification_chars=config.judge_max_justification_chars,
+        judge_brief=config.judge_brief,
+    )
+    result = RunResult()
+    result.corpora = load_run_corpora(store, config.corpora)
+    tasks = select_tasks(store, result.corpora, config)
+    systems = _filter_systems(config.resolved_systems(), config.filters.systems)
+    judges = config.resolved_judges()
+    for system in [*systems, *judges]:
+        store.upsert_system(system)
+    executor = make_executor(config.executor, config.concurrency, config=config, store=store)
+    retry = config.retry
+    policy = RetryPolicy(max_retries=retry.max_retries, initial_wait=retry.initial_wait, max_wait=retry.max_wait)
+    reask = RetryPolicy(max_retries=retry.max_retries, initial_wait=0.0, jitter=0.0)
+    if model_factory is None:
+        from benger.llm import create_model
+
+        model_factory = functools.partial(create_model, policy=policy)
+    pool = ModelPool(model_factory)
+    try:
+        if "generate" in stages and systems:
+            units = plan_generations(store, tasks, systems, prompts, repetitions=config.repetitions)
+            result.generation = await _run_generations(
+                store,
+                units,
+                prompts=prompts,
+                executor=executor,
+                models=pool,
+                progress=progress,
+                min_output_tokens=config.min_output_tokens,
+                tasks={t.task_id: t for t in tasks},
+                reask_policy=reask,
+            )
+        if "judge" in stages and judges:
+            targets = judge_targets(store, tasks, systems, prompts, human_solutions=config.judge_human_solutions)
+            judge_units = plan_judgements(store, targets, judges, prompts, repeats=config.repeats)
+            result.judgement = await _run_judgements(
+                store,
+                judge_units,
+                prompts=prompts,
+                executor=executor,
+                models=pool,
+                progress=progress,
+                reask_policy=reask,
+            )
+    finally:
+        await pool.aclose()
+    if "leaderboard" in stages:
+        from benger.analysis import leaderboard_from_store
+
+        options = config.leaderboard
+        result.leaderboard = leaderboard_from_store(
+            store,
+            corpora=result.corpora,
+            systems=[s.name for s in systems],
+            judges=options.judges or ([j.name for j in judges] or None),
+            ci=options.ci,
+            seed=options.seed,
+            n_resamples=options.n_resamples,
+        )
+    return result

@@ -1,0 +1,160 @@
+"""Generation prompt templates (Jinja2 files, overridable by path) and the output JSON schemas."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from benger.errors import InputError
+from benger.judge import JudgeTemplate, Rubric, judge_schema, judge_template
+from benger.llm import ChatMessage
+from benger.schema import FalloesungTask, PrincipleItem, stable_hash
+
+TEMPLATE_NAMES = (
+    "falloesung_system",
+    "falloesung_user",
+    "grundprinzip_system",
+    "grundprinzip_user",
+    "falloesung_judge",
+    "grundprinzipien_judge",
+)
+_JUDGE_RUBRIC = {"falloesung_judge": "falloesung", "grundprinzipien_judge": "grundprinzipien"}
+
+FALLOESUNG_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"loesung": {"type": "string"}},
+    "required": ["loesung"],
+    "additionalProperties": False,
+}
+GRUNDPRINZIP_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"begruendung": {"type": "string"}, "antwort": {"type": "string", "enum": ["Ja", "Nein"]}},
+    "required": ["begruendung", "antwort"],
+    "additionalProperties": False,
+}
+
+_ENV = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=False, autoescape=False)
+
+
+def _builtin_text(name: str) -> str:
+    return resources.files("benger.pipeline").joinpath("prompts", f"{name}.j2").read_text(encoding="utf-8")
+
+
+def _read(path: str | Path, name: str) -> str:
+    p = Path(path)
+    try:
+        return p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot read prompt template '{name}': {exc}", file=p) from exc
+
+
+@dataclass(frozen=True)
+class PromptSet:
+    """The six templates of a run; ``overrides`` maps a template name to a file path.
+
+    ``hash_for(kind)`` hashes the templates a task kind uses; it is part of the pipeline config hash,
+    so editing a prompt creates new work instead of silently mixing outputs of two prompts.
+    """
+
+    overrides: dict[str, str] = field(default_factory=dict)
+    min_solution_chars: int | None = None
+    falloesung_format: str = "json"
+    judge_score_enum: bool = False
+    judge_max_justification_chars: int | None = None
+    judge_brief: bool = False
+    _sources: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    _compiled: dict[str, jinja2.Template] = field(default_factory=dict, compare=False, repr=False)
+    _hashes: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.falloesung_format not in ("json", "text"):
+            raise InputError("falloesung_format must be 'json' or 'text'", field="falloesung_format")
+        unknown = sorted(set(self.overrides) - set(TEMPLATE_NAMES))
+        if unknown:
+            raise InputError(
+                f"unknown prompt template {unknown[0]!r}; known: {', '.join(TEMPLATE_NAMES)}", field="prompts"
+            )
+        for name in TEMPLATE_NAMES:
+            if name in _JUDGE_RUBRIC:
+                continue
+            source = _read(self.overrides[name], name) if name in self.overrides else _builtin_text(name)
+            self._sources[name] = source
+
+    def source(self, name: str) -> str:
+        return self._sources[name]
+
+    def hash_for(self, kind: str) -> str:
+        """Hash of the generation templates of a task kind ("falloesung" or "grundprinzip")."""
+        if kind not in self._hashes:
+            self._hashes[kind] = self._hash_for(kind)
+        return self._hashes[kind]
+
+    def _hash_for(self, kind: str) -> str:
+        parts: list[object] = [self._sources[f"{kind}_system"], self._sources[f"{kind}_user"]]
+        if kind == "falloesung" and self.min_solution_chars:
+            parts.append({"min_solution_chars": self.min_solution_chars})
+        if kind == "falloesung" and self.falloesung_format != "json":
+            parts.append({"format": self.falloesung_format})
+        return stable_hash(parts)
+
+    def schema_for(self, task: FalloesungTask | PrincipleItem) -> dict[str, Any] | None:
+        """The reply's JSON schema; ``min_solution_chars`` becomes ``minLength`` of the Falllösung text, which
+        grammar-constrained backends (llama.cpp) enforce while decoding. None for plain-text Falllösungen."""
+        if isinstance(task, FalloesungTask) and self.falloesung_format == "text":
+            return None
+        schema = output_schema(task)
+        if isinstance(task, FalloesungTask) and self.min_solution_chars:
+            loesung = {"type": "string", "minLength": self.min_solution_chars}
+            schema = {**schema, "properties": {"loesung": loesung}}
+        return schema
+
+    def judge_template(self, rubric_name: str) -> JudgeTemplate:
+        """The judge template of a rubric (an override when the run config gives one)."""
+        key = "falloesung_judge" if rubric_name == "falloesung" else "grundprinzipien_judge"
+        return judge_template(rubric_name, self.overrides.get(key))
+
+    def judge_schema(self, rubric: Rubric) -> dict[str, Any]:
+        """The judge reply's JSON schema under this run's judge options."""
+        return judge_schema(
+            rubric, score_enum=self.judge_score_enum, max_justification_chars=self.judge_max_justification_chars
+        )
+
+    def judge_hash(self, rubric: Rubric) -> str:
+        """Hash of what shapes a judge reply besides the model: the template and the schema options."""
+        template = self.judge_template(rubric.name)
+        options = [self.judge_score_enum, self.judge_max_justification_chars, self.judge_brief]
+        return stable_hash([template.hash, options]) if any(options) else template.hash
+
+    def _render(self, name: str, **values: Any) -> str:
+        origin = self.overrides.get(name, f"builtin:{name}.j2")
+        try:
+            if name not in self._compiled:
+                self._compiled[name] = _ENV.from_string(self._sources[name])
+            return self._compiled[name].render(**values).strip()
+        except jinja2.TemplateError as exc:
+            raise InputError(f"prompt template error: {exc}", file=origin) from exc
+
+    def generation_messages(self, task: FalloesungTask | PrincipleItem) -> list[ChatMessage]:
+        """System + user messages for a task (Falllösung or Grundprinzip item)."""
+        if isinstance(task, FalloesungTask):
+            values: dict[str, Any] = {"facts": task.facts, "area": task.area, "title": task.title or ""}
+        else:
+            values = {"case": task.case, "question": task.question, "area": task.area}
+        kind = task.kind
+        return [
+            ChatMessage(role="system", content=self._render(f"{kind}_system", **values)),
+            ChatMessage(role="user", content=self._render(f"{kind}_user", **values)),
+        ]
+
+
+def output_schema(task: FalloesungTask | PrincipleItem) -> dict[str, Any]:
+    """The JSON schema the generation reply must follow."""
+    return FALLOESUNG_SCHEMA if isinstance(task, FalloesungTask) else GRUNDPRINZIP_SCHEMA
+
+
+def default_prompts() -> PromptSet:
+    return PromptSet()

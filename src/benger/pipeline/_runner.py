@@ -1,0 +1,276 @@
+"""The async runner: plans the unfinished units, runs them with bounded concurrency, saves each as it arrives."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
+
+from benger.errors import ConfigError
+from benger.llm import ChatModel, RetryPolicy
+from benger.pipeline._execute import MIN_OUTPUT_TOKENS, REASK_POLICY, execute_generation, execute_judgement
+from benger.pipeline._progress import ProgressReporter, RunStats
+from benger.pipeline._prompts import PromptSet, default_prompts
+from benger.pipeline._units import (
+    GenerationUnit,
+    JudgeUnit,
+    pipeline_config_hash,
+    rubric_for_kind,
+)
+from benger.schema import FalloesungTask, PrincipleItem, SystemConfig
+
+U = TypeVar("U")
+R = TypeVar("R")
+ModelFactory = Callable[[SystemConfig], ChatModel]
+
+
+class Executor(Protocol):
+    """Runs ``work(unit)`` for every unit and calls ``on_done(unit, result_or_exception)`` as each finishes."""
+
+    name: str
+
+    async def map(
+        self,
+        units: Sequence[U],
+        work: Callable[[U], Awaitable[R]],
+        on_done: Callable[[U, R | BaseException], None],
+    ) -> None: ...
+
+
+class LocalExecutor:
+    """asyncio in this process: ``concurrency`` workers pull units from a shared queue."""
+
+    name = "local"
+
+    def __init__(self, concurrency: int = 8) -> None:
+        if concurrency < 1:
+            raise ConfigError("concurrency must be at least 1")
+        self.concurrency = concurrency
+
+    async def map(
+        self,
+        units: Sequence[U],
+        work: Callable[[U], Awaitable[R]],
+        on_done: Callable[[U, R | BaseException], None],
+    ) -> None:
+        iterator = iter(units)
+
+        async def worker() -> None:
+            for unit in iterator:  # one shared iterator: each unit is taken exactly once
+                try:
+                    result: R | BaseException = await work(unit)
+                except Exception as exc:  # a unit's own bug or bad input must not stop the others
+                    result = exc
+                on_done(unit, result)
+
+        await asyncio.gather(*(worker() for _ in range(min(self.concurrency, len(units)))))
+
+
+def make_executor(name: str, concurrency: int, *, config: Any = None, store: Any = None) -> Executor:
+    """``local`` (asyncio) or ``celery`` (Celery workers; needs the run ``config`` and its ``store``)."""
+    if name == "local":
+        return LocalExecutor(concurrency)
+    if name == "celery":
+        if config is None or store is None:
+            raise ConfigError("the celery executor needs the run config and its store")
+        try:
+            from benger.workers import CeleryExecutor
+        except ImportError as exc:
+            raise ConfigError(f"the celery executor needs: pip install benger[workers] ({exc})") from exc
+        return CeleryExecutor.for_run(config, store)
+    raise ConfigError(f"unknown executor {name!r}; expected 'local' or 'celery'")
+
+
+class ModelPool:
+    """One ChatModel per system config (created on first use, closed together)."""
+
+    def __init__(self, factory: ModelFactory | None = None) -> None:
+        if factory is None:
+            from benger.llm import create_model
+
+            factory = create_model
+        self._factory = factory
+        self._models: dict[str, ChatModel] = {}
+
+    def get(self, system: SystemConfig) -> ChatModel:
+        key = system.config_hash()
+        if key not in self._models:
+            self._models[key] = self._factory(system)
+        return self._models[key]
+
+    async def aclose(self) -> None:
+        for model in self._models.values():
+            await model.aclose()
+        self._models.clear()
+
+
+TaskLike = FalloesungTask | PrincipleItem
+
+
+def plan_generations(
+    store: Any,
+    tasks: Iterable[TaskLike],
+    systems: Sequence[SystemConfig],
+    prompts: PromptSet,
+    *,
+    repetitions: int | None = None,
+) -> list[GenerationUnit]:
+    """Units not finished yet: missing or ``failed`` generations (``ok``/``excluded`` ones are skipped)."""
+    units: list[GenerationUnit] = []
+    hashes = {kind: prompts.hash_for(kind) for kind in ("falloesung", "grundprinzip")}
+    for system in systems:
+        runs = repetitions or system.repetitions
+        for task in tasks:
+            config_hash = pipeline_config_hash(system, hashes[task.kind])
+            for run_index in range(runs):
+                existing = store.get_generation(task.task_id, config_hash, run_index)
+                if existing is not None and existing.status in ("ok", "excluded"):
+                    continue
+                units.append(GenerationUnit(task_id=task.task_id, system=system, run_index=run_index))
+    return units
+
+
+def plan_judgements(
+    store: Any,
+    targets: Iterable[tuple[str, str, str]],
+    judges: Sequence[SystemConfig],
+    prompts: PromptSet,
+    *,
+    repeats: int = 1,
+) -> list[JudgeUnit]:
+    """Units not scored yet for targets ``(target_kind, target_id, task_kind)``: missing or ``unscored``."""
+    units: list[JudgeUnit] = []
+    for judge in judges:
+        for kind, target_id, task_kind in targets:
+            rubric = rubric_for_kind(task_kind)
+            judge_hash = pipeline_config_hash(judge, prompts.judge_hash(rubric))
+            for repeat in range(repeats):
+                existing = store.get_judgement(kind, target_id, judge_hash, rubric.id, repeat)
+                if existing is not None and existing.status == "scored":
+                    continue
+                units.append(
+                    JudgeUnit(
+                        target_kind=kind,
+                        target_id=target_id,
+                        judge=judge,
+                        rubric_id=rubric.id,
+                        repeat_index=repeat,
+                    )
+                )
+    return units
+
+
+async def _run(
+    label: str,
+    units: Sequence[Any],
+    work: Callable[[Any], Awaitable[Any]],
+    executor: Executor,
+    progress: ProgressReporter | None,
+    key: Callable[[Any], str],
+    tokens: Callable[[Any], tuple[Any, Any, Any]],
+) -> RunStats:
+    stats = RunStats(label=label, total=len(units))
+    reporter = progress or ProgressReporter(enabled=False)
+    reporter.start(stats)
+
+    def on_done(unit: Any, result: Any) -> None:
+        if isinstance(result, BaseException):
+            stats.record("error", 0, 0, 0.0)
+            stats.errors.append((key(unit), f"{type(result).__name__}: {result}"))
+        else:
+            stats.record(result.status, *tokens(result))
+        reporter.update()
+
+    async def heartbeat() -> None:
+        while True:
+            await asyncio.sleep(reporter.plain_every_s)
+            reporter.update(heartbeat=True)
+
+    beat = asyncio.create_task(heartbeat()) if reporter.needs_heartbeat and units else None
+    try:
+        await executor.map(units, work, on_done)
+    finally:
+        if beat is not None:
+            beat.cancel()
+        stats.finished = time.monotonic()
+        reporter.stop()
+    return stats
+
+
+async def run_generations(
+    store: Any,
+    units: Sequence[GenerationUnit],
+    *,
+    prompts: PromptSet | None = None,
+    executor: Executor | None = None,
+    models: ModelPool | None = None,
+    progress: ProgressReporter | None = None,
+    min_output_tokens: int = MIN_OUTPUT_TOKENS,
+    reask_policy: RetryPolicy = REASK_POLICY,
+    tasks: Mapping[str, FalloesungTask | PrincipleItem] | None = None,
+) -> RunStats:
+    """Run generation units; each result is saved by ``execute_generation`` as it arrives.
+
+    ``tasks`` (task id -> task) saves one store look-up per unit when the caller already holds the tasks.
+    """
+    prompts = prompts or default_prompts()
+    pool = models or ModelPool()
+    known = tasks or {}
+
+    async def work(unit: GenerationUnit) -> Any:
+        return await execute_generation(
+            unit,
+            store,
+            pool.get(unit.system),
+            prompts,
+            reask_policy=reask_policy,
+            min_output_tokens=min_output_tokens,
+            task=known.get(unit.task_id),
+        )
+
+    try:
+        return await _run(
+            "generate",
+            units,
+            work,
+            executor or LocalExecutor(),
+            progress,
+            key=lambda u: f"{u.task_id}/{u.system.name}/{u.run_index}",
+            tokens=lambda g: (g.input_tokens, g.output_tokens, g.cost_usd),
+        )
+    finally:
+        if models is None:
+            await pool.aclose()
+
+
+async def run_judgements(
+    store: Any,
+    units: Sequence[JudgeUnit],
+    *,
+    prompts: PromptSet | None = None,
+    executor: Executor | None = None,
+    models: ModelPool | None = None,
+    progress: ProgressReporter | None = None,
+    reask_policy: RetryPolicy = REASK_POLICY,
+) -> RunStats:
+    """Run judge units; each judgement (scored or unscored with its reason) is saved as it arrives."""
+    prompts = prompts or default_prompts()
+    pool = models or ModelPool()
+
+    async def work(unit: JudgeUnit) -> Any:
+        return await execute_judgement(unit, store, pool.get(unit.judge), prompts, reask_policy=reask_policy)
+
+    try:
+        return await _run(
+            "judge",
+            units,
+            work,
+            executor or LocalExecutor(),
+            progress,
+            key=lambda u: f"{u.target_id}/{u.judge.name}/{u.repeat_index}",
+            tokens=lambda j: (j.meta.get("input_tokens"), j.meta.get("output_tokens"), j.meta.get("cost_usd")),
+        )
+    finally:
+        if models is None:
+            await pool.aclose()

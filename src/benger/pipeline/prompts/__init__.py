@@ -1,0 +1,1 @@
+"""Prompt templates (package data)."""

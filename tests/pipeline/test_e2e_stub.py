@@ -1,0 +1,147 @@
+"""End to end against the stub server over real HTTP on 127.0.0.1, with injected faults.
+
+Every item must end ok, excluded or unscored — none lost, none duplicated, none zero-filled.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from benger.llm import RetryPolicy, create_model
+from benger.pipeline import ModelPool, RunConfig, run_config
+from benger.store import open_store
+from benger.testing.stub_server import run_stub_server
+
+from .conftest import make_corpora
+
+FAULTS = {
+    "FALL-01": ["429:1"],  # rate limited once, Retry-After 1 s -> ok
+    "FALL-02": ["500", "500"],  # two server errors -> ok on the third attempt
+    "FALL-03": ["timeout"],  # client timeout (0.5 s) -> retried -> ok
+    "FALL-04": ["malformed"] * 4,  # malformed on every re-ask (1 + 3) -> excluded with reason
+    "FALL-05": ["badjson"],  # a body that is not JSON -> transient -> ok
+    "FALL-06": ["delay:0"] + ["malformed"] * 4,  # generation fine, the judge reply malformed 4 times -> unscored
+    "FALL-07": ["500"] * 4,  # provider error after the budget -> failed, retried by the next run -> ok
+    "PRINZIP-01": ["malformed"],  # re-asked once -> ok
+}
+
+
+def _system(stub_url: str, name: str, max_tokens: int = 4000) -> dict:
+    return {"name": name, "provider": "openai-compatible", "model": "stub", "base_url": stub_url,
+            "temperature": 0.0, "max_output_tokens": max_tokens, "params": {"timeout_s": 0.5}}  # fmt: skip
+
+
+def _config(stub_url: str, max_tokens: int = 4000) -> RunConfig:
+    return RunConfig(
+        corpora=["e2e-fall", "e2e-gp"],
+        systems=[_system(stub_url, "stub", max_tokens)],
+        judges=[_system(stub_url, "stub-judge")],
+        concurrency=6,
+        leaderboard={"ci": "normal"},
+    )
+
+
+def _factory() -> functools.partial:
+    return functools.partial(create_model, policy=RetryPolicy(max_retries=3, initial_wait=0.01, max_wait=0.05))
+
+
+async def test_every_item_accounted_for(db_path: Path) -> None:
+    store = open_store(db_path)
+    for corpus in make_corpora():
+        store.add_corpus(corpus)
+    with run_stub_server(latency_ms=20, faults=FAULTS, timeout_hold_s=2.0) as stub:
+        config = _config(stub.base_url)
+        first = await run_config(config, store, model_factory=_factory())
+        assert first.generation is not None and first.judgement is not None
+        assert not first.generation.errors and not first.judgement.errors
+        # 12 items: FALL-04 excluded, FALL-07 failed, 10 ok; judged: 10, FALL-06 unscored
+        assert first.generation.counts == {"ok": 10, "excluded": 1, "failed": 1}
+        assert first.judgement.counts == {"scored": 9, "unscored": 1}
+        unscored = [j for j in store.judgements() if j.status == "unscored"]
+        assert len(unscored) == 1 and unscored[0].reason is not None
+        assert unscored[0].reason.startswith("unparseable after 4 attempts")
+        assert unscored[0].total is None and unscored[0].dimensions is None
+        assert first.leaderboard is not None and sum(r.unscored for r in first.leaderboard.rows) == 1
+        second = await run_config(config, store, model_factory=_factory())
+        # the failed generation is redone; the unscored judgement and the new generation are judged
+        assert second.generation is not None and second.generation.counts == {"ok": 1}
+        assert second.judgement is not None and second.judgement.counts == {"scored": 2}
+        third = await run_config(config, store, model_factory=_factory())
+        assert third.generation is not None and third.generation.total == 0
+        assert third.judgement is not None and third.judgement.total == 0
+    gens = store.generations()
+    keys = [(g.task_id, g.config_hash, g.run_index) for g in gens]
+    assert len(gens) == 12 and len(set(keys)) == 12  # none lost, none duplicated
+    assert {g.status for g in gens} == {"ok", "excluded"}
+    by = {g.task_id: g for g in gens}
+    excluded = by["t-fall-04"]
+    assert excluded.status == "excluded" and excluded.reason is not None
+    assert excluded.reason.startswith("malformed after 4 attempts")
+    for task in ("t-fall-01", "t-fall-02", "t-fall-03", "t-fall-05", "t-fall-06", "t-fall-07"):
+        assert by[task].status == "ok", by[task].reason
+        assert by[task].output_tokens is not None and by[task].output_tokens >= 200 and not by[task].truncated
+    assert by["t-gp-01"].answer == "Ja" and by["t-gp-01"].meta["attempts"] == 2
+    # judgements: exactly one per ok generation, all scored now; totals are our sums, never zero-filled
+    ok_ids = {g.generation_id for g in gens if g.status == "ok"}
+    judgements = store.judgements()
+    assert sorted(j.target_id for j in judgements) == sorted(ok_ids)
+    for j in judgements:
+        assert j.status == "scored" and j.dimensions is not None and j.total == sum(j.dimensions.values())
+    board = third.leaderboard
+    assert board is not None and sum(r.n for r in board.rows) == 11 and sum(r.excluded for r in board.rows) == 1
+    store.close()
+
+
+async def test_short_and_truncated_falloesung_is_excluded(db_path: Path) -> None:
+    store = open_store(db_path)
+    for corpus in make_corpora(n_fall=2, n_gp=1):
+        store.add_corpus(corpus)
+    with run_stub_server(latency_ms=5) as stub:
+        # 150 output tokens: the stub cuts the reply at the limit (finish_reason "length")
+        result = await run_config(_config(stub.base_url, max_tokens=150), store, stages=("generate",),
+                                  model_factory=_factory())  # fmt: skip
+    assert result.generation is not None and result.generation.counts == {"excluded": 2, "ok": 1}
+    for gen in store.generations():
+        if gen.task_id.startswith("t-fall"):
+            assert gen.status == "excluded" and gen.truncated and gen.finish_reason == "length"
+            assert gen.reason == f"short: {gen.output_tokens} output tokens" and gen.text  # partial text is kept
+        else:
+            assert gen.status == "ok" and gen.answer in ("Ja", "Nein")  # the 200-token rule is Falllösung-only
+    store.close()
+
+
+async def test_model_pool_shares_one_model_per_config(db_path: Path) -> None:
+    made: list[str] = []
+
+    def factory(system):  # type: ignore[no-untyped-def]
+        made.append(system.name)
+        return create_model(system)
+
+    pool = ModelPool(factory)
+    (a,) = _config("http://127.0.0.1:9/v1").resolved_systems()
+    (b,) = _config("http://127.0.0.1:9/v1", max_tokens=100).resolved_systems()
+    assert pool.get(a) is pool.get(a) and pool.get(a) is not pool.get(b)
+    assert made == ["stub", "stub"]
+    await pool.aclose()
+
+
+async def test_judge_everything_in_store_including_human_solutions(db_path: Path) -> None:
+    from benger.schema import HumanSolution
+
+    store = open_store(db_path)
+    for corpus in make_corpora(n_fall=2, n_gp=1):
+        store.add_corpus(corpus)
+    solution = HumanSolution(solution_id="h-1", task_id="t-fall-01", participant_id="p-7", condition="traditional",
+                             text="A. Anspruch aus § 433 Abs. 1 BGB ...")  # fmt: skip
+    store.add_human_solution(solution)
+    with run_stub_server(latency_ms=5) as stub:
+        await run_config(_config(stub.base_url), store, stages=("generate",), model_factory=_factory())
+        judge_only = RunConfig(corpora=["e2e-fall", "e2e-gp"], judges=[_system(stub.base_url, "stub-judge")],
+                               judge_human_solutions=True, repeats=2)  # fmt: skip
+        result = await run_config(judge_only, store, model_factory=_factory())
+    # 3 generations + 1 human solution, 2 repeats each
+    assert result.judgement is not None and result.judgement.counts == {"scored": 8}
+    human = [j for j in store.judgements() if j.target_kind == "human_solution"]
+    assert sorted(j.repeat_index for j in human) == [0, 1] and all(j.target_id == "h-1" for j in human)
+    store.close()
