@@ -56,3 +56,11 @@ def test_errors_are_one_line_without_traceback(tmp_path: Path) -> None:
     dead_broker = {**os.environ, "BENGER_BROKER_URL": "redis://127.0.0.1:1/0"}  # nothing listens on port 1
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=dead_broker)
     assert proc.returncode == 2 and "cannot reach the broker at redis://127.0.0.1:1/0" in proc.stderr
+
+
+def test_reading_commands_do_not_create_a_missing_store(tmp_path: Path) -> None:
+    missing = tmp_path / "typo.db"
+    result = runner.invoke(app, ["leaderboard", "--db", str(missing)])
+    assert result.exit_code != 0
+    assert "no benger store here" in str(result.exception)
+    assert not missing.exists()

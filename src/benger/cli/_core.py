@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from benger.cli._options import DbOption
+from benger.config import require_existing_store
 from benger.errors import BengerError, ConfigError
 
 
@@ -223,7 +224,7 @@ def leaderboard(
 
     if ci not in ("bootstrap", "normal"):
         raise ConfigError(f"--ci must be 'bootstrap' or 'normal', not {ci!r}")
-    store = _open(db)
+    store = _open(require_existing_store(db))
     try:
         board = leaderboard_from_store(
             store,

@@ -47,15 +47,13 @@ def _redact(url: str) -> str:
 def analyze(db: str | None, out: str | Path, *, seed: int = 7, n_boot: int = 2000) -> dict[str, Any]:
     """The same outputs as :func:`reproduce` for a study run with benger, read from its store."""
     from benger.analysis import StudyData
-    from benger.config import database_url
+    from benger.config import require_existing_store
     from benger.store import open_store
 
-    url = database_url(db)
+    url = require_existing_store(db)
     files = []
     if url.startswith("sqlite:///"):
         path = Path(url[len("sqlite:///") :])
-        if not path.is_file():
-            raise InputError("no benger store here (run benger generate/judge first, or pass --db)", file=path)
         files = describe_inputs(path.parent, [path])
     results = _compute(StudyData.from_store(open_store(db)), seed, n_boot)
     results["provenance"] = {
