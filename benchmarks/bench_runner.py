@@ -55,7 +55,9 @@ async def _run(base_url: str, calls: int, concurrency: int, db: Path) -> dict[st
     warm = plan_generations(store, corpus.tasks[:1], [system.model_copy(update={"seed": 1})], prompts)
     await run_generations(store, warm, prompts=prompts, executor=LocalExecutor(1))
     cpu0, wall0 = time.process_time(), time.perf_counter()
-    stats = await run_generations(store, units, prompts=prompts, executor=LocalExecutor(concurrency))
+    stats = await run_generations(
+        store, units, prompts=prompts, executor=LocalExecutor(concurrency), tasks={t.task_id: t for t in corpus.tasks}
+    )  # the tasks in hand, as run_config passes them
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     store.close()
     return {"calls": stats.done, "ok": stats.counts.get("ok", 0), "wall_s": wall, "cpu_s": cpu}

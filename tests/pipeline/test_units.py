@@ -12,11 +12,12 @@ from benger.judge import MalformedOutput
 from benger.pipeline import (
     GenerationUnit,
     PromptSet,
+    endpoint_limit,
     load_run_config,
     parse_generation,
     pipeline_config_hash,
 )
-from benger.schema import FalloesungTask, PrincipleItem, SystemConfig
+from benger.schema import FalloesungTask, PrincipleItem, SystemConfig, stable_hash
 
 FALL = FalloesungTask(task_id="f", corpus="c", area="Strafrecht", facts="A schlägt B.", reference="§ 223 StGB")
 GP = PrincipleItem(task_id="g", corpus="c", area="Zivilrecht", case="K kauft.", question="Wirksam?",
@@ -120,3 +121,33 @@ def test_plain_progress_lines() -> None:
     assert lines[1].startswith("generate: 1/2, ") and "ETA" in lines[1] and "tok 100/250" in lines[1]
     assert "excluded=1 ok=1" in lines[2]
     assert lines[-1].startswith("generate: 2/2 (excluded 1, ok 1); tokens in 150 / out 270; cost $0.0020")
+
+
+def test_prompt_options_round_trip_and_keys() -> None:
+    from benger.judge import grundprinzipien_rubric
+
+    prompts = PromptSet(falloesung_format="text", judge_score_enum=True)
+    assert PromptSet.from_options(prompts.options()) == prompts
+    with pytest.raises(InputError, match="unknown prompt option 'judge_brevity'"):
+        PromptSet.from_options({"overrides": {}, "judge_brevity": True})
+    system = SystemConfig(name="s", provider="openai", model="m")
+    assert prompts.generation_config_hash(system, "falloesung") == pipeline_config_hash(
+        system, prompts.hash_for("falloesung")
+    )
+    rubric = grundprinzipien_rubric()
+    # the judge key covers the options: score_enum on -> hash of [template hash, [True, None, False]]
+    template_hash = prompts.judge_template(rubric.name).hash
+    expected = pipeline_config_hash(system, stable_hash([template_hash, [True, None, False]]))
+    assert prompts.judge_config_hash(system, rubric) == expected
+    assert PromptSet().judge_config_hash(system, rubric) == pipeline_config_hash(system, template_hash)
+
+
+def test_endpoint_limit_rule() -> None:
+    remote = SystemConfig(name="r", provider="openai", model="m")
+    assert endpoint_limit(remote, 64).max_concurrency == 64  # run asks for more than the default 32
+    assert endpoint_limit(remote, 8).max_concurrency is None  # below the default: the default stays
+    capped = remote.model_copy(update={"max_concurrency": 4})
+    assert endpoint_limit(capped, 64).max_concurrency == 4  # an explicit cap is kept
+    local = SystemConfig(name="l", provider="local", model="qwen2.5-0.5b-instruct")
+    assert endpoint_limit(local, 64).max_concurrency is None  # one in-process llama.cpp instance
+    assert endpoint_limit(remote, 64).config_hash() == remote.config_hash()  # not part of the work key

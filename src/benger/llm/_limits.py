@@ -12,9 +12,17 @@ DEFAULT_LOCAL_CONCURRENCY = 1
 EndpointKey = tuple[str, str]
 
 _lock = threading.Lock()
-_per_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[EndpointKey, asyncio.Semaphore]] = (
-    weakref.WeakKeyDictionary()
-)
+
+
+class _Limit:
+    """A semaphore and its current number of slots."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.semaphore = asyncio.Semaphore(size)
+
+
+_per_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[EndpointKey, _Limit]] = weakref.WeakKeyDictionary()
 
 
 def endpoint_key(provider: str, base_url: str | None) -> EndpointKey:
@@ -26,13 +34,18 @@ def endpoint_key(provider: str, base_url: str | None) -> EndpointKey:
 def endpoint_semaphore(key: EndpointKey, size: int) -> asyncio.Semaphore:
     """The semaphore of ``key`` on the running event loop, created lazily with ``size`` slots.
 
-    The first model to ask for an endpoint on a loop fixes its size; later callers share it.
+    Every model of an endpoint shares it; its size is the largest ``size`` any of them asked for (a model
+    asking for more slots adds them; nobody shrinks it), so one model with a small limit cannot throttle
+    another that was given a larger one.
     """
     loop = asyncio.get_running_loop()
     with _lock:
         table = _per_loop.setdefault(loop, {})
-        semaphore = table.get(key)
-        if semaphore is None:
-            semaphore = asyncio.Semaphore(size)
-            table[key] = semaphore
-        return semaphore
+        limit = table.get(key)
+        if limit is None:
+            limit = table[key] = _Limit(size)
+        elif size > limit.size:
+            for _ in range(size - limit.size):
+                limit.semaphore.release()
+            limit.size = size
+        return limit.semaphore

@@ -68,6 +68,8 @@ class OpenAIChatModel(ProviderModel):
     def _new_client(self) -> Any:
         from openai import AsyncOpenAI
 
+        # one client (one connection pool) per model and event loop; the SDK's pool (1000 connections,
+        # 100 kept alive) is above any endpoint limit, so the endpoint semaphore is the only throttle
         return AsyncOpenAI(
             api_key=self._api_key, base_url=self.system.base_url, max_retries=0, timeout=DEFAULT_TIMEOUT_S
         )
@@ -101,8 +103,16 @@ class OpenAIChatModel(ProviderModel):
 
     async def _call(self, request: ChatRequest) -> ChatResponse:
         kwargs = self.build_request(request)  # outside the try: a bad config is not a provider error
+        # The SDK's generic ``post`` (its documented way to call an endpoint with a plain body) sends the
+        # same request as ``chat.completions.create`` with the SDK's headers, auth, timeouts and error
+        # mapping, but skips re-validating our already-valid params against the TypedDicts and building
+        # pydantic models for the reply: together ~40 % of the client CPU per call at high concurrency.
+        body = {**kwargs.pop("extra_body", {}), **kwargs}
+        options: dict[str, Any] = {}
+        if "timeout" in body:
+            options["timeout"] = body.pop("timeout")
         try:
-            completion = await self._client().chat.completions.create(**kwargs)
+            data = await self._client().post("/chat/completions", body=body, cast_to=object, options=options)
         except json.JSONDecodeError as exc:
             raise TransientError(f"{self.name}: the server sent a body that is not JSON ({exc})") from exc
         except Exception as exc:
@@ -110,7 +120,45 @@ class OpenAIChatModel(ProviderModel):
             if isinstance(mapped, PermanentError) and "content_filter" in str(exc):
                 raise ContentFilterError(str(mapped), status=mapped.status, provider=self.name) from exc
             raise mapped from exc
-        return map_completion(completion)
+        if isinstance(data, str):  # a JSON body without a JSON content type
+            try:
+                data = json.loads(data)
+            except json.JSONDecodeError as exc:
+                raise TransientError(f"{self.name}: the server sent a body that is not JSON ({exc})") from exc
+        if not isinstance(data, dict):
+            raise TransientError(f"{self.name}: the server sent {type(data).__name__}, not a JSON object")
+        return map_completion_dict(data)
+
+
+def _field(value: Any, name: str) -> Any:
+    return value.get(name) if isinstance(value, dict) else None
+
+
+def map_completion_dict(data: dict[str, Any]) -> ChatResponse:
+    """Map a chat completion body (decoded JSON) to a ChatResponse."""
+    choices = data.get("choices")
+    if not choices or not isinstance(choices, list):
+        raise TransientError("the server returned no choices")
+    choice = choices[0] if isinstance(choices[0], dict) else {}
+    message = _field(choice, "message") or {}
+    refusal_text = _field(message, "refusal")
+    finish = choice.get("finish_reason")
+    usage = data.get("usage") or {}
+    raw: dict[str, Any] = {"id": data.get("id"), "system_fingerprint": data.get("system_fingerprint")}
+    if refusal_text:
+        raw["refusal"] = refusal_text
+    content = _field(message, "content")
+    return ChatResponse(
+        text=content if isinstance(content, str) else "",
+        finish_reason=finish if isinstance(finish, str) else None,
+        usage=Usage(
+            input_tokens=int(_field(usage, "prompt_tokens") or 0),
+            output_tokens=int(_field(usage, "completion_tokens") or 0),
+        ),
+        model=data.get("model") if isinstance(data.get("model"), str) else None,
+        refusal=bool(refusal_text) or finish == "content_filter",
+        raw=raw,
+    )
 
 
 def map_completion(completion: Any) -> ChatResponse:

@@ -15,12 +15,14 @@ from benger.pipeline._orchestrate import (
     judge_targets,
     load_run_corpora,
     run_config,
+    run_prompts,
     select_tasks,
 )
 from benger.pipeline._progress import ProgressReporter, RunStats
 from benger.pipeline._prompts import (
     FALLOESUNG_SCHEMA,
     GRUNDPRINZIP_SCHEMA,
+    PROMPT_OPTIONS,
     TEMPLATE_NAMES,
     PromptSet,
     default_prompts,
@@ -30,6 +32,7 @@ from benger.pipeline._runner import (
     Executor,
     LocalExecutor,
     ModelPool,
+    endpoint_limit,
     make_executor,
     plan_generations,
     plan_judgements,
@@ -50,6 +53,7 @@ __all__ = [
     "FALLOESUNG_SCHEMA",
     "GRUNDPRINZIP_SCHEMA",
     "MIN_OUTPUT_TOKENS",
+    "PROMPT_OPTIONS",
     "REASK_POLICY",
     "STAGES",
     "TEMPLATE_NAMES",
@@ -66,6 +70,7 @@ __all__ = [
     "RunResult",
     "RunStats",
     "default_prompts",
+    "endpoint_limit",
     "execute_generation",
     "execute_judgement",
     "generation_id",
@@ -84,6 +89,7 @@ __all__ = [
     "run_config",
     "run_generations",
     "run_judgements",
+    "run_prompts",
     "select_tasks",
     "task_and_reference",
 ]

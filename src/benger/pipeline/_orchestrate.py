@@ -10,11 +10,10 @@ from typing import Any
 from benger.llm import RetryPolicy
 from benger.pipeline._config import RunConfig
 from benger.pipeline._progress import ProgressReporter, RunStats
-from benger.pipeline._prompts import PromptSet
+from benger.pipeline._prompts import PROMPT_OPTIONS, PromptSet
 from benger.pipeline._runner import ModelFactory, ModelPool, make_executor, plan_generations, plan_judgements
 from benger.pipeline._runner import run_generations as _run_generations
 from benger.pipeline._runner import run_judgements as _run_judgements
-from benger.pipeline._units import pipeline_config_hash
 from benger.schema import FalloesungTask, PrincipleItem, SystemConfig
 
 Stage = str
@@ -76,7 +75,7 @@ def judge_targets(
     With no systems, every ok generation of these tasks in the store is a target.
     """
     kinds = {t.task_id: t.kind for t in tasks}
-    hashes = {pipeline_config_hash(s, prompts.hash_for(k)) for s in systems for k in ("falloesung", "grundprinzip")}
+    hashes = {prompts.generation_config_hash(s, k) for s in systems for k in ("falloesung", "grundprinzip")}
     targets: list[tuple[str, str, str]] = [
         ("generation", g.generation_id, kinds[g.task_id])
         for g in store.generations(status="ok", task_ids=list(kinds))
@@ -89,6 +88,12 @@ def judge_targets(
     return targets
 
 
+def run_prompts(config: RunConfig) -> PromptSet:
+    """The PromptSet of a run config: its template overrides and prompt options (the local runner and the
+    Celery executor both build it here, so a worker renders the same prompts and computes the same keys)."""
+    return PromptSet(overrides=dict(config.prompts), **{name: getattr(config, name) for name in PROMPT_OPTIONS})
+
+
 async def run_config(
     config: RunConfig,
     store: Any,
@@ -98,14 +103,7 @@ async def run_config(
     model_factory: ModelFactory | None = None,
 ) -> RunResult:
     """Run the stages of ``config`` against ``store``; every finished item is saved as it arrives."""
-    prompts = PromptSet(
-        overrides=dict(config.prompts),
-        min_solution_chars=config.min_solution_chars,
-        falloesung_format=config.falloesung_format,
-        judge_score_enum=config.judge_score_enum,
-        judge_max_justification_chars=config.judge_max_justification_chars,
-        judge_brief=config.judge_brief,
-    )
+    prompts = run_prompts(config)
     result = RunResult()
     result.corpora = load_run_corpora(store, config.corpora)
     tasks = select_tasks(store, result.corpora, config)
@@ -121,7 +119,7 @@ async def run_config(
         from benger.llm import create_model
 
         model_factory = functools.partial(create_model, policy=policy)
-    pool = ModelPool(model_factory)
+    pool = ModelPool(model_factory, concurrency=config.concurrency)
     try:
         if "generate" in stages and systems:
             units = plan_generations(store, tasks, systems, prompts, repetitions=config.repetitions)

@@ -54,6 +54,10 @@ class RunStats:
         )
 
 
+#: Seconds between two updates of the rich bar (its refresh rate is 10 per second).
+BAR_UPDATE_S = 0.1
+
+
 class ProgressReporter:
     """Shows a runner's progress. ``enabled=False`` shows nothing (benchmarks, library use)."""
 
@@ -65,6 +69,7 @@ class ProgressReporter:
         self._task: TaskID | None = None
         self._stats: RunStats | None = None
         self._last_plain = 0.0
+        self._last_bar = 0.0
 
     def _fields(self, stats: RunStats) -> dict[str, Any]:
         counts = " ".join(f"{k}={v}" for k, v in sorted(stats.counts.items()))
@@ -103,10 +108,13 @@ class ProgressReporter:
         stats = self._stats
         if not self.enabled or stats is None:
             return
-        if self._progress is not None and self._task is not None:
-            self._progress.update(self._task, completed=stats.done, **self._fields(stats))
-            return
         now = time.monotonic()
+        if self._progress is not None and self._task is not None:
+            # the bar redraws 10 times a second: newer numbers than that are never seen, so skip the work
+            if now - self._last_bar >= BAR_UPDATE_S or stats.done == stats.total:
+                self._last_bar = now
+                self._progress.update(self._task, completed=stats.done, **self._fields(stats))
+            return
         if now - self._last_plain >= self.plain_every_s or (stats.done == stats.total and not heartbeat):
             self._last_plain = now
             eta = ""
@@ -119,6 +127,8 @@ class ProgressReporter:
 
     def stop(self) -> None:
         if self._progress is not None:
+            if self._task is not None and self._stats is not None:  # the last numbers, even if throttled
+                self._progress.update(self._task, completed=self._stats.done, **self._fields(self._stats))
             self._progress.stop()
             self._progress = None
         if self.enabled and self._stats is not None:

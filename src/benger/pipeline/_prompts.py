@@ -12,7 +12,8 @@ import jinja2
 from benger.errors import InputError
 from benger.judge import JudgeTemplate, Rubric, judge_schema, judge_template
 from benger.llm import ChatMessage
-from benger.schema import FalloesungTask, PrincipleItem, stable_hash
+from benger.pipeline._units import pipeline_config_hash
+from benger.schema import FalloesungTask, PrincipleItem, SystemConfig, stable_hash
 
 TEMPLATE_NAMES = (
     "falloesung_system",
@@ -50,6 +51,16 @@ def _read(path: str | Path, name: str) -> str:
         return p.read_text(encoding="utf-8")
     except OSError as exc:
         raise InputError(f"cannot read prompt template '{name}': {exc}", file=p) from exc
+
+
+#: The PromptSet settings besides the template overrides (run-config keys of the same names).
+PROMPT_OPTIONS = (
+    "min_solution_chars",
+    "falloesung_format",
+    "judge_score_enum",
+    "judge_max_justification_chars",
+    "judge_brief",
+)
 
 
 @dataclass(frozen=True)
@@ -128,6 +139,37 @@ class PromptSet:
         template = self.judge_template(rubric.name)
         options = [self.judge_score_enum, self.judge_max_justification_chars, self.judge_brief]
         return stable_hash([template.hash, options]) if any(options) else template.hash
+
+    # -- the unit-of-work keys (the runner's planning, execution and the Celery workers all use these) --
+    def generation_config_hash(self, system: SystemConfig, kind: str) -> str:
+        """The ``config_hash`` of a generation of ``system`` for a task of ``kind`` under these prompts."""
+        return pipeline_config_hash(system, self.hash_for(kind))
+
+    def judge_config_hash(self, judge: SystemConfig, rubric: Rubric) -> str:
+        """The ``judge_config_hash`` of a judgement by ``judge`` under ``rubric`` (template + judge options)."""
+        return pipeline_config_hash(judge, self.judge_hash(rubric))
+
+    # -- serialisation (a Celery task carries the run's PromptSet as these options) ---------------------
+    def options(self) -> dict[str, Any]:
+        """Every setting of this PromptSet as JSON-safe values; ``PromptSet.from_options`` rebuilds it."""
+        return {
+            "overrides": dict(self.overrides),
+            "min_solution_chars": self.min_solution_chars,
+            "falloesung_format": self.falloesung_format,
+            "judge_score_enum": self.judge_score_enum,
+            "judge_max_justification_chars": self.judge_max_justification_chars,
+            "judge_brief": self.judge_brief,
+        }
+
+    @classmethod
+    def from_options(cls, options: dict[str, Any]) -> PromptSet:
+        """The PromptSet of ``options()`` (unknown keys are an InputError, never silently dropped)."""
+        known = {"overrides", *PROMPT_OPTIONS}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise InputError(f"unknown prompt option {unknown[0]!r}; known: {', '.join(sorted(known))}")
+        values: dict[str, Any] = {k: (dict(v) if k == "overrides" else v) for k, v in options.items()}
+        return cls(**values)
 
     def _render(self, name: str, **values: Any) -> str:
         origin = self.overrides.get(name, f"builtin:{name}.j2")

@@ -9,13 +9,13 @@ from typing import Any, Protocol, TypeVar
 
 from benger.errors import ConfigError
 from benger.llm import ChatModel, RetryPolicy
+from benger.llm._limits import DEFAULT_REMOTE_CONCURRENCY
 from benger.pipeline._execute import MIN_OUTPUT_TOKENS, REASK_POLICY, execute_generation, execute_judgement
 from benger.pipeline._progress import ProgressReporter, RunStats
 from benger.pipeline._prompts import PromptSet, default_prompts
 from benger.pipeline._units import (
     GenerationUnit,
     JudgeUnit,
-    pipeline_config_hash,
     rubric_for_kind,
 )
 from benger.schema import FalloesungTask, PrincipleItem, SystemConfig
@@ -82,21 +82,45 @@ def make_executor(name: str, concurrency: int, *, config: Any = None, store: Any
     raise ConfigError(f"unknown executor {name!r}; expected 'local' or 'celery'")
 
 
-class ModelPool:
-    """One ChatModel per system config (created on first use, closed together)."""
+def endpoint_limit(system: SystemConfig, run_concurrency: int | None) -> SystemConfig:
+    """``system`` with the endpoint limit a run of ``run_concurrency`` gives it.
 
-    def __init__(self, factory: ModelFactory | None = None) -> None:
+    The rule: an explicit ``max_concurrency`` is the endpoint's cap and is kept; without one, the llm layer's
+    default (32 parallel requests per remote endpoint) is raised to the run's concurrency when the run asks
+    for more, so ``concurrency: 64`` really runs 64 calls at once. The in-process ``local`` provider (one
+    llama.cpp instance) keeps its own limit.
+    """
+    if system.max_concurrency is not None or system.provider == "local" or not run_concurrency:
+        return system
+    if run_concurrency <= DEFAULT_REMOTE_CONCURRENCY:
+        return system
+    return system.model_copy(update={"max_concurrency": run_concurrency})
+
+
+class ModelPool:
+    """One ChatModel per system config (created on first use, closed together).
+
+    ``concurrency`` (the run's) raises the endpoint limit of systems without their own (``endpoint_limit``).
+    """
+
+    def __init__(self, factory: ModelFactory | None = None, *, concurrency: int | None = None) -> None:
         if factory is None:
             from benger.llm import create_model
 
             factory = create_model
         self._factory = factory
+        self.concurrency = concurrency
         self._models: dict[str, ChatModel] = {}
+        self._last: tuple[SystemConfig, ChatModel] | None = None
 
     def get(self, system: SystemConfig) -> ChatModel:
+        last = self._last
+        if last is not None and last[0] is system:  # the planned units share one config object
+            return last[1]
         key = system.config_hash()
         if key not in self._models:
-            self._models[key] = self._factory(system)
+            self._models[key] = self._factory(endpoint_limit(system, self.concurrency))
+        self._last = (system, self._models[key])
         return self._models[key]
 
     async def aclose(self) -> None:
@@ -118,11 +142,11 @@ def plan_generations(
 ) -> list[GenerationUnit]:
     """Units not finished yet: missing or ``failed`` generations (``ok``/``excluded`` ones are skipped)."""
     units: list[GenerationUnit] = []
-    hashes = {kind: prompts.hash_for(kind) for kind in ("falloesung", "grundprinzip")}
     for system in systems:
         runs = repetitions or system.repetitions
+        hashes = {kind: prompts.generation_config_hash(system, kind) for kind in ("falloesung", "grundprinzip")}
         for task in tasks:
-            config_hash = pipeline_config_hash(system, hashes[task.kind])
+            config_hash = hashes[task.kind]
             for run_index in range(runs):
                 existing = store.get_generation(task.task_id, config_hash, run_index)
                 if existing is not None and existing.status in ("ok", "excluded"):
@@ -144,7 +168,7 @@ def plan_judgements(
     for judge in judges:
         for kind, target_id, task_kind in targets:
             rubric = rubric_for_kind(task_kind)
-            judge_hash = pipeline_config_hash(judge, prompts.judge_hash(rubric))
+            judge_hash = prompts.judge_config_hash(judge, rubric)
             for repeat in range(repeats):
                 existing = store.get_judgement(kind, target_id, judge_hash, rubric.id, repeat)
                 if existing is not None and existing.status == "scored":
@@ -215,10 +239,16 @@ async def run_generations(
     ``tasks`` (task id -> task) saves one store look-up per unit when the caller already holds the tasks.
     """
     prompts = prompts or default_prompts()
-    pool = models or ModelPool()
-    known = tasks or {}
+    executor = executor or LocalExecutor()
+    pool = models or ModelPool(concurrency=getattr(executor, "concurrency", None))
+    known = dict(tasks or {})  # filled as tasks are read: several systems/runs of a task read it once
 
     async def work(unit: GenerationUnit) -> Any:
+        task = known.get(unit.task_id)
+        if task is None:
+            task = store.get_task(unit.task_id)
+            if task is not None:
+                known[unit.task_id] = task
         return await execute_generation(
             unit,
             store,
@@ -226,7 +256,7 @@ async def run_generations(
             prompts,
             reask_policy=reask_policy,
             min_output_tokens=min_output_tokens,
-            task=known.get(unit.task_id),
+            task=task,
         )
 
     try:
@@ -234,7 +264,7 @@ async def run_generations(
             "generate",
             units,
             work,
-            executor or LocalExecutor(),
+            executor,
             progress,
             key=lambda u: f"{u.task_id}/{u.system.name}/{u.run_index}",
             tokens=lambda g: (g.input_tokens, g.output_tokens, g.cost_usd),
@@ -256,7 +286,8 @@ async def run_judgements(
 ) -> RunStats:
     """Run judge units; each judgement (scored or unscored with its reason) is saved as it arrives."""
     prompts = prompts or default_prompts()
-    pool = models or ModelPool()
+    executor = executor or LocalExecutor()
+    pool = models or ModelPool(concurrency=getattr(executor, "concurrency", None))
 
     async def work(unit: JudgeUnit) -> Any:
         return await execute_judgement(unit, store, pool.get(unit.judge), prompts, reask_policy=reask_policy)
@@ -266,7 +297,7 @@ async def run_judgements(
             "judge",
             units,
             work,
-            executor or LocalExecutor(),
+            executor,
             progress,
             key=lambda u: f"{u.target_id}/{u.judge.name}/{u.repeat_index}",
             tokens=lambda j: (j.meta.get("input_tokens"), j.meta.get("output_tokens"), j.meta.get("cost_usd")),

@@ -38,7 +38,12 @@ class StoreBase:
         self.url = shown(engine.url)
         self._read = sessionmaker(bind=engine, expire_on_commit=False)
         writer = engine.execution_options(**{SQLITE_BEGIN: "IMMEDIATE"})
+        self._writer = writer
         self._write = sessionmaker(bind=writer, expire_on_commit=False)
+        self._save_stmts: dict[tuple[Any, ...], Any] = {}
+        #: True for SQLite: a write is a local file commit without a network round trip, cheap enough for an
+        #: event loop to run inline (the pipeline sends PostgreSQL writes to a writer thread instead).
+        self.inline_writes = engine.dialect.name == "sqlite"
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.url!r})"
@@ -93,6 +98,28 @@ class StoreBase:
         update = {c: stmt.excluded[c] for c in rows[0] if c not in key and c not in keep}
         stmt = stmt.on_conflict_do_update(index_elements=key, set_=update, where=where)
         session.execute(stmt, list(rows))
+
+    def _save_unless_final(
+        self, model: type[DeclarativeBase], values: dict[str, Any], key: list[str], replaceable: str
+    ) -> bool:
+        """Insert ``values``, or replace the row with the same ``key`` when its status is ``replaceable``;
+        one short transaction on a Core connection (no ORM session, no re-read).
+
+        True when the row was written, False when a finished row was kept unchanged (``RETURNING`` yields
+        no row when the conflict's ``WHERE`` is false, on SQLite >= 3.35 and PostgreSQL alike).
+        """
+        names = tuple(values)
+        stmt = self._save_stmts.get((model, names))
+        if stmt is None:  # built once per table and column set; SQLAlchemy caches its compiled form
+            table: Table = model.__table__  # type: ignore[assignment]
+            insert = self._insert(model)
+            update = {c: insert.excluded[c] for c in names if c not in key and c != "created_at"}
+            stmt = insert.on_conflict_do_update(
+                index_elements=key, set_=update, where=table.c.status == replaceable
+            ).returning(table.c[key[0]])
+            self._save_stmts[(model, names)] = stmt
+        with self._writer.begin() as connection:
+            return connection.execute(stmt, values).first() is not None
 
     @staticmethod
     def _stamped(values: dict[str, Any]) -> dict[str, Any]:

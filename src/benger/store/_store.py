@@ -160,21 +160,18 @@ class Store(StoreBase):
 
         A ``failed`` row with the same key is replaced, a finished one is kept unchanged.
         """
-        key = {k: getattr(gen, k) for k in _GEN_KEY}
-        with self._write() as session, session.begin():
-            try:
-                self._upsert(
-                    session,
-                    GenerationRow,
-                    [self._stamped(row_values(GenerationRow, gen))],
-                    _GEN_KEY,
-                    keep=["created_at"],
-                    where=GenerationRow.__table__.c.status == "failed",
-                )
-            except IntegrityError as exc:
-                raise self._integrity("generation", gen.generation_id, gen.task_id, exc) from exc
-            row = session.scalars(select(GenerationRow).filter_by(**key)).one()
-            return conv.generation(row)
+        try:
+            written = self._save_unless_final(
+                GenerationRow, self._stamped(row_values(GenerationRow, gen)), _GEN_KEY, "failed"
+            )
+        except IntegrityError as exc:
+            raise self._integrity("generation", gen.generation_id, gen.task_id, exc) from exc
+        if written:
+            return gen
+        kept = self.get_generation(gen.task_id, gen.config_hash, gen.run_index)
+        if kept is None:  # pragma: no cover - the conflicting row cannot vanish between two statements
+            raise InputError(f"generation {gen.generation_id!r} was not stored", file=self.url)
+        return kept
 
     def generations(
         self,
@@ -243,21 +240,18 @@ class Store(StoreBase):
 
     def save_judgement(self, j: Judgement) -> Judgement:
         """Store ``j`` unless its key holds a ``scored`` row (kept unchanged); an ``unscored`` row is replaced."""
-        key = {k: getattr(j, k) for k in _JUDGE_KEY}
-        with self._write() as session, session.begin():
-            try:
-                self._upsert(
-                    session,
-                    JudgementRow,
-                    [self._stamped(row_values(JudgementRow, j))],
-                    _JUDGE_KEY,
-                    keep=["created_at"],
-                    where=JudgementRow.__table__.c.status == "unscored",
-                )
-            except IntegrityError as exc:
-                raise self._integrity("judgement", j.judgement_id, None, exc) from exc
-            row = session.scalars(select(JudgementRow).filter_by(**key)).one()
-            return conv.judgement(row)
+        try:
+            written = self._save_unless_final(
+                JudgementRow, self._stamped(row_values(JudgementRow, j)), _JUDGE_KEY, "unscored"
+            )
+        except IntegrityError as exc:
+            raise self._integrity("judgement", j.judgement_id, None, exc) from exc
+        if written:
+            return j
+        kept = self.get_judgement(j.target_kind, j.target_id, j.judge_config_hash, j.rubric_version, j.repeat_index)
+        if kept is None:  # pragma: no cover - the conflicting row cannot vanish between two statements
+            raise InputError(f"judgement {j.judgement_id!r} was not stored", file=self.url)
+        return kept
 
     def judgements(
         self,

@@ -19,7 +19,7 @@ from kombu.exceptions import OperationalError
 from rich.console import Console
 
 from benger.errors import BengerError, ConfigError
-from benger.pipeline import PromptSet
+from benger.pipeline import PromptSet, run_prompts
 from benger.workers._keys import Unit, is_done, stored_record, unit_kind
 from benger.workers._redis import redis_client
 from benger.workers._settings import GENERATION_QUEUE, JUDGING_QUEUE, broker_url, recovery_seconds
@@ -49,7 +49,7 @@ class CeleryExecutor:
         self,
         store: Any,
         *,
-        prompts: dict[str, str] | None = None,
+        prompts: PromptSet | dict[str, str] | None = None,
         options: dict[str, Any] | None = None,
         app: Celery | None = None,
         poll_s: float = 0.25,
@@ -61,8 +61,9 @@ class CeleryExecutor:
             app = create_app()
         self.store = store
         self.db = store_url(store)
-        self.prompts = dict(prompts or {})
-        self.prompt_set = PromptSet(overrides=self.prompts)
+        # a PromptSet (all of the run's prompt options) or only template overrides
+        self.prompt_set = prompts if isinstance(prompts, PromptSet) else PromptSet(overrides=dict(prompts or {}))
+        self.prompts = self.prompt_set.options()  # sent with every task: the worker rebuilds the same PromptSet
         self.options = dict(options or {})
         self.app = app
         self.poll_s = poll_s
@@ -72,14 +73,14 @@ class CeleryExecutor:
 
     @classmethod
     def for_run(cls, config: Any, store: Any) -> CeleryExecutor:
-        """The executor for a RunConfig: its prompt overrides, retry budget and minimum output length."""
+        """The executor for a RunConfig: its prompts (overrides and options), retry budget and minimum length."""
         retry = config.retry
         options = {
             "min_output_tokens": config.min_output_tokens,
             "reask_max_retries": retry.max_retries,
             "retry": {"max_retries": retry.max_retries, "initial_wait": retry.initial_wait, "max_wait": retry.max_wait},
         }
-        return cls(store, prompts=dict(config.prompts), options=options)
+        return cls(store, prompts=run_prompts(config), options=options)
 
     # --- Redis health --------------------------------------------------------------------------------
     def _current_server(self) -> str:

@@ -11,7 +11,6 @@ from benger.pipeline import (
     PromptSet,
     generation_id,
     judgement_id,
-    pipeline_config_hash,
     resolve_rubric,
 )
 from benger.schema import Generation, Judgement
@@ -32,10 +31,9 @@ def record_id(store: Any, unit: Unit, prompts: PromptSet) -> str:
         task = store.get_task(unit.task_id)
         if task is None:
             raise InputError(f"task {unit.task_id!r} is not in the store")
-        task_id, config_hash, run_index = unit.key(prompts.hash_for(task.kind))
-        return generation_id(task_id, config_hash, run_index)
+        return generation_id(unit.task_id, prompts.generation_config_hash(unit.system, task.kind), unit.run_index)
     rubric = resolve_rubric(unit.rubric_id)
-    judge_hash = pipeline_config_hash(unit.judge, prompts.judge_template(rubric.name).hash)
+    judge_hash = prompts.judge_config_hash(unit.judge, rubric)  # the pipeline's own key (template + options)
     return judgement_id(unit.target_kind, unit.target_id, judge_hash, rubric.id, unit.repeat_index)
 
 
@@ -45,11 +43,14 @@ def stored_record(store: Any, unit: Unit, prompts: PromptSet) -> Record | None:
         task = store.get_task(unit.task_id)
         if task is None:
             raise InputError(f"task {unit.task_id!r} is not in the store")
-        result: Record | None = store.get_generation(*unit.key(prompts.hash_for(task.kind)))
+        config_hash = prompts.generation_config_hash(unit.system, task.kind)
+        result: Record | None = store.get_generation(unit.task_id, config_hash, unit.run_index)
         return result
     rubric = resolve_rubric(unit.rubric_id)
-    kind, target, judge_hash, _, repeat = unit.key(prompts.judge_template(rubric.name).hash)
-    judgement: Record | None = store.get_judgement(kind, target, judge_hash, rubric.id, repeat)
+    judge_hash = prompts.judge_config_hash(unit.judge, rubric)
+    judgement: Record | None = store.get_judgement(
+        unit.target_kind, unit.target_id, judge_hash, rubric.id, unit.repeat_index
+    )
     return judgement
 
 

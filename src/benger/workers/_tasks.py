@@ -9,6 +9,7 @@ the core coroutine on this process's event loop, and return the saved record as 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import threading
 from typing import Any
@@ -75,11 +76,12 @@ def _store(db: str) -> Any:
     return stores[db]
 
 
-def _prompts(overrides: dict[str, str]) -> PromptSet:
+def _prompts(spec: dict[str, Any]) -> PromptSet:
+    """The run's PromptSet from a payload: ``PromptSet.options()`` (or, from older senders, only overrides)."""
     cache = _per_process()["prompts"]
-    key = tuple(sorted(overrides.items()))
+    key = json.dumps(spec, sort_keys=True)
     if key not in cache:
-        cache[key] = PromptSet(overrides=dict(overrides))
+        cache[key] = PromptSet.from_options(spec) if "overrides" in spec else PromptSet(overrides=dict(spec))
     prompts: PromptSet = cache[key]
     return prompts
 
