@@ -152,3 +152,94 @@ async def test_missing_llama_cpp_raises_missing_dependency(monkeypatch: pytest.M
     model = create_model(system.model_copy(update={"params": {"n_ctx": 1234}}))  # a context size not cached yet
     with pytest.raises(MissingDependencyError, match=r"pip install 'benger\[local\]'"):
         await model.complete(ChatRequest(messages=[ChatMessage(role="user", content="Hi")], max_tokens=5))
+
+
+def test_fillable_accepts_flat_objects_and_rejects_arrays() -> None:
+    from benger.judge import falloesung_rubric, judge_schema
+    from benger.llm._local import fillable
+
+    assert fillable(judge_schema(falloesung_rubric(), score_enum=True, max_justification_chars=100))
+    assert fillable({"type": "object", "properties": {"a": {"type": "boolean"}, "n": {"type": "integer"}}})
+    assert not fillable({"type": "object", "properties": {"xs": {"type": "array", "items": {"type": "string"}}}})
+    assert not fillable({"anyOf": [{"type": "string"}, {"type": "number"}]})
+    assert not fillable({"type": "object"})  # no properties to walk
+
+
+class _ScriptedLlama:
+    """Stands in for llama_cpp.Llama: replies from a script, records each prompt, counts words as tokens."""
+
+    def __init__(self, replies: list[str]) -> None:
+        self.replies = replies
+        self.prompts: list[str] = []
+
+    def tokenize(self, text: bytes, special: bool = False) -> list[int]:
+        return list(range(len(text.split())))
+
+    def create_completion(self, prompt: str, max_tokens: int, **kwargs: object) -> dict[str, object]:
+        self.prompts.append(prompt)
+        words = self.replies.pop(0).split(" ")
+        text, finish = " ".join(words[:max_tokens]), "length" if len(words) > max_tokens else "stop"
+        used = min(len(words), max_tokens)
+        return {"choices": [{"text": text, "finish_reason": finish}], "usage": {"completion_tokens": used}}
+
+
+def test_schema_fill_writes_keys_itself_and_escapes_values() -> None:
+    pytest.importorskip("llama_cpp")
+    from benger.llm._local import SchemaFill, _OutOfTokens
+
+    schema = {
+        "type": "object",
+        "properties": {
+            "punkte": {"enum": [0, 0.5, 1]},
+            "begruendung": {"type": "string", "maxLength": 12},
+            "antwort": {"type": "string", "enum": ["Ja", "Nein"]},
+        },
+    }
+    llama = _ScriptedLlama(["0.5", ' sagt "a\\b" und viel mehr', '"Ja"'])
+    fill = SchemaFill(llama, "PROMPT", max_tokens=50, sampling={})
+    fill.value(schema)
+    # the string is cut to maxLength (12 chars: 'sagt "a\b" u') and JSON-escaped
+    assert json.loads(fill.text) == {"punkte": 0.5, "begruendung": 'sagt "a\\b" u', "antwort": "Ja"}
+    # every call continues the same prompt with the JSON written so far
+    assert llama.prompts == ["PROMPT" + p for p in ['{"punkte": ', '{"punkte": 0.5, "begruendung": "', (
+        '{"punkte": 0.5, "begruendung": "sagt \\"a\\\\b\\" u", "antwort": ')]]  # fmt: skip
+    assert fill.output_tokens == 1 + 6 + 1 and not fill.cut
+
+    short = SchemaFill(_ScriptedLlama(["1", "eins zwei drei vier"]), "P", max_tokens=3, sampling={})
+    with pytest.raises(_OutOfTokens):
+        props = {"a": {"type": "number"}, "b": {"type": "string"}, "c": {"type": "boolean"}}
+        short.value({"type": "object", "properties": props})
+    assert short.cut and short.output_tokens == 3  # 1 + 2: the budget ran out inside "b"
+
+
+@pytest.mark.slow
+async def test_smollm2_fills_the_judge_schema_within_the_rubric() -> None:
+    pytest.importorskip("llama_cpp")
+    from benger.judge import Unscored, grundprinzipien_rubric, judge_schema, parse_judgement
+
+    rubric = grundprinzipien_rubric()
+    schema = judge_schema(rubric, score_enum=True, max_justification_chars=60)
+    system = load_catalog().system("smollm2-135m")
+    model = create_model(system.model_copy(update={"params": {"structured_output": "fill", "n_threads": 2}}))
+    prompt = "Rate the answer 'Ja, nach § 433 BGB.' to: Is a sale a contract? Give points and a reason per key."
+    reply = await model.complete(
+        ChatRequest(messages=[ChatMessage(role="user", content=prompt)], json_schema=schema, max_tokens=400, seed=1)
+    )
+    assert reply.finish_reason == "stop"
+    data = json.loads(reply.text)  # valid JSON by construction, keys in the schema's order
+    assert list(data) == ["dimensionen", "gesamtpunkte", "antwort_kandidat", "gesamtwuerdigung"]
+    for d in rubric.dimensions:
+        entry = data["dimensionen"][d.key]
+        assert (
+            entry["punkte"] in schema["properties"]["dimensionen"]["properties"][d.key]["properties"]["punkte"]["enum"]
+        )
+        assert 1 <= len(entry["begruendung"].strip()) <= 60
+    parsed = parse_judgement(reply.text, rubric)
+    assert not isinstance(parsed, Unscored), parsed
+    assert parsed.total == sum(data["dimensionen"][d.key]["punkte"] for d in rubric.dimensions)
+    # a budget too small for the whole object ends as a cut-off reply, which the parser rejects
+    short = await model.complete(
+        ChatRequest(messages=[ChatMessage(role="user", content=prompt)], json_schema=schema, max_tokens=12, seed=1)
+    )
+    assert short.finish_reason == "length" and short.usage.output_tokens <= 12
+    assert isinstance(parse_judgement(short.text, rubric), Unscored)

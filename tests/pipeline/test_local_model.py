@@ -56,3 +56,26 @@ async def test_smollm2_system_and_judge(db_path: Path) -> None:
     again = await run_config(config, store)
     assert again.generation is not None and again.generation.total == 0
     store.close()
+
+
+def test_demo_judge_fills_a_bounded_schema_that_fits_its_token_budget() -> None:
+    from benger.judge import falloesung_rubric, grundprinzipien_rubric
+    from benger.llm._local import fillable
+    from benger.pipeline._demo import demo_config
+    from benger.pipeline._prompts import PromptSet
+
+    config = demo_config()
+    (judge,) = config.resolved_judges()
+    assert judge.params["structured_output"] == "fill" and config.judge_score_enum
+    prompts = PromptSet(judge_score_enum=True, judge_max_justification_chars=config.judge_max_justification_chars)
+    schema = prompts.judge_schema(falloesung_rubric())
+    assert fillable(schema)
+    dims = schema["properties"]["dimensionen"]["properties"]
+    assert dims["sprache"]["properties"]["punkte"]["enum"] == [0, 0.5, 1, 1.5, 2, 2.5, 3]  # 0..3 in halves
+    assert 20.5 not in dims["ergebnisrichtigkeit"]["properties"]["punkte"]["enum"]
+    # worst case of the filled reply, in tokens (SchemaFill's caps): a score <= len("19.5") + 2 = 6; a
+    # justification 1 start token + 100 // 3 + 8 = 42; the total <= 8. Falllösung: 10 * 6 + 11 * 42 + 8 = 530,
+    # Grundprinzipien: 4 * 6 + 5 * 42 + 8 + ("Nein" enum: 6 + 2 = 8) = 250 -- both below the judge's limit
+    assert config.judge_max_justification_chars == 100
+    assert fillable(PromptSet(judge_score_enum=True).judge_schema(grundprinzipien_rubric()))
+    assert judge.max_output_tokens is not None and judge.max_output_tokens >= 530
