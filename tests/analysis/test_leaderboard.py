@@ -11,6 +11,7 @@ import pytest
 
 from benger.analysis import leaderboard
 from benger.schema import FalloesungTask, Generation, Judgement, PrincipleItem, SystemConfig
+from benger.store import MetricValue
 
 
 def _tasks() -> dict[str, FalloesungTask | PrincipleItem]:
@@ -104,3 +105,53 @@ def test_exports() -> None:
     data = json.loads(board.to_json())
     assert data["ranking"][0]["system"] == "B" and data["ci"] == "normal"
     assert not any(isinstance(v, float) and math.isnan(v) for r in data["rows"] for v in r.values())
+
+
+def _mv(target: str, metric: str, value: float, signature: str, kind: str = "generation") -> MetricValue:
+    return MetricValue(target_kind=kind, target_id=target, metric=metric, signature=signature, value=value)
+
+
+METRIC_VALUES = [
+    _mv("A-f1", "bleu", 0.2, "bleu@2"), _mv("A-f2", "bleu", 0.4, "bleu@2"), _mv("A-p1", "bleu", 0.5, "bleu@2"),
+    _mv("B-f1", "bleu", 0.6, "bleu@2"),
+    _mv("A-f3", "bleu", 0.9, "bleu@2"),  # excluded generation: left out
+    _mv("B-f2", "bleu", 0.1, "bleu@2"),  # failed generation: left out
+    _mv("A-f1", "bleu", 0.99, "bleu@1"),  # minority signature (1 of 7 bleu values): left out
+    _mv("A-f1", "chrf", 50.0, "chrf@1"), _mv("B-f1", "chrf", 70.0, "chrf@1"),
+    _mv("B-p1", "chrf", 30.0, "chrf@1"), _mv("B-p2", "chrf", 40.0, "chrf@1"),
+    _mv("A-f1-0-J", "chrf", 1.0, "chrf@1", kind="judgement"),  # not a generation value: left out
+]  # fmt: skip
+
+
+def test_metric_columns_by_hand() -> None:
+    board = leaderboard(GENS, JUDGEMENTS, _tasks(), ci="normal", judges=["J"], metric_values=METRIC_VALUES)
+    # bleu: 6 values signed bleu@2 (counting excluded/failed targets) vs 1 bleu@1 -> bleu@2
+    assert board.metric_signatures == {"bleu": "bleu@2", "chrf": "chrf@1"}
+    rows = {(r["system"], r["corpus"]): r for r in csv.DictReader(io.StringIO(board.to_csv()))}
+    assert list(next(iter(rows.values())))[-4:] == ["metric_bleu", "metric_bleu_n", "metric_chrf", "metric_chrf_n"]
+    # A fall: bleu (0.2 + 0.4)/2 = 0.3 (n 2; f3 excluded), chrf 50 (n 1); A gp: bleu 0.5 (n 1), no chrf
+    # B fall: bleu 0.6 (f2 failed), chrf 70; B gp: no bleu (empty cell, n 0), chrf (30 + 40)/2 = 35 (n 2)
+    got = {k: (r["metric_bleu"], r["metric_bleu_n"], r["metric_chrf"], r["metric_chrf_n"]) for k, r in rows.items()}
+    assert got[("B", "gp")] == ("", "0", "35.0", "2") and got[("A", "gp")] == ("0.5", "1", "", "0")
+    assert float(got[("A", "fall")][0]) == pytest.approx(0.3) and got[("A", "fall")][1:] == ("2", "50.0", "1")
+    assert got[("B", "fall")] == ("0.6", "1", "70.0", "1")
+    data = json.loads(board.to_json())
+    assert data["metric_signatures"] == {"bleu": "bleu@2", "chrf": "chrf@1"}
+    by_key = {(r["system"], r["corpus"]): r["metrics"] for r in data["rows"]}
+    assert by_key[("B", "gp")] == {"chrf": {"mean": 35.0, "n": 2}}
+    assert by_key[("A", "fall")]["bleu"]["mean"] == pytest.approx(0.3) and by_key[("A", "fall")]["bleu"]["n"] == 2
+    # the tables gain short-labelled columns with 3 decimals
+    md = board.to_markdown().splitlines()
+    assert md[0].endswith("| Excluded | BLEU | chrF |")
+    assert md[2].endswith("| 0.600 | 70.000 |") and md[3].endswith("| – | 35.000 |")
+
+
+def test_without_metric_values_the_tables_are_unchanged() -> None:
+    plain = leaderboard(GENS, JUDGEMENTS, _tasks(), ci="normal", judges=["J"])
+    empty = leaderboard(GENS, JUDGEMENTS, _tasks(), ci="normal", judges=["J"], metric_values=[])
+    assert plain.to_markdown() == empty.to_markdown()
+    assert plain.to_markdown().splitlines()[0] == (
+        "| Rank | System | Tier | Corpus | n | Mean | 95% CI | Grade pts | Pass | Ja/Nein acc. | Unscored | Excluded |"
+    )
+    assert plain.metric_signatures == {} and all(r.metrics == {} for r in plain.rows)
+    assert not any(c.startswith("metric_") for c in next(csv.reader(io.StringIO(plain.to_csv()))))

@@ -1,5 +1,7 @@
 """The leaderboard: per system x corpus n, mean raw score with a 95% CI, grade points, pass rate, accuracy.
 
+Optionally also the mean of each stored automatic metric over a row's ok generations (``metric_values``).
+
 Systems are ranked by the mean of their per-corpus raw means (as in the paper's Table 1). Unscored
 judgements are left out of every mean but counted; excluded and failed generations are counted apart.
 """
@@ -16,6 +18,13 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel
 
+from benger.analysis._leaderboard_metrics import (
+    MetricMean,
+    MetricRecord,
+    choose_signatures,
+    metric_means,
+    short_label,
+)
 from benger.schema import FalloesungTask, Generation, Judgement, PrincipleItem, SystemConfig
 from benger.stats import bootstrap_mean_ci, normal_mean_ci
 
@@ -41,6 +50,7 @@ class LeaderboardRow(BaseModel):
     failed: int
     unscored: int
     unjudged: int
+    metrics: dict[str, MetricMean] = {}
 
 
 class SystemRank(BaseModel):
@@ -60,6 +70,7 @@ class Leaderboard(BaseModel):
     seed: int
     n_resamples: int
     confidence: float = 0.95
+    metric_signatures: dict[str, str] = {}
 
     # -- exports -----------------------------------------------------------------------------------
     def to_json(self) -> str:
@@ -67,11 +78,17 @@ class Leaderboard(BaseModel):
 
     def to_csv(self) -> str:
         buffer = io.StringIO()
-        fields = list(LeaderboardRow.model_fields)
-        writer = csv.DictWriter(buffer, fieldnames=fields, lineterminator="\n")
+        fields = [f for f in LeaderboardRow.model_fields if f != "metrics"]
+        metric_fields = [name for m in self.metric_signatures for name in (f"metric_{m}", f"metric_{m}_n")]
+        writer = csv.DictWriter(buffer, fieldnames=fields + metric_fields, lineterminator="\n")
         writer.writeheader()
         for row in self.rows:
-            writer.writerow({k: "" if v is None else v for k, v in row.model_dump().items()})
+            cells: dict[str, Any] = {k: "" if v is None else v for k, v in row.model_dump(exclude={"metrics"}).items()}
+            for m in self.metric_signatures:
+                value = row.metrics.get(m)
+                cells[f"metric_{m}"] = "" if value is None else value.mean
+                cells[f"metric_{m}_n"] = 0 if value is None else value.n
+            writer.writerow(cells)
         return buffer.getvalue()
 
     def _cells(self, row: LeaderboardRow) -> list[str]:
@@ -89,7 +106,10 @@ class Leaderboard(BaseModel):
             _pct(row.accuracy),
             str(row.unscored),
             str(row.excluded),
-        ]
+        ] + [_f(row.metrics[m].mean if m in row.metrics else None, 3) for m in self.metric_signatures]
+
+    def _headers(self) -> list[str]:
+        return [*self.HEADERS, *(short_label(m) for m in self.metric_signatures)]
 
     HEADERS: ClassVar[tuple[str, ...]] = (
         "Rank",
@@ -107,7 +127,8 @@ class Leaderboard(BaseModel):
     )
 
     def to_markdown(self) -> str:
-        lines = ["| " + " | ".join(self.HEADERS) + " |", "|" + "|".join("---" for _ in self.HEADERS) + "|"]
+        headers = self._headers()
+        lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
         lines += ["| " + " | ".join(self._cells(row)) + " |" for row in self.rows]
         lines.append("")
         lines.append(
@@ -120,7 +141,7 @@ class Leaderboard(BaseModel):
         from rich.table import Table
 
         table = Table(title="BenGER leaderboard", caption=f"ranked by mean of per-corpus means; CI {self.ci}")
-        for header in self.HEADERS:
+        for header in self._headers():
             table.add_column(header, justify="right" if header not in ("System", "Tier", "Corpus") else "left")
         previous = None
         for row in self.rows:
@@ -154,13 +175,17 @@ def leaderboard(
     n_resamples: int = 2000,
     confidence: float = 0.95,
     judges: Sequence[str] | None = None,
+    metric_values: Sequence[MetricRecord] | None = None,
 ) -> Leaderboard:
     """Compute the leaderboard from records.
 
     Each generation's score is the mean over its scored judgements (judges x repeats); a row's mean and
     CI are over those per-generation scores. ``n`` counts generations with at least one scored judgement;
     ``unscored`` counts unscored judgements, ``unjudged`` ok generations without any scored judgement.
+    ``metric_values`` (e.g. ``store.metric_values(target_kind="generation")``) add per row the mean and n of
+    each metric over its ok generations, using the metric's most frequent signature (``metric_signatures``).
     """
+    signatures = choose_signatures(metric_values or [])
     by_target: dict[str, list[Judgement]] = defaultdict(list)
     for j in judgements:
         if j.target_kind == "generation" and (judges is None or j.judge in judges):
@@ -205,6 +230,7 @@ def leaderboard(
                 else normal_mean_ci(scores, confidence=confidence)
             )
             low, high = interval.low, interval.high
+        ok_ids = [g.generation_id for g in gens if g.status == "ok"]
         config = (systems or {}).get(system)
         raw_rows.append(
             {
@@ -223,13 +249,22 @@ def leaderboard(
                 "failed": sum(1 for g in gens if g.status == "failed"),
                 "unscored": unscored,
                 "unjudged": unjudged,
+                "metrics": metric_means(metric_values or [], ok_ids, signatures),
             }
         )
     ranking = _rank(raw_rows)
     order = {r.system: r.rank for r in ranking}
     rows = [LeaderboardRow(rank=order[r["system"]], **r) for r in raw_rows]
     rows.sort(key=lambda r: (r.rank, r.system, r.corpus))
-    return Leaderboard(rows=rows, ranking=ranking, ci=ci, seed=seed, n_resamples=n_resamples, confidence=confidence)
+    return Leaderboard(
+        rows=rows,
+        ranking=ranking,
+        ci=ci,
+        seed=seed,
+        n_resamples=n_resamples,
+        confidence=confidence,
+        metric_signatures=signatures,
+    )
 
 
 def _rank(rows: Sequence[dict[str, Any]]) -> list[SystemRank]:
@@ -256,7 +291,10 @@ def leaderboard_from_store(
     seed: int = 0,
     n_resamples: int = 2000,
 ) -> Leaderboard:
-    """The leaderboard of everything in a store (optionally restricted to corpora, systems and judges)."""
+    """The leaderboard of everything in a store (optionally restricted to corpora, systems and judges).
+
+    The store's generation metric values become the automatic-metric columns.
+    """
     names = list(corpora) if corpora is not None else store.corpus_names()
     tasks: dict[str, FalloesungTask | PrincipleItem] = {}
     for name in names:
@@ -265,4 +303,7 @@ def leaderboard_from_store(
     gens = [g for g in store.generations() if g.task_id in tasks and (systems is None or g.system in systems)]
     js = store.judgements(target_kind="generation", target_ids=[g.generation_id for g in gens]) if gens else []
     configs = {s.name: s for s in store.systems()}
-    return leaderboard(gens, js, tasks, systems=configs, ci=ci, seed=seed, n_resamples=n_resamples, judges=judges)
+    values = store.metric_values(target_kind="generation")
+    return leaderboard(
+        gens, js, tasks, systems=configs, ci=ci, seed=seed, n_resamples=n_resamples, judges=judges, metric_values=values
+    )
