@@ -27,6 +27,7 @@ from benger.metrics._lexical import (
     sentence_bleu,
     sentence_chrf,
 )
+from benger.metrics._store import score_target
 from benger.metrics._tokenize import chunk_words, german_stemmer, normalise, split_sentences, tokenize
 
 __all__ = [
@@ -60,6 +61,7 @@ __all__ = [
     "parse_answer",
     "parse_metrics",
     "rouge",
+    "score_target",
     "semantic_similarity",
     "sentence_bleu",
     "sentence_chrf",

@@ -51,6 +51,68 @@ def collect_targets(
     return targets[:limit] if limit is not None else targets
 
 
+def task_reference(store: Any, task_id: str) -> str | None:
+    """The text a target is scored against: a Falllösung's reference, a principle item's gold reasoning."""
+    task = store.get_task(task_id)
+    if task is None:
+        return None
+    text = task.reference if isinstance(task, FalloesungTask) else task.gold_reasoning
+    return text or None
+
+
+def find_target(store: Any, target_kind: str, target_id: str) -> Target:
+    """One ``ok`` generation or human solution by id; anything else is an InputError naming the id."""
+    if target_kind == "generation":
+        for gen in store.generations(status="ok"):
+            if gen.generation_id == target_id:
+                return Target("generation", gen.generation_id, gen.task_id, gen.text)
+        raise InputError(f"no generation with status ok and id {target_id!r} in the store", field="target_id")
+    if target_kind == "human_solution":
+        for sol in store.human_solutions():
+            if sol.solution_id == target_id:
+                return Target("human_solution", sol.solution_id, sol.task_id, sol.text)
+        raise InputError(f"no human solution with id {target_id!r} in the store", field="target_id")
+    raise InputError(
+        f"unknown target kind {target_kind!r} for {target_id!r} (generation or human_solution)", field="target_kind"
+    )
+
+
+def score_target(
+    store: Any,
+    target_kind: str,
+    target_id: str,
+    metrics: str | Sequence[str] | None = None,
+    embedding: EmbeddingOptions | None = None,
+) -> dict[str, float]:
+    """Compute and save the missing values of one target (idempotent); returns ``{metric: value}`` written.
+
+    A target without a reference or with an empty text has nothing to score and returns ``{}``.
+    """
+    names = parse_metrics(metrics)
+    sigs = signatures(names, embedding)
+    target = find_target(store, target_kind, target_id)
+    reference = task_reference(store, target.task_id)
+    if not reference or not target.text.strip():
+        return {}
+    todo = [
+        m
+        for m in names
+        if not any(
+            v.target_id == target_id and v.signature == sigs[m]
+            for v in store.metric_values(metric=m, target_kind=target_kind)
+        )
+    ]
+    written: dict[str, float] = {}
+    if not todo:
+        return written
+    for row in compute([target.text], [reference], todo, embedding=embedding):
+        if row.signature != sigs[row.metric]:
+            raise InputError(f"signature changed: {row.signature} != {sigs[row.metric]}", field=row.metric)
+        store.save_metric_value(target_kind, target_id, row.metric, row.signature, row.value, row.details)
+        written[row.metric] = row.value
+    return written
+
+
 def score_store(
     store: Any,
     metrics: str | Sequence[str] | None = None,
@@ -71,10 +133,7 @@ def score_store(
     references: dict[str, str | None] = {}
     for t in targets:
         if t.task_id not in references:
-            task = store.get_task(t.task_id)
-            references[t.task_id] = (
-                None if task is None else task.reference if isinstance(task, FalloesungTask) else task.gold_reasoning
-            ) or None
+            references[t.task_id] = task_reference(store, t.task_id)
     scorable = [t for t in targets if references[t.task_id] and t.text.strip()]
     summary.no_reference = len(targets) - len(scorable)
     pending: dict[str, list[Target]] = {}

@@ -1,4 +1,4 @@
-"""Celery tasks wrapping the pipeline's units of work (``execute_generation`` / ``execute_judgement``).
+"""Celery tasks wrapping the core's units of work (``execute_generation`` / ``execute_judgement`` / ``score_target``).
 
 Each task: open the store (cached per process and URL), return the stored record if the unit is already
 done (a redelivered message never pays twice), take the unit's Redis lease (another live delivery holds it
@@ -30,7 +30,7 @@ from benger.schema import SystemConfig
 from benger.workers._app import app
 from benger.workers._keys import Record, Unit, is_done, record_id, stored_record
 from benger.workers._redis import LeaseHeld, Leases, RateLimiter, redis_client
-from benger.workers._settings import broker_url, worker_db
+from benger.workers._settings import METRICS_QUEUE, broker_url, worker_db
 
 # Seconds before a delivery that found its unit leased by a live worker looks again.
 LEASE_RETRY_COUNTDOWN = 2.0
@@ -192,3 +192,16 @@ def generate(self: Task, payload: dict[str, Any]) -> dict[str, Any]:
 def judge(self: Task, payload: dict[str, Any]) -> dict[str, Any]:
     """Judge one item (a :class:`JudgeUnit`); returns the saved Judgement as JSON."""
     return run_unit(self, JudgeUnit.model_validate(payload["unit"]), payload)
+
+
+@app.task(name="benger.metrics", bind=True, queue=METRICS_QUEUE)
+def metrics(self: Task, payload: dict[str, Any]) -> dict[str, float]:
+    """Score one target (``target_kind``, ``target_id``; optional ``metrics``); returns the values written.
+
+    Idempotent without a lease: values already stored under the current signature are skipped, and a
+    duplicate delivery racing this one only overwrites the same key with the same value.
+    """
+    from benger.metrics import score_target
+
+    store = _store(worker_db() or payload["db"])
+    return score_target(store, payload["target_kind"], payload["target_id"], payload.get("metrics"))

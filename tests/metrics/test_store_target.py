@@ -1,0 +1,54 @@
+"""``score_target`` on a real SQLite store: one target scored, values equal ``compute``, reruns write nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benger.errors import InputError
+from benger.metrics import compute, score_target
+from benger.schema import Corpus, FalloesungTask, Generation, SystemConfig
+from benger.store import open_store
+
+REFERENCE = "Der Käufer schuldet dem Verkäufer nach § 433 Abs. 2 BGB die Zahlung des Kaufpreises."
+TEXT = "Nach § 433 Abs. 2 BGB schuldet der Käufer die Zahlung des Kaufpreises."
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Any:
+    store = open_store(str(tmp_path / "t.db"))
+    task = FalloesungTask(task_id="t1", corpus="mini", area="Zivilrecht", facts="A kauft von B.", reference=REFERENCE)
+    store.add_corpus(Corpus(name="mini", tasks=[task]))
+    system = SystemConfig(name="sys-a", provider="openai-compatible", model="m")
+    store.upsert_system(system)
+    store.save_generation(
+        Generation(generation_id="g1", task_id="t1", system="sys-a", config_hash=system.config_hash(),
+                   run_index=0, text=TEXT)
+    )
+    return store
+
+
+def test_scores_one_generation_once(store: Any) -> None:
+    written = score_target(store, "generation", "g1", "bleu,chrf")
+    expected = {row.metric: row.value for row in compute([TEXT], [REFERENCE], ["bleu", "chrf"])}
+    assert set(written) == {"bleu", "chrf"}
+    assert written == pytest.approx(expected)
+    assert 0 < written["chrf"] < 100  # a paraphrase: neither nothing nor everything in common
+    stored = {(v.target_kind, v.target_id, v.metric): v.value for v in store.metric_values()}
+    assert stored == pytest.approx({("generation", "g1", m): expected[m] for m in ("bleu", "chrf")})
+    assert score_target(store, "generation", "g1", "bleu,chrf") == {}
+    assert len(store.metric_values()) == 2
+    # a new metric is computed, the stored ones are skipped
+    assert set(score_target(store, "generation", "g1", "bleu,rouge1")) == {"rouge1"}
+
+
+def test_unknown_target_names_the_id(store: Any) -> None:
+    with pytest.raises(InputError, match="g-missing"):
+        score_target(store, "generation", "g-missing", "bleu")
+    with pytest.raises(InputError, match="h-missing"):
+        score_target(store, "human_solution", "h-missing", "bleu")
+    with pytest.raises(InputError, match="judgement"):
+        score_target(store, "judgement", "g1", "bleu")
+    assert store.metric_values() == []
