@@ -2,46 +2,26 @@
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
 
 from benger.store import Base, Store, open_store
 
-PG_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432"
-
-
-@contextmanager
-def _pg_database() -> Iterator[str]:
-    """Create ``benger_store_<uuid8>`` on the local server, yield its URL, drop it afterwards."""
-    psycopg = pytest.importorskip("psycopg")
-    name = f"benger_store_{uuid.uuid4().hex[:8]}"
-    try:
-        admin = psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=postgres", autocommit=True)
-    except psycopg.OperationalError as exc:
-        pytest.skip(f"PostgreSQL on 127.0.0.1:5432 is not reachable: {exc}")
-    with admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-        try:
-            yield f"{PG_SERVER}/{name}"
-        finally:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
 
 @pytest.fixture
-def pg_url() -> Iterator[str]:
+def pg_url(pg_database: Callable[[str], AbstractContextManager[str]]) -> Iterator[str]:
     """URL of a new, empty PostgreSQL database; dropped in teardown."""
-    with _pg_database() as url:
+    with pg_database("benger_store") as url:
         yield url
 
 
 @pytest.fixture(scope="session")
-def _pg_migrated() -> Iterator[str]:
+def _pg_migrated(pg_database: Callable[[str], AbstractContextManager[str]]) -> Iterator[str]:
     """One migrated PostgreSQL database for the whole session (emptied before each test that uses it)."""
-    with _pg_database() as url:
+    with pg_database("benger_store") as url:
         open_store(url).close()
         yield url
 

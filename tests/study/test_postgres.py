@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
+from contextlib import AbstractContextManager
 
 import pytest
-from sqlalchemy import create_engine, func, select, text
+from sqlalchemy import func, select, text
 from study_helpers import add_generations, mini_corpus, user
 
 from benger.errors import InputError
@@ -27,30 +26,29 @@ from benger.study import (
 from benger.study._models import Review, ReviewAssignment, Submission
 
 pytestmark = pytest.mark.postgres
-ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 N = 50
-FULL = {"ergebnisrichtigkeit": 10, "vollstaendigkeit": 5, "rechtsgrundlagen": 5, "rechtskenntnis": 7.5,
-        "subsumtion": 7.5, "schwerpunktsetzung": 5, "methodischer_stil": 5, "gliederung": 2.5, "sprache": 1.5,
-        "formalia": 1}
+FULL = {
+    "ergebnisrichtigkeit": 10,
+    "vollstaendigkeit": 5,
+    "rechtsgrundlagen": 5,
+    "rechtskenntnis": 7.5,
+    "subsumtion": 7.5,
+    "schwerpunktsetzung": 5,
+    "methodischer_stil": 5,
+    "gliederung": 2.5,
+    "sprache": 1.5,
+    "formalia": 1,
+}
 
 
 @pytest.fixture
-def pg_store(tmp_path: Path) -> Iterator[Store]:
-    name = f"benger_web_{uuid.uuid4().hex[:8]}"
-    try:
-        admin = create_engine(ADMIN_URL, isolation_level="AUTOCOMMIT")
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-    except Exception as exc:  # pragma: no cover - depends on the machine
-        pytest.skip(f"PostgreSQL on 127.0.0.1:5432 not reachable: {exc}")
-    store = open_store(f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}")
-    try:
-        yield store
-    finally:
-        store.close()
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+def pg_store(pg_database: Callable[[str], AbstractContextManager[str]]) -> Iterator[Store]:
+    with pg_database("benger_study") as url:
+        store = open_store(url)
+        try:
+            yield store
+        finally:
+            store.close()
 
 
 def test_50_concurrent_submissions_and_reviews(pg_store: Store) -> None:
@@ -61,8 +59,21 @@ def test_50_concurrent_submissions_and_reviews(pg_store: Store) -> None:
     study = create_study(store, "PG", "mini", seed=1, time_limit_s=3600)
     people = [user(store, f"p{i}", "participant") for i in range(N)]
     with ThreadPoolExecutor(8) as pool:  # enrolment races for positions; the unique constraint sorts it out
-        list(pool.map(lambda p: (save_expertise(store, p, "law_student", dict.fromkeys(
-            ("Zivilrecht", "Strafrecht", "Öffentliches Recht"), 1 + p % 5), None), enrol(store, study, p)), people))
+        list(
+            pool.map(
+                lambda p: (
+                    save_expertise(
+                        store,
+                        p,
+                        "law_student",
+                        dict.fromkeys(("Zivilrecht", "Strafrecht", "Öffentliches Recht"), 1 + p % 5),
+                        None,
+                    ),
+                    enrol(store, study, p),
+                ),
+                people,
+            )
+        )
     for p in people:
         start(store, study, p, "mini-t1")
 
@@ -89,8 +100,10 @@ def test_50_concurrent_submissions_and_reviews(pg_store: Store) -> None:
     run_picks(store, study)
     run_assignment(store, study)
     with store.session() as session:
-        work = [(a.id, a.grader_id) for a in session.scalars(select(ReviewAssignment).where(
-            ReviewAssignment.grader_id.in_(graders)))]
+        work = [
+            (a.id, a.grader_id)
+            for a in session.scalars(select(ReviewAssignment).where(ReviewAssignment.grader_id.in_(graders)))
+        ]
     work = (work * 4)[:N]  # 50 review submissions, with repeats of the same assignment racing each other
     notes = {k: "ok" for k in FULL}
 

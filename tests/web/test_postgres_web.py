@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, select, text
+from sqlalchemy import select
 from study_helpers import add_generations, mini_corpus
 from web_helpers import csrf_of, login, populate
 
@@ -17,29 +17,28 @@ from benger.study._models import Submission
 from benger.web import create_app
 
 pytestmark = pytest.mark.postgres
-ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-FULL = {"ergebnisrichtigkeit": 12, "vollstaendigkeit": 6, "rechtsgrundlagen": 6, "rechtskenntnis": 9,
-        "subsumtion": 9, "schwerpunktsetzung": 6, "methodischer_stil": 6, "gliederung": 3, "sprache": 2,
-        "formalia": 1}
+FULL = {
+    "ergebnisrichtigkeit": 12,
+    "vollstaendigkeit": 6,
+    "rechtsgrundlagen": 6,
+    "rechtskenntnis": 9,
+    "subsumtion": 9,
+    "schwerpunktsetzung": 6,
+    "methodischer_stil": 6,
+    "gliederung": 3,
+    "sprache": 2,
+    "formalia": 1,
+}
 
 
 @pytest.fixture
-def pg_store() -> Iterator[Store]:
-    name = f"benger_web_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(ADMIN_URL, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-    except Exception as exc:  # pragma: no cover - depends on the machine
-        pytest.skip(f"PostgreSQL on 127.0.0.1:5432 not reachable: {exc}")
-    store = open_store(f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}")
-    try:
-        yield store
-    finally:
-        store.close()
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+def pg_store(pg_database: Callable[[str], AbstractContextManager[str]]) -> Iterator[Store]:
+    with pg_database("benger_web") as url:
+        store = open_store(url)
+        try:
+            yield store
+        finally:
+            store.close()
 
 
 def test_participant_and_grader_over_http_on_postgres(pg_store: Store) -> None:

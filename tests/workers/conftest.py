@@ -11,7 +11,8 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,6 @@ import redis
 from benger.pipeline import RunConfig
 from benger.schema import Corpus, FalloesungTask, PrincipleItem
 
-PG_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432"
 BENGER = Path(sys.executable).with_name("benger")
 # Redis databases reserved for these tests on the shared server (broker, results).
 BROKER_DB, RESULT_DB = 5, 6
@@ -60,20 +60,10 @@ def run_config(base_url: str, *, executor: str, judges: bool = True) -> RunConfi
 
 
 @pytest.fixture
-def pg_url() -> Iterator[str]:
+def pg_url(pg_database: Callable[[str], AbstractContextManager[str]]) -> Iterator[str]:
     """A new PostgreSQL database ``benger_workers_<uuid8>``, dropped afterwards."""
-    psycopg = pytest.importorskip("psycopg")
-    name = f"benger_workers_{uuid.uuid4().hex[:8]}"
-    try:
-        admin = psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=postgres", autocommit=True)
-    except psycopg.OperationalError as exc:
-        pytest.skip(f"PostgreSQL on 127.0.0.1:5432 is not reachable: {exc}")
-    with admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-        try:
-            yield f"{PG_SERVER}/{name}"
-        finally:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with pg_database("benger_workers") as url:
+        yield url
 
 
 def _set_redis_env(monkeypatch: pytest.MonkeyPatch, base: str, broker_db: int, result_db: int) -> None:
