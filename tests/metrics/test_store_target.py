@@ -9,7 +9,8 @@ import pytest
 
 from benger.errors import InputError
 from benger.metrics import compute, score_target
-from benger.schema import Corpus, FalloesungTask, Generation, SystemConfig
+from benger.metrics._store import Target, find_target
+from benger.schema import Corpus, FalloesungTask, Generation, HumanSolution, SystemConfig
 from benger.store import open_store
 
 REFERENCE = "Der Käufer schuldet dem Verkäufer nach § 433 Abs. 2 BGB die Zahlung des Kaufpreises."
@@ -24,8 +25,9 @@ def store(tmp_path: Path) -> Any:
     system = SystemConfig(name="sys-a", provider="openai-compatible", model="m")
     store.upsert_system(system)
     store.save_generation(
-        Generation(generation_id="g1", task_id="t1", system="sys-a", config_hash=system.config_hash(),
-                   run_index=0, text=TEXT)
+        Generation(
+            generation_id="g1", task_id="t1", system="sys-a", config_hash=system.config_hash(), run_index=0, text=TEXT
+        )
     )
     return store
 
@@ -52,3 +54,26 @@ def test_unknown_target_names_the_id(store: Any) -> None:
     with pytest.raises(InputError, match="judgement"):
         score_target(store, "judgement", "g1", "bleu")
     assert store.metric_values() == []
+
+
+def test_find_target_takes_ok_generations_and_human_solutions_only(store: Any) -> None:
+    failed = Generation(
+        generation_id="g-failed",
+        task_id="t1",
+        system="sys-a",
+        config_hash="other",
+        run_index=0,
+        status="failed",
+        reason="timeout",
+        text="halb",
+    )
+    store.save_generation(failed)
+    store.add_human_solution(
+        HumanSolution(solution_id="h1", task_id="t1", participant_id="p1", condition="traditional", text="Lösung")
+    )
+    assert find_target(store, "generation", "g1") == Target("generation", "g1", "t1", TEXT)
+    assert find_target(store, "human_solution", "h1") == Target("human_solution", "h1", "t1", "Lösung")
+    with pytest.raises(InputError, match="no generation with status ok and id 'g-failed'"):
+        find_target(store, "generation", "g-failed")
+    with pytest.raises(InputError, match="no human solution with id 'g1'"):
+        find_target(store, "human_solution", "g1")

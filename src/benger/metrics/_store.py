@@ -63,15 +63,15 @@ def task_reference(store: Any, task_id: str) -> str | None:
 def find_target(store: Any, target_kind: str, target_id: str) -> Target:
     """One ``ok`` generation or human solution by id; anything else is an InputError naming the id."""
     if target_kind == "generation":
-        for gen in store.generations(status="ok"):
-            if gen.generation_id == target_id:
-                return Target("generation", gen.generation_id, gen.task_id, gen.text)
-        raise InputError(f"no generation with status ok and id {target_id!r} in the store", field="target_id")
+        gen = store.get_generation_by_id(target_id)
+        if gen is None or gen.status != "ok":
+            raise InputError(f"no generation with status ok and id {target_id!r} in the store", field="target_id")
+        return Target("generation", gen.generation_id, gen.task_id, gen.text)
     if target_kind == "human_solution":
-        for sol in store.human_solutions():
-            if sol.solution_id == target_id:
-                return Target("human_solution", sol.solution_id, sol.task_id, sol.text)
-        raise InputError(f"no human solution with id {target_id!r} in the store", field="target_id")
+        sol = store.get_human_solution(target_id)
+        if sol is None:
+            raise InputError(f"no human solution with id {target_id!r} in the store", field="target_id")
+        return Target("human_solution", sol.solution_id, sol.task_id, sol.text)
     raise InputError(
         f"unknown target kind {target_kind!r} for {target_id!r} (generation or human_solution)", field="target_kind"
     )

@@ -155,6 +155,12 @@ class Store(StoreBase):
         )
         return conv.generation(rows[0]) if rows else None
 
+    def get_generation_by_id(self, generation_id: str) -> Generation | None:
+        """The generation with this id, whatever its status, or None."""
+        with self._read() as session:
+            row = session.get(GenerationRow, generation_id)
+            return conv.generation(row) if row is not None else None
+
     def save_generation(self, gen: Generation) -> Generation:
         """Store ``gen`` unless its key holds a finished (ok/excluded) row; returns the stored row.
 
@@ -211,6 +217,12 @@ class Store(StoreBase):
                 )
             except IntegrityError as exc:
                 raise self._integrity("human solution", sol.solution_id, sol.task_id, exc) from exc
+
+    def get_human_solution(self, solution_id: str) -> HumanSolution | None:
+        """The human solution with this id, or None."""
+        with self._read() as session:
+            row = session.get(HumanSolutionRow, solution_id)
+            return conv.human_solution(row) if row is not None else None
 
     def human_solutions(self, task_id: str | None = None, condition: str | None = None) -> list[HumanSolution]:
         """Stored human solutions, ordered by task and solution id."""

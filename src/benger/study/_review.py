@@ -260,10 +260,8 @@ def solution_text(session: Session, store: Store, pick: Pick) -> str:
     if pick.target_kind == "human_solution":
         sub = session.get(Submission, pick.target_id)
         return sub.text if sub is not None else ""
-    for gen in store.generations(task_ids=[pick.task_id]):
-        if gen.generation_id == pick.target_id:
-            return gen.text
-    return ""
+    gen = store.get_generation_by_id(pick.target_id)
+    return gen.text if gen is not None and gen.task_id == pick.task_id else ""
 
 
 def grader_queue(session: Session, user_id: int) -> list[tuple[ReviewAssignment, StudyTask, str]]:
