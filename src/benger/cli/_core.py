@@ -10,7 +10,20 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from benger.cli._options import DbOption
+from benger.cli._options import (
+    ConcOpt,
+    ConfigArg,
+    CorpusOpt,
+    DbOption,
+    ExecOpt,
+    JudgeOpt,
+    LimitOpt,
+    OutOpt,
+    QuietOpt,
+    RequiredConfigArg,
+    SystemOpt,
+    TasksOpt,
+)
 from benger.config import require_existing_store
 from benger.errors import BengerError, ConfigError
 
@@ -23,23 +36,6 @@ def _out() -> Console:
 
 def _err() -> Console:
     return Console(stderr=True)
-
-
-ConfigArg = Annotated[Path | None, typer.Argument(help="Run config (YAML); see examples/.", show_default=False)]
-CorpusOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--corpus", "-c", help="Corpus: a stored name, 'demo', a .jsonl/.csv file, 'zjs:PATH', 'release:PATH'."
-    ),
-]
-SystemOpt = Annotated[list[str] | None, typer.Option("--system", "-s", help="System (catalog name); repeatable.")]
-JudgeOpt = Annotated[list[str] | None, typer.Option("--judge", "-j", help="Judge (catalog name); repeatable.")]
-TasksOpt = Annotated[str | None, typer.Option("--tasks", help="Comma-separated task ids to run.")]
-LimitOpt = Annotated[int | None, typer.Option("--limit", min=1, help="Only the first N tasks of each corpus.")]
-ConcOpt = Annotated[int | None, typer.Option("--concurrency", min=1, help="Items in flight at once.")]
-ExecOpt = Annotated[str | None, typer.Option("--executor", help="local (asyncio) or celery (benger worker processes).")]
-QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")]
-OutOpt = Annotated[Path | None, typer.Option("--out", help="Write leaderboard.csv/.md/.json into this folder.")]
 
 
 def _config(
@@ -132,7 +128,7 @@ def _show(board: Any, out: Path | None) -> None:
 
 
 def run(
-    config: Annotated[Path, typer.Argument(help="Run config (YAML); see examples/.")],
+    config: RequiredConfigArg,
     db: DbOption = None,
     system: SystemOpt = None,
     tasks: TasksOpt = None,
