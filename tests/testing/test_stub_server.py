@@ -177,3 +177,15 @@ async def test_concurrent_requests_overlap_at_the_stub() -> None:
     # served one after another this would take 128 x 0.2 s = 25.6 s; two overlapping waves take ~0.4 s plus
     # the (slow, pure-Python) client's overhead on a shared 2-core machine, so half the serial time is generous
     assert elapsed < 12.8
+
+
+def test_latency_counts_from_receipt_and_includes_rendering() -> None:
+    def slow_responder(request: dict) -> str:
+        time.sleep(0.15)  # rendering that takes 150 of the 200 ms
+        return '{"answer": "Ja", "reasoning": "weil"}'
+
+    with run_stub_server(latency_ms=200, responder=slow_responder) as stub:
+        started = time.perf_counter()
+        httpx.post(f"{stub.base_url}/chat/completions", json=_chat("Frage"), timeout=10).raise_for_status()
+        elapsed = time.perf_counter() - started
+    assert 0.2 <= elapsed < 0.33  # 200 ms from receipt to reply, not 200 + 150

@@ -130,15 +130,19 @@ class StubServer:
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
         started = time.time()
+        loop = asyncio.get_running_loop()
+        due = loop.time() + self.latency_s + (fault.seconds or 0.0 if fault and fault.kind == "delay" else 0.0)
         status = 200
         try:
-            await asyncio.sleep(self.latency_s + (fault.seconds or 0.0 if fault and fault.kind == "delay" else 0.0))
             if fault is not None and fault.kind == "timeout":
+                await asyncio.sleep(max(0.0, due - loop.time()))
                 status = 0
                 self._record(self._entry(started, key, request, status, fault))
                 await asyncio.sleep(self.timeout_hold_s)
                 return HttpResponse(body=None)
+            # the reply is rendered first: the latency is the time from receipt to reply, rendering included
             response = self._reply(request, dialect, fault)
+            await asyncio.sleep(max(0.0, due - loop.time()))
             status = response.status
             return response
         finally:
