@@ -221,3 +221,24 @@ async def test_a_broken_responder_becomes_a_500() -> None:
         with pytest.raises(TransientError, match="responder failed: KeyError"):
             await model.complete(ask("Hallo"))
         assert [e["status"] for e in stub.log] == [500, 500]
+
+
+def test_http_client_choice() -> None:
+    from openai import DefaultAioHttpClient
+
+    from benger.llm._openai import http_client
+
+    assert isinstance(http_client("aiohttp"), DefaultAioHttpClient)  # the SDK's transport for many parallel calls
+    assert http_client("httpx") is None  # the SDK builds its default client
+    with pytest.raises(ConfigError, match="http_client must be 'aiohttp' or 'httpx'"):
+        http_client("requests")
+
+
+async def test_both_http_clients_reach_the_stub() -> None:
+    with run_stub_server(latency_ms=0) as stub:
+        for kind in ("aiohttp", "httpx"):
+            model = create_model(_system(stub.base_url, name=kind, params={"http_client": kind}))
+            response = await model.complete(ask(f"Frage über {kind}"))
+            assert response.text and response.finish_reason == "stop"
+            await model.aclose()
+    assert [entry["status"] for entry in stub.log] == [200, 200]

@@ -9,13 +9,15 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 from benger.llm._errors import ProviderError
-from benger.llm._limits import DEFAULT_REMOTE_CONCURRENCY, endpoint_key, endpoint_semaphore
+from benger.llm._limits import DEFAULT_REMOTE_CONCURRENCY, call_slot, endpoint_key
 from benger.llm._protocol import ChatRequest, ChatResponse, Usage
 from benger.llm._retry import RetryPolicy, retry_async
 from benger.schema import SystemConfig
 
 # keys of SystemConfig.params / ChatRequest.params that benger interprets itself (never sent to a provider)
-RESERVED_PARAMS = frozenset({"structured_output", "max_tokens_param", "timeout_s", "n_ctx", "n_threads", "model_path"})
+RESERVED_PARAMS = frozenset(
+    {"structured_output", "max_tokens_param", "timeout_s", "n_ctx", "n_threads", "model_path", "http_client"}
+)
 
 
 def compute_cost(usage: Usage, price_in: float | None, price_out: float | None) -> float | None:
@@ -105,7 +107,7 @@ class ProviderModel(ABC):
             nonlocal attempts
             attempts += 1
             await self._prepare()
-            async with endpoint_semaphore(self._endpoint, self.concurrency):
+            async with call_slot(self._endpoint, self.concurrency):
                 started = time.perf_counter()
                 response = await self._call(request)
                 response.latency_s = time.perf_counter() - started
