@@ -16,6 +16,7 @@ from benger.store import _convert as conv
 from benger.store._base import utcnow
 from benger.store._engine import SQLITE_BEGIN, shown
 from benger.store._models import TaskRow
+from benger.store._sqlite_writer import InlineWriter
 
 
 def row_values(model: type[DeclarativeBase], record: Any) -> dict[str, Any]:
@@ -44,6 +45,7 @@ class StoreBase:
         #: True for SQLite: a write is a local file commit without a network round trip, cheap enough for an
         #: event loop to run inline (the pipeline sends PostgreSQL writes to a writer thread instead).
         self.inline_writes = engine.dialect.name == "sqlite"
+        self._inline = InlineWriter(writer) if self.inline_writes else None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.url!r})"
@@ -60,6 +62,8 @@ class StoreBase:
 
     def close(self) -> None:
         """Release every pooled connection."""
+        if self._inline is not None:
+            self._inline.close()
         self.engine.dispose()
 
     @contextmanager
@@ -118,6 +122,10 @@ class StoreBase:
                 index_elements=key, set_=update, where=table.c.status == replaceable
             ).returning(table.c[key[0]])
             self._save_stmts[(model, names)] = stmt
+        if self._inline is not None:
+            written = self._inline.execute_returns_row(stmt, values)
+            if written is not None:
+                return written
         with self._writer.begin() as connection:
             return connection.execute(stmt, values).first() is not None
 
