@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import weakref
+from collections.abc import AsyncIterator
+from contextvars import ContextVar
 
 DEFAULT_REMOTE_CONCURRENCY = 32
 DEFAULT_LOCAL_CONCURRENCY = 1
@@ -49,3 +52,20 @@ def endpoint_semaphore(key: EndpointKey, size: int) -> asyncio.Semaphore:
                 limit.semaphore.release()
             limit.size = size
         return limit.semaphore
+
+
+#: The running run's limit on calls in flight (set by the runner's executor; None outside a run).
+run_call_slots: ContextVar[asyncio.Semaphore | None] = ContextVar("benger_run_call_slots", default=None)
+
+
+@contextlib.asynccontextmanager
+async def call_slot(key: EndpointKey, size: int) -> AsyncIterator[None]:
+    """Hold one of the run's call slots (when a run set ``run_call_slots``) and one of the endpoint's.
+
+    The run's slots bound the calls in flight to the run's concurrency while more units than that are in
+    progress (the extra ones render their prompts and wait here, so a finished call's slot is refilled at
+    once instead of after its result is parsed and saved).
+    """
+    run_slots = run_call_slots.get()
+    async with run_slots if run_slots is not None else contextlib.nullcontext(), endpoint_semaphore(key, size):
+        yield
