@@ -5,9 +5,15 @@ units at concurrency C through the real pipeline (prompt rendering, OpenAI SDK o
 SQLite commit per item) and reports:
 
 - achieved calls/s and its ratio to the ideal C / latency (target >= 95 %),
-- client CPU time per call (process CPU seconds / calls; target < 2 ms).
+- client CPU time per call (process CPU seconds / calls, every thread; target < 2 ms),
+- the mean time a call spent in the SDK (the stub's latency plus client and stub overhead).
 
-    python benchmarks/bench_runner.py --calls 1280 --concurrency 64 --latency-ms 200
+One wave of C calls warms the connections up before the measurement (a long run opens them once).
+``--pin`` puts the stub and the client on different CPU cores (on a 2-core machine they otherwise
+share both with everything else). ``--repeats`` runs the measurement several times and reports each
+run and the median.
+
+    python benchmarks/bench_runner.py --calls 3840 --concurrency 64 --latency-ms 200 --pin --repeats 3
 """
 
 from __future__ import annotations
@@ -15,14 +21,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-from benger.pipeline import LocalExecutor, PromptSet, plan_generations, run_generations
+from benger.pipeline import LocalExecutor, ModelPool, PromptSet, plan_generations, run_generations
 from benger.schema import Corpus, FalloesungTask, SystemConfig
 from benger.store import open_store
 
@@ -43,55 +52,90 @@ def _corpus(n: int) -> Corpus:
     return Corpus(name="bench", tasks=tasks)
 
 
-async def _run(base_url: str, calls: int, concurrency: int, db: Path) -> dict[str, float]:
+async def _run(base_url: str, args: argparse.Namespace, db: Path) -> dict[str, float]:
     store = open_store(db)
-    corpus = _corpus(calls)
+    corpus = _corpus(args.calls + args.concurrency)
     store.add_corpus(corpus)
     system = SystemConfig(name="stub", provider="openai-compatible", model="stub", base_url=base_url,
-                          temperature=0.0, max_concurrency=concurrency, max_output_tokens=4000)  # fmt: skip
+                          temperature=0.0, max_concurrency=args.concurrency, max_output_tokens=4000)  # fmt: skip
     prompts = PromptSet()
-    units = plan_generations(store, corpus.tasks, [system], prompts)
-    # warm up: one call (client creation, first connection) outside the measurement
-    warm = plan_generations(store, corpus.tasks[:1], [system.model_copy(update={"seed": 1})], prompts)
-    await run_generations(store, warm, prompts=prompts, executor=LocalExecutor(1))
+    warm_tasks, tasks = corpus.tasks[: args.concurrency], corpus.tasks[args.concurrency :]
+    pool = ModelPool(concurrency=args.concurrency)  # shared: the measured run reuses the warm connections
+
+    def executor() -> LocalExecutor:
+        return LocalExecutor(args.concurrency, prefetch=args.prefetch)
+
+    warm = plan_generations(store, warm_tasks, [system], prompts)
+    await run_generations(store, warm, prompts=prompts, executor=executor(), models=pool)
+    units = plan_generations(store, tasks, [system], prompts)
     cpu0, wall0 = time.process_time(), time.perf_counter()
     stats = await run_generations(
-        store, units, prompts=prompts, executor=LocalExecutor(concurrency), tasks={t.task_id: t for t in corpus.tasks}
+        store, units, prompts=prompts, executor=executor(), models=pool, tasks={t.task_id: t for t in tasks}
     )  # the tasks in hand, as run_config passes them
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    await pool.aclose()
+    measured = {t.task_id for t in tasks}
+    latencies = [g.latency_s for g in store.generations(system="stub") if g.task_id in measured]
     store.close()
-    return {"calls": stats.done, "ok": stats.counts.get("ok", 0), "wall_s": wall, "cpu_s": cpu}
+    return {
+        "calls": stats.done,
+        "ok": stats.counts.get("ok", 0),
+        "wall_s": round(wall, 3),
+        "cpu_s": round(cpu, 3),
+        "mean_call_latency_ms": round(1000 * statistics.mean(latencies), 1),
+    }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--calls", type=int, default=1280)
-    parser.add_argument("--concurrency", type=int, default=64)
-    parser.add_argument("--latency-ms", type=float, default=200.0)
-    args = parser.parse_args()
+def _measure(args: argparse.Namespace) -> dict[str, Any]:
     port = _free_port()
     stub = subprocess.Popen(
         [sys.executable, "-m", "benger.testing.stub_server", "--port", str(port), "--latency-ms", str(args.latency_ms)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
     try:
+        if args.pin:
+            os.sched_setaffinity(stub.pid, {1})
+            os.sched_setaffinity(0, {0})
         assert stub.stdout is not None
         stub.stdout.readline()
         with tempfile.TemporaryDirectory() as tmp:
-            result = asyncio.run(_run(f"http://127.0.0.1:{port}/v1", args.calls, args.concurrency, Path(tmp) / "b.db"))
+            result = asyncio.run(_run(f"http://127.0.0.1:{port}/v1", args, Path(tmp) / "b.db"))
     finally:
         stub.terminate()
         stub.wait(timeout=10)
+        if args.pin:
+            os.sched_setaffinity(0, range(os.cpu_count() or 1))
     ideal = args.concurrency / (args.latency_ms / 1000.0)
     achieved = result["calls"] / result["wall_s"]
-    report = {
+    return {
         **result,
-        "concurrency": args.concurrency,
-        "latency_ms": args.latency_ms,
-        "ideal_calls_per_s": round(ideal, 1),
         "achieved_calls_per_s": round(achieved, 1),
         "ratio_of_ideal": round(achieved / ideal, 3),
         "client_cpu_ms_per_call": round(1000 * result["cpu_s"] / result["calls"], 3),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--calls", type=int, default=3840, help="measured calls (default: 60 round trips per slot)")
+    parser.add_argument("--concurrency", type=int, default=64)
+    parser.add_argument("--prefetch", type=int, default=None, help="units prepared beyond the calls in flight")
+    parser.add_argument("--latency-ms", type=float, default=200.0)
+    parser.add_argument("--pin", action="store_true", help="stub on CPU 1, client on CPU 0")
+    parser.add_argument("--repeats", type=int, default=1)
+    args = parser.parse_args()
+    if args.pin and (os.cpu_count() or 1) < 2:
+        parser.error("--pin needs at least 2 CPUs")
+    runs = [_measure(args) for _ in range(args.repeats)]
+    report = {
+        "concurrency": args.concurrency,
+        "prefetch": LocalExecutor(args.concurrency, prefetch=args.prefetch).prefetch,
+        "latency_ms": args.latency_ms,
+        "pinned": args.pin,
+        "ideal_calls_per_s": round(args.concurrency / (args.latency_ms / 1000.0), 1),
+        "runs": runs,
+        "median_ratio_of_ideal": statistics.median(r["ratio_of_ideal"] for r in runs),
+        "median_client_cpu_ms_per_call": statistics.median(r["client_cpu_ms_per_call"] for r in runs),
     }
     print(json.dumps(report, indent=2))
 
