@@ -67,8 +67,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--embed-n", type=int, default=20, help="pairs for the embedding metrics (0: skip them)")
     parser.add_argument("--encoder", default=None, help="local HF model directory for BERTScore/MoverScore")
-    parser.add_argument("--release", type=Path, default=Path(__file__).resolve().parents[1].parent / "shared"
-                        / "benger-release")
+    parser.add_argument(
+        "--release", type=Path, default=Path(__file__).resolve().parents[1].parent / "shared" / "benger-release"
+    )
     args = parser.parse_args()
     cands, refs = make_pairs(corpus_words(args.release), args.n, args.words)
     print(f"{args.n} pairs of {args.words} words; lexical on {args.workers} worker processes")
@@ -79,9 +80,11 @@ def main() -> None:
     t0, c0 = time.perf_counter(), cpu_seconds()
     rows = compute(cands, refs, "lexical", workers=args.workers)
     lex_s, lex_cpu = time.perf_counter() - t0, cpu_seconds() - c0
-    print(f"all lexical metrics (BLEU, chrF, ROUGE-1/2/L, METEOR), {args.n} pairs: {lex_s:.1f} s wall, "
-          f"{lex_cpu:.1f} CPU-s (= {lex_cpu / args.workers:.1f} s on {args.workers} dedicated cores; "
-          f"{len(rows)} values); peak RSS parent/worker {peak_mib()[0]:.0f}/{peak_mib()[1]:.0f} MiB")
+    print(
+        f"all lexical metrics (BLEU, chrF, ROUGE-1/2/L, METEOR), {args.n} pairs: {lex_s:.1f} s wall, "
+        f"{lex_cpu:.1f} CPU-s (= {lex_cpu / args.workers:.1f} s on {args.workers} dedicated cores; "
+        f"{len(rows)} values); peak RSS parent/worker {peak_mib()[0]:.0f}/{peak_mib()[1]:.0f} MiB"
+    )
     k = min(args.embed_n, args.n)
     options = EmbeddingOptions(encoder=args.encoder)
     for metric in ("semantic_similarity", "bertscore", "moverscore"):
@@ -91,8 +94,10 @@ def main() -> None:
         t0, c0 = time.perf_counter(), cpu_seconds()
         compute(cands[:k], refs[:k], [metric], embedding=options)
         dt, cpu = time.perf_counter() - t0, cpu_seconds() - c0
-        print(f"{metric}: {k} pairs in {dt:.1f} s wall, {cpu:.1f} CPU-s = {k / dt:.2f} pairs/s "
-              f"({2 * k * args.words / dt:.0f} words/s); peak RSS {peak_mib()[0]:.0f} MiB")
+        print(
+            f"{metric}: {k} pairs in {dt:.1f} s wall, {cpu:.1f} CPU-s = {k / dt:.2f} pairs/s "
+            f"({2 * k * args.words / dt:.0f} words/s); peak RSS {peak_mib()[0]:.0f} MiB"
+        )
 
 
 if __name__ == "__main__":

@@ -49,8 +49,9 @@ def load(release: Path) -> tuple[list[dict], list[str], dict[str, dict[str, floa
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--release", type=Path, default=Path(__file__).resolve().parents[1].parent / "shared"
-                        / "benger-release")
+    parser.add_argument(
+        "--release", type=Path, default=Path(__file__).resolve().parents[1].parent / "shared" / "benger-release"
+    )
     parser.add_argument("--metrics", default="all")
     parser.add_argument("--json", type=Path, default=None, help="also write per-pick values here")
     args = parser.parse_args()
@@ -83,11 +84,20 @@ def main() -> None:
                     continue
                 rho = float(spearmanr(xs, ys).statistic)
                 result.append({"released": rel_metric, "ours": our_metric, "group": group, "n": len(xs), "rho": rho})
-                print(f"| {rel_metric} | {our_metric} | {group} | {len(xs)} | {rho:.2f} | "
-                      f"{sum(xs) / len(xs):.3f} | {sum(ys) / len(ys):.3f} |")
+                print(
+                    f"| {rel_metric} | {our_metric} | {group} | {len(xs)} | {rho:.2f} | "
+                    f"{sum(xs) / len(xs):.3f} | {sum(ys) / len(ys):.3f} |"
+                )
     if args.json:
-        per_pick = [{"pick_id": p["pick_id"], "subject_id": p["subject_id"], "ours": ours[i],
-                     "released": released.get(p["subject_id"], {})} for i, p in enumerate(picks)]
+        per_pick = [
+            {
+                "pick_id": p["pick_id"],
+                "subject_id": p["subject_id"],
+                "ours": ours[i],
+                "released": released.get(p["subject_id"], {}),
+            }
+            for i, p in enumerate(picks)
+        ]
         args.json.write_text(json.dumps({"correlations": result, "picks": per_pick}, indent=1), "utf-8")
 
 

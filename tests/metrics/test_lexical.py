@@ -41,7 +41,17 @@ def test_umlaut_words_stay_distinct() -> None:
 def test_legal_citation_tokens() -> None:
     assert tokenize("§ 823 Abs. 1 BGB") == ["§", "823", "abs.", "1", "bgb"]
     assert tokenize("§§ 280 Abs. 1, 3, 281 BGB i.V.m. Art. 2 GG.") == [
-        "§§", "280", "abs.", "1", "3", "281", "bgb", "i.v.m.", "art.", "2", "gg",
+        "§§",
+        "280",
+        "abs.",
+        "1",
+        "3",
+        "281",
+        "bgb",
+        "i.v.m.",
+        "art.",
+        "2",
+        "gg",
     ]
     # a sentence-final period is not glued to an ordinary word
     assert tokenize("K haftet.") == ["k", "haftet"]

@@ -35,8 +35,14 @@ def db(tmp_path: Path) -> str:
     store.upsert_system(system)
     for run, (gid, text) in enumerate(TEXTS.items()):
         store.save_generation(
-            Generation(generation_id=gid, task_id="t1", system="sys-a", config_hash=system.config_hash(),
-                       run_index=run, text=text)
+            Generation(
+                generation_id=gid,
+                task_id="t1",
+                system="sys-a",
+                config_hash=system.config_hash(),
+                run_index=run,
+                text=text,
+            )
         )
     store.add_human_solution(
         HumanSolution(solution_id="h1", task_id="t1", participant_id="p1", condition="traditional", text=REFERENCE)

@@ -15,22 +15,42 @@ def test_write_report_outputs(results: dict[str, Any], tmp_path: Path) -> None:
     results["rq1"]["leaderboard"]["rows"][0]["display"] = "<script>alert(1)</script>"
     results["rq5"]["creator_vs_blind"]["pearson"] = math.nan  # not computable: must become null
     results["rq1"]["task_system"] = {
-        "method": "cell means", "inputs": ["generations:3"], "judge": "gpt54mini",
+        "method": "cell means",
+        "inputs": ["generations:3"],
+        "judge": "gpt54mini",
         "systems": [{"system": "a", "display": "A", "mean": 60.0}, {"system": "b", "display": "B", "mean": 50.0}],
-        "tasks": [{"task_id": "t1", "label": "Civ 1", "area": "Zivilrecht"},
-                  {"task_id": "t2", "label": "Crim 2", "area": "Strafrecht"}],
-        "values": [[60.0, None], [50.0, 50.0]], "n": [[1, 0], [1, 1]],
+        "tasks": [
+            {"task_id": "t1", "label": "Civ 1", "area": "Zivilrecht"},
+            {"task_id": "t2", "label": "Crim 2", "area": "Strafrecht"},
+        ],
+        "values": [[60.0, None], [50.0, 50.0]],
+        "n": [[1, 0], [1, 1]],
     }
     sections = write_report(results, tmp_path)
     data = json.loads((tmp_path / "results.json").read_text("utf-8"))
     assert data["rq5"]["creator_vs_blind"]["pearson"] is None
     assert data["rq1"]["task_system"]["values"][0][1] is None
-    for name in ("leaderboard", "rq2_groups", "rq3_metrics", "rq4_delta", "rq5_agreement", "rq5_alt_human",
-                 "rq5_calibration", "rq5_irr", "rq5_dimensions", "paired_systems"):
+    for name in (
+        "leaderboard",
+        "rq2_groups",
+        "rq3_metrics",
+        "rq4_delta",
+        "rq5_agreement",
+        "rq5_alt_human",
+        "rq5_calibration",
+        "rq5_irr",
+        "rq5_dimensions",
+        "paired_systems",
+    ):
         for ext in ("md", "tex"):
             assert (tmp_path / "tables" / f"{name}.{ext}").stat().st_size > 0
-    for name in ("leaderboard", "task_system_heatmap", "metric_judge_correlation", "judge_calibration",
-                 "per_dimension_agreement"):
+    for name in (
+        "leaderboard",
+        "task_system_heatmap",
+        "metric_judge_correlation",
+        "judge_calibration",
+        "per_dimension_agreement",
+    ):
         assert (tmp_path / "figures" / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert b"<svg" in (tmp_path / "figures" / f"{name}.svg").read_bytes()[:2000]
     assert not list(tmp_path.rglob("*.tmp"))  # atomic writes leave no temporaries
@@ -76,5 +96,6 @@ def test_store_url_password_is_masked_in_provenance() -> None:
     from benger.report._run import _redact
 
     assert _redact("postgresql+psycopg://bob:s3cret@127.0.0.1:5432/study") == (
-        "postgresql+psycopg://bob:***@127.0.0.1:5432/study")
+        "postgresql+psycopg://bob:***@127.0.0.1:5432/study"
+    )
     assert _redact("sqlite:////tmp/study.db") == "sqlite:////tmp/study.db"

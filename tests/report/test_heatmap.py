@@ -10,9 +10,11 @@ def test_matrix_means_ordering_and_gaps() -> None:
     tasks = task_labels(areas)
     assert tasks == [("t1", "Zivilrecht", "Civ 1"), ("t2", "Strafrecht", "Crim 2"), ("t3", "Zivilrecht", "Civ 3")]
     scores = [
-        ("a", "t1", 60.0), ("a", "t1", 70.0),  # two generations in one cell: mean 65
+        ("a", "t1", 60.0),
+        ("a", "t1", 70.0),  # two generations in one cell: mean 65
         ("a", "t2", 50.0),
-        ("b", "t1", 80.0), ("b", "t3", 90.0),  # b has no t2 generation
+        ("b", "t1", 80.0),
+        ("b", "t3", 90.0),  # b has no t2 generation
         ("b", "unknown-task", 0.0),  # not a corpus task: ignored
     ]
     m = task_system_matrix(scores, tasks, "judge-x", {"b": "System B"})

@@ -8,9 +8,14 @@ from benger.report._fmt import ci, f, pct, pm, pval, signed
 
 def _table() -> Table:
     return Table(
-        id="t1", title="Scores & ranks", columns=["System", "Raw", "Pass"],
+        id="t1",
+        title="Scores & ranks",
+        columns=["System", "Raw", "Pass"],
         rows=[["A_1 | x", "69.3 ± 5.6", "93%"], ["B#2 §3", None, ""]],
-        caption="Half-width 95% CI", inputs="generations", method="bootstrap.", notes=["note_1"],
+        caption="Half-width 95% CI",
+        inputs="generations",
+        method="bootstrap.",
+        notes=["note_1"],
         group_rows={1: "Open weights"},
     )
 

@@ -20,11 +20,30 @@ from benger.errors import InputError
 
 BENGER = Path(sys.executable).with_name("benger")
 CHROMIUM = Path("/usr/bin/chromium")
-TABLES = ("leaderboard", "rq2_groups", "rq3_metrics", "rq4_delta", "rq4_area", "rq5_agreement", "rq5_judges",
-          "rq5_irr", "rq5_alt_human", "rq5_alt_llm", "rq5_calibration", "rq5_dimensions", "rq5_creator",
-          "rq5_checks", "paired_systems")
-FIGURES = ("leaderboard", "task_system_heatmap", "metric_judge_correlation", "judge_calibration",
-           "per_dimension_agreement")
+TABLES = (
+    "leaderboard",
+    "rq2_groups",
+    "rq3_metrics",
+    "rq4_delta",
+    "rq4_area",
+    "rq5_agreement",
+    "rq5_judges",
+    "rq5_irr",
+    "rq5_alt_human",
+    "rq5_alt_llm",
+    "rq5_calibration",
+    "rq5_dimensions",
+    "rq5_creator",
+    "rq5_checks",
+    "paired_systems",
+)
+FIGURES = (
+    "leaderboard",
+    "task_system_heatmap",
+    "metric_judge_correlation",
+    "judge_calibration",
+    "per_dimension_agreement",
+)
 
 
 def _benger(*args: str) -> subprocess.CompletedProcess[str]:
@@ -106,8 +125,10 @@ def test_report_opens_in_headless_chromium(report_dir: Path) -> None:
 
     problems: list[str] = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=[
-            "--no-sandbox", "--headless", "--disable-background-networking", "--disable-gpu"])
+        browser = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--no-sandbox", "--headless", "--disable-background-networking", "--disable-gpu"],
+        )
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)

@@ -14,12 +14,25 @@ def test_leaderboard_rows_in_table1_layout(results: dict[str, Any]) -> None:
     assert isinstance(t, Table)
     assert len(t.columns) == 11
     # raw 69.25 ± 5.6 -> "69.3 ± 5.6"; pass 14/15 = 93.3 % -> "93%"; GP acc 0.81 -> "81%"
-    assert t.rows[0] == ["System A & Co", "15", "69.3 ± 5.6", "93%", "652", "58.0 ± 1.0", "74%",
-                         "531", "83.1 ± 2.0", "86%", "81%"]
+    assert t.rows[0] == [
+        "System A & Co",
+        "15",
+        "69.3 ± 5.6",
+        "93%",
+        "652",
+        "58.0 ± 1.0",
+        "74%",
+        "531",
+        "83.1 ± 2.0",
+        "86%",
+        "81%",
+    ]
     # a system without ZJS/GP blocks gets None cells (printed as dashes), never 0
     assert t.rows[1][4:] == [None] * 7
-    assert t.notes == ["Human (all): no judge scores (judge scores of human annotations not released); human "
-                       "graders' own mean 58.4 raw, pass 70%."]
+    assert t.notes == [
+        "Human (all): no judge scores (judge scores of human annotations not released); human "
+        "graders' own mean 58.4 raw, pass 70%."
+    ]
     assert t.inputs == "generations, judge_scores:gpt54mini"
     assert t.method.startswith("mean judge raw score")
 
@@ -45,8 +58,10 @@ def test_rq4_table_uses_blind_human_block_when_judge_is_null(results: dict[str, 
     t = rq4_table(results)
     assert isinstance(t, Table)
     # iid units = 15 + 15 annotations
-    assert t.rows == [["i.i.d. annotation", "30", "+13.6", "[+2.1, +25.0]"],
-                      ["Participant cluster", None, "+13.6", "[-1.4, +30.5]"]]
+    assert t.rows == [
+        ["i.i.d. annotation", "30", "+13.6", "[+2.1, +25.0]"],
+        ["Participant cluster", None, "+13.6", "[-1.4, +30.5]"],
+    ]
     assert t.group_rows == {0: "Blind human reviewers (validation picks)"}
     assert any(n.startswith("LLM judge (all human annotations): not available") for n in t.notes)
 
@@ -55,11 +70,19 @@ def test_rq5_tables(results: dict[str, Any]) -> None:
     agree = agreement_table(results)
     assert isinstance(agree, Table)
     labels = [r[0] for r in agree.rows]
-    assert labels[:3] == ["Judge vs mean blind (Human-written picks)", "Judge vs mean blind (LLM-generated picks)",
-                          "Human IRR pooled"]
+    assert labels[:3] == [
+        "Judge vs mean blind (Human-written picks)",
+        "Judge vs mean blind (LLM-generated picks)",
+        "Human IRR pooled",
+    ]
     assert agree.rows[2][1:] == ["n=45×3", "ICC(2,1) raw 0.63", "ICC(2,k) raw 0.84", "ICC(2,k) gp 0.79"]
-    assert ["Alt-test, blind pool (LLM-generated picks)", "m=2, 30 instances", "ω=0.00 (ε=0.15)", "ρ=0.41",
-            "fails"] in agree.rows
+    assert [
+        "Alt-test, blind pool (LLM-generated picks)",
+        "m=2, 30 instances",
+        "ω=0.00 (ε=0.15)",
+        "ρ=0.41",
+        "fails",
+    ] in agree.rows
     alt = alt_test_table(results, "human")
     assert isinstance(alt, Table)
     assert len(alt.rows) == 4 and set(alt.group_rows) == {0, 2}  # 2 judges x 2 annotators
@@ -69,7 +92,14 @@ def test_rq5_tables(results: dict[str, Any]) -> None:
     cal = calibration_table(results)
     assert isinstance(cal, Table)
     assert cal.group_rows == {0: "Human-written picks", 1: "LLM-generated picks"}
-    assert cal.rows[1] == ["Sonnet-4.6", "15", "+6.87 (sd 13.25)", "2.01 (0.0645)", "+3.28 (sd 6.62)", "0.85",
-                           "1.92 (0.0757)"]
+    assert cal.rows[1] == [
+        "Sonnet-4.6",
+        "15",
+        "+6.87 (sd 13.25)",
+        "2.01 (0.0645)",
+        "+3.28 (sd 6.62)",
+        "0.85",
+        "1.92 (0.0757)",
+    ]
     irr = irr_table(results)
     assert isinstance(irr, Table) and irr.rows[1][0] == "llm_system"

@@ -21,14 +21,26 @@ def mini_corpus(name: str = "mini") -> Corpus:
     for a, area in enumerate(AREAS):
         for k in range(2):
             n = 2 * a + k + 1
-            tasks.append(FalloesungTask(task_id=f"{name}-t{n}", corpus=name, area=area, title=f"Fall {n}",
-                                        facts=f"Sachverhalt {n}: A verkauft B ein Fahrrad.",
-                                        reference=f"{REFERENCE_MARK} {n}", difficulty=DIFFICULTIES[k]))
+            tasks.append(
+                FalloesungTask(
+                    task_id=f"{name}-t{n}",
+                    corpus=name,
+                    area=area,
+                    title=f"Fall {n}",
+                    facts=f"Sachverhalt {n}: A verkauft B ein Fahrrad.",
+                    reference=f"{REFERENCE_MARK} {n}",
+                    difficulty=DIFFICULTIES[k],
+                )
+            )
     return Corpus(name=name, tasks=tasks)
 
 
-SYSTEMS = (("sys-flag-a", "flagship"), ("sys-flag-b", "flagship"), ("sys-eff", "efficiency"),
-           ("sys-open", "open_reference"))
+SYSTEMS = (
+    ("sys-flag-a", "flagship"),
+    ("sys-flag-b", "flagship"),
+    ("sys-eff", "efficiency"),
+    ("sys-open", "open_reference"),
+)
 
 
 def add_generations(store: Store, corpus: Corpus) -> None:
@@ -37,9 +49,16 @@ def add_generations(store: Store, corpus: Corpus) -> None:
         system = SystemConfig(name=name, provider="openai-compatible", model=name, tier=tier)  # type: ignore[arg-type]
         store.upsert_system(system)
         for task in corpus.tasks:
-            store.save_generation(Generation(generation_id=f"g-{name}-{task.task_id}", task_id=task.task_id,
-                                             system=name, config_hash=system.config_hash(),
-                                             text=f"Gutachten zu {task.title}", output_tokens=300))
+            store.save_generation(
+                Generation(
+                    generation_id=f"g-{name}-{task.task_id}",
+                    task_id=task.task_id,
+                    system=name,
+                    config_hash=system.config_hash(),
+                    text=f"Gutachten zu {task.title}",
+                    output_tokens=300,
+                )
+            )
 
 
 def new_store(tmp_path: Path, corpus: Corpus | None = None) -> Store:
@@ -61,8 +80,13 @@ def user(store: Store, name: str, *roles: str) -> int:
             _HASH.append(created.password_hash)
             return created.id
     with store.session() as session:
-        row = StudyUser(username=name, password_hash=_HASH[0], roles=" ".join(roles),
-                        pseudonym=f"u-{secrets.token_hex(6)}", active=True)
+        row = StudyUser(
+            username=name,
+            password_hash=_HASH[0],
+            roles=" ".join(roles),
+            pseudonym=f"u-{secrets.token_hex(6)}",
+            active=True,
+        )
         session.add(row)
         session.flush()
         return row.id

@@ -31,12 +31,21 @@ def test_arms_balanced_per_participant_and_task() -> None:
 
 def _release(release_dir: Path) -> tuple[list[PickSpec], dict[str, str], list[str], list[ReviewSlot]]:
     data = json.loads((release_dir / "data/interim/benchathon_human_grading_sample.json").read_text("utf-8"))
-    picks = [PickSpec(p["pick_id"], str(p["task_inner_id"]), p["bereich"], p["provenance"], p["difficulty"])
-             for p in data["picks"]]
+    picks = [
+        PickSpec(p["pick_id"], str(p["task_inner_id"]), p["bereich"], p["provenance"], p["difficulty"])
+        for p in data["picks"]
+    ]
     authors = {str(t): name for name, c in data["creators"].items() for t in c["tasks"]}
     roster = sorted(data["blind_reviewers"])
-    slots = [ReviewSlot(a["pick_id"], a["reviewer_name"], a["reviewer_role"],
-                        a["pass"] if a["reviewer_role"] == "blind" else "creator") for a in data["assignments"]]
+    slots = [
+        ReviewSlot(
+            a["pick_id"],
+            a["reviewer_name"],
+            a["reviewer_role"],
+            a["pass"] if a["reviewer_role"] == "blind" else "creator",
+        )
+        for a in data["assignments"]
+    ]
     return picks, authors, roster, slots
 
 
@@ -75,16 +84,16 @@ def rosters(draw: st.DrawFn) -> tuple[list[PickSpec], dict[str, str], list[str]]
         for t in range(draw(st.integers(1, 4))):
             task = f"{a}-{t}"
             authors[task] = draw(st.sampled_from(creators))
-            for prov in draw(st.lists(st.sampled_from(["traditional", "co_creation", "llm"]), min_size=1,
-                                      max_size=3, unique=True)):
+            for prov in draw(
+                st.lists(st.sampled_from(["traditional", "co_creation", "llm"]), min_size=1, max_size=3, unique=True)
+            ):
                 picks.append(PickSpec(f"{task}-{prov}", task, area, prov))
     return picks, authors, graders
 
 
 @settings(max_examples=60, deadline=None)
 @given(rosters(), st.integers(0, 10_000))
-def test_design_properties_on_random_rosters(case: tuple[list[PickSpec], dict[str, str], list[str]],
-                                             seed: int) -> None:
+def test_design_properties_on_random_rosters(case: tuple[list[PickSpec], dict[str, str], list[str]], seed: int) -> None:
     picks, authors, graders = case
     try:
         slots = assign_reviews(picks, authors, graders, seed)
@@ -93,8 +102,9 @@ def test_design_properties_on_random_rosters(case: tuple[list[PickSpec], dict[st
         authored: dict[str, set[str]] = {}
         for p in picks:
             authored.setdefault(authors[p.task_id], set()).add(p.area)
-        assert any(sum(p.area not in authored.get(g, set()) and g != authors[p.task_id] for g in graders) < 3
-                   for p in picks)
+        assert any(
+            sum(p.area not in authored.get(g, set()) and g != authors[p.task_id] for g in graders) < 3 for p in picks
+        )
         return
     assert len(slots) == 4 * len(picks)
     assert design_violations(slots, picks, authors, graders) == []
@@ -104,8 +114,12 @@ def test_design_properties_on_random_rosters(case: tuple[list[PickSpec], dict[st
 
 def test_violations_are_reported() -> None:
     picks = [PickSpec("P1", "t1", "Strafrecht", "llm")]
-    bad = [ReviewSlot("P1", "a", "creator", "creator"), ReviewSlot("P1", "a", "blind", "A"),
-           ReviewSlot("P1", "b", "blind", "B"), ReviewSlot("P1", "b", "blind", "C")]
+    bad = [
+        ReviewSlot("P1", "a", "creator", "creator"),
+        ReviewSlot("P1", "a", "blind", "A"),
+        ReviewSlot("P1", "b", "blind", "B"),
+        ReviewSlot("P1", "b", "blind", "C"),
+    ]
     problems = design_violations(bad, picks, {"t1": "a"}, ["a", "b", "c"])
     assert any("not 3 distinct" in p for p in problems)
     assert any("a reviews blind in Strafrecht" in p for p in problems)

@@ -20,9 +20,18 @@ from benger.store import Store
 from benger.study import create_study, enrol, save_expertise, save_review, start, submit
 from benger.study._models import ReviewAssignment
 
-FULL = {"ergebnisrichtigkeit": 16, "vollstaendigkeit": 8, "rechtsgrundlagen": 8, "rechtskenntnis": 12,
-        "subsumtion": 12, "schwerpunktsetzung": 8, "methodischer_stil": 8, "gliederung": 4, "sprache": 2,
-        "formalia": 2}
+FULL = {
+    "ergebnisrichtigkeit": 16,
+    "vollstaendigkeit": 8,
+    "rechtsgrundlagen": 8,
+    "rechtskenntnis": 12,
+    "subsumtion": 12,
+    "schwerpunktsetzung": 8,
+    "methodischer_stil": 8,
+    "gliederung": 4,
+    "sprache": 2,
+    "formalia": 2,
+}
 
 
 def _cli() -> typer.Typer:
@@ -35,8 +44,14 @@ def test_admin_commands_export_and_analysis(store: Store, tmp_path: Path) -> Non
     db = str(tmp_path / "benger.db")
     runner = CliRunner()
     app = _cli()
-    for name, roles in (("c0", ["creator"]), ("c1", ["creator"]), ("c2", ["creator"]), ("g0", ["grader"]),
-                        ("g1", ["grader"]), ("g2", ["grader"])):
+    for name, roles in (
+        ("c0", ["creator"]),
+        ("c1", ["creator"]),
+        ("c2", ["creator"]),
+        ("g0", ["grader"]),
+        ("g1", ["grader"]),
+        ("g2", ["grader"]),
+    ):
         args = ["study", "create-user", name, "--db", db, "--password", "langes-passwort"]
         result = runner.invoke(app, args + [x for r in roles for x in ("--role", r)])
         assert result.exit_code == 0, result.output
@@ -49,16 +64,18 @@ def test_admin_commands_export_and_analysis(store: Store, tmp_path: Path) -> Non
             start(store, study, pid, f"mini-t{t}")
             submit(store, study, pid, f"mini-t{t}", f"Lösung {i}-{t}")
     for t in range(1, 7):
-        result = runner.invoke(app, ["study", "set-author", f"mini-t{t}", f"c{(t - 1) // 2}", "--study", str(study),
-                                     "--db", db])
+        result = runner.invoke(
+            app, ["study", "set-author", f"mini-t{t}", f"c{(t - 1) // 2}", "--study", str(study), "--db", db]
+        )
         assert result.exit_code == 0, result.output
     assert "18 picks" in runner.invoke(app, ["study", "picks", "--study", str(study), "--db", db]).output
     assert "72 review assignments" in runner.invoke(app, ["study", "assign", "--study", str(study), "--db", db]).output
     with store.session() as session:
         work = [(a.id, a.grader_id) for a in session.scalars(select(ReviewAssignment))]
     for k, (aid, gid) in enumerate(work):  # result correctness 10..16 varies, the rest is FULL
-        save_review(store, aid, gid, {**FULL, "ergebnisrichtigkeit": 10 + k % 7}, dict.fromkeys(FULL, "ok"),
-                    submit=True)
+        save_review(
+            store, aid, gid, {**FULL, "ergebnisrichtigkeit": 10 + k % 7}, dict.fromkeys(FULL, "ok"), submit=True
+        )
     out = tmp_path / "export"
     result = runner.invoke(app, ["study", "export", "--study", str(study), "--out", str(out), "--db", db])
     assert json.loads(result.output) == {"picks": 18, "assignments": 72, "reviews": 72}
@@ -75,14 +92,28 @@ def test_admin_commands_export_and_analysis(store: Store, tmp_path: Path) -> Non
     targets += [("human_solution", h.solution_id) for h in store.human_solutions()]
     for n, (kind, target) in enumerate(targets):
         total = 60.0 + (n % 5) * 5
-        store.save_judgement(Judgement(judgement_id=f"j{n}", target_kind=kind, target_id=target,  # type: ignore[arg-type]
-                                       judge="judge-a", judge_config_hash="h", rubric_version="falloesung@1",
-                                       status="scored", dimensions={}, total=total, grade_points=grade_points(total),
-                                       passed=passed(total)))
+        store.save_judgement(
+            Judgement(
+                judgement_id=f"j{n}",
+                target_kind=kind,
+                target_id=target,  # type: ignore[arg-type]
+                judge="judge-a",
+                judge_config_hash="h",
+                rubric_version="falloesung@1",
+                status="scored",
+                dimensions={},
+                total=total,
+                grade_points=grade_points(total),
+                passed=passed(total),
+            )
+        )
     data = StudyData.from_store(store, corpus="mini")
     assert len(data.reviews) == 72
-    assert Counter(s.solution_type for s in data.solutions.values()) == \
-        {"human_traditional": 6, "human_co_creation": 6, "llm_system": 6}
+    assert Counter(s.solution_type for s in data.solutions.values()) == {
+        "human_traditional": 6,
+        "human_co_creation": 6,
+        "llm_system": 6,
+    }
     results = compute_all(data, n_boot=200, n_stacked=50)
     # RQ4: 2 participants x 6 tasks = 12 solutions, balanced arms 6 / 6
     assert results["rq4"]["judge"]["n"] == {"traditional": 6, "co_creation": 6}

@@ -8,8 +8,11 @@ from benger.study import Expertise, HumanCandidate, LlmCandidate, expertise_scor
 
 
 def test_expertise_scores_by_hand() -> None:
-    people = [Expertise("A", {"Zivilrecht": 1}), Expertise("B", {"Zivilrecht": 3}, exam_grade=10.0),
-              Expertise("C", {"Zivilrecht": 5})]
+    people = [
+        Expertise("A", {"Zivilrecht": 1}),
+        Expertise("B", {"Zivilrecht": 3}, exam_grade=10.0),
+        Expertise("C", {"Zivilrecht": 5}),
+    ]
     scores = expertise_scores(people, "Zivilrecht")
     # competence 1, 3, 5: mean 3, population sd sqrt(8/3) = 1.63299 -> z = -1.22474, 0, 1.22474;
     # only B has a grade, so its z is 0 (constant); B = mean(0, 0) = 0
@@ -20,15 +23,27 @@ def test_expertise_scores_by_hand() -> None:
 
 def test_median_participant_is_picked_per_task_and_arm() -> None:
     expertise = {p: Expertise(p, {"Strafrecht": c}) for p, c in (("A", 1), ("B", 2), ("C", 4), ("D", 5))}
-    subs = [HumanCandidate(f"s-{p}-{t}", p, t, "Strafrecht", arm)
-            for p, t, arm in (("A", "t1", "traditional"), ("B", "t1", "traditional"), ("C", "t1", "traditional"),
-                              ("D", "t1", "co_creation"), ("A", "t2", "co_creation"), ("D", "t2", "traditional"))]
+    subs = [
+        HumanCandidate(f"s-{p}-{t}", p, t, "Strafrecht", arm)
+        for p, t, arm in (
+            ("A", "t1", "traditional"),
+            ("B", "t1", "traditional"),
+            ("C", "t1", "traditional"),
+            ("D", "t1", "co_creation"),
+            ("A", "t2", "co_creation"),
+            ("D", "t2", "traditional"),
+        )
+    ]
     picks = {(p.task_id, p.arm): p.solution_id for p in pick_humans(subs, expertise)}
     # competence 1,2,4,5: mean 3, sd sqrt(2.5) -> z = -1.265, -0.632, 0.632, 1.265.
     # traditional pool {A,B,C,D}: median = (-0.632 + 0.632) / 2 = 0 -> in t1, B and C tie at 0.632: B by id.
     # co_creation pool {D, A}: median 0 -> t1 has only D; t2 only A.
-    assert picks == {("t1", "traditional"): "s-B-t1", ("t1", "co_creation"): "s-D-t1",
-                     ("t2", "co_creation"): "s-A-t2", ("t2", "traditional"): "s-D-t2"}
+    assert picks == {
+        ("t1", "traditional"): "s-B-t1",
+        ("t1", "co_creation"): "s-D-t1",
+        ("t2", "co_creation"): "s-A-t2",
+        ("t2", "traditional"): "s-D-t2",
+    }
 
 
 def test_llm_rotation_with_load_counter_and_token_floor() -> None:

@@ -29,9 +29,18 @@ from benger.study import (
 )
 from benger.study._models import STUDY_TABLES, Pick, Review, ReviewAssignment
 
-FULL = {"ergebnisrichtigkeit": 15, "vollstaendigkeit": 8, "rechtsgrundlagen": 7.5, "rechtskenntnis": 11,
-        "subsumtion": 10, "schwerpunktsetzung": 6, "methodischer_stil": 7, "gliederung": 4, "sprache": 2.5,
-        "formalia": 1.5}
+FULL = {
+    "ergebnisrichtigkeit": 15,
+    "vollstaendigkeit": 8,
+    "rechtsgrundlagen": 7.5,
+    "rechtskenntnis": 11,
+    "subsumtion": 10,
+    "schwerpunktsetzung": 6,
+    "methodischer_stil": 7,
+    "gliederung": 4,
+    "sprache": 2.5,
+    "formalia": 1.5,
+}
 NOTES = {k: "begründet" for k in FULL}
 
 
@@ -55,8 +64,9 @@ def _study_with_submissions(store: Store) -> tuple[int, dict[str, int]]:
     people = {}
     for i, comp in enumerate((1, 3, 5, 2)):
         pid = user(store, f"p{i}", "participant")
-        save_expertise(store, pid, "law_student", dict.fromkeys(("Zivilrecht", "Strafrecht", "Öffentliches Recht"),
-                                                                comp), None)
+        save_expertise(
+            store, pid, "law_student", dict.fromkeys(("Zivilrecht", "Strafrecht", "Öffentliches Recht"), comp), None
+        )
         enrol(store, study, pid)
         for t in range(1, 7):
             start(store, study, pid, f"mini-t{t}")
@@ -82,8 +92,11 @@ def test_picks_assignment_and_versioned_reviews(store: Store) -> None:
         rows = list(session.scalars(select(ReviewAssignment).filter_by(study_id=study)))
     assert Counter(p.provenance for p in picks) == {"traditional": 6, "co_creation": 6, "llm": 6}
     # LLM rotation over 6 tasks: flagship, efficiency, open, flagship, efficiency, open
-    assert [p.meta["tier"] for p in sorted(picks, key=lambda p: p.code) if p.provenance == "llm"] == \
-        ["flagship", "efficiency", "open_reference"] * 2
+    assert [p.meta["tier"] for p in sorted(picks, key=lambda p: p.code) if p.provenance == "llm"] == [
+        "flagship",
+        "efficiency",
+        "open_reference",
+    ] * 2
     # blind: 18 x 3 = 54 over 6 graders; each creator is barred from their own area (6 picks), so 9 each
     blind = Counter(r.grader_id for r in rows if r.role == "blind")
     assert sorted(blind.values()) == [9] * 6

@@ -74,8 +74,7 @@ def _own_assignment(world: World, username: str) -> int:
 
 def _url(template: str, world: World, role: str) -> str:
     aid = _own_assignment(world, ROLE_USERS.get(role, "g0") if role in ("grader", "creator") else "g0")
-    return template.format(study_id=world.study, position=5, assignment_id=aid, token="kein-token",
-                           lang="de")
+    return template.format(study_id=world.study, position=5, assignment_id=aid, token="kein-token", lang="de")
 
 
 @pytest.mark.parametrize("role", ANY)
@@ -99,8 +98,9 @@ def test_authorization_matrix(world: World, app: FastAPI, role: str) -> None:
                 assert resp.status_code < 500, where
             elif role == "anonymous":
                 is_json = template.endswith("/draft")
-                assert (resp.status_code, resp.headers.get("location")) == \
-                    ((401, None) if is_json else (303, "/login")), where
+                assert (resp.status_code, resp.headers.get("location")) == (
+                    (401, None) if is_json else (303, "/login")
+                ), where
             else:
                 assert resp.status_code == 403, where
 
@@ -126,8 +126,9 @@ def test_post_without_csrf_is_refused_everywhere(world: World, app: FastAPI) -> 
         client = clients[role]
         resp = client.post(_url(template, world, role), data=FORMS.get(template, {}), follow_redirects=False)
         assert resp.status_code == 403, template
-        wrong = client.post(_url(template, world, role), data={**FORMS.get(template, {}), "csrf_token": "x"},
-                            follow_redirects=False)
+        wrong = client.post(
+            _url(template, world, role), data={**FORMS.get(template, {}), "csrf_token": "x"}, follow_redirects=False
+        )
         assert wrong.status_code == 403, template
 
 
@@ -139,5 +140,4 @@ def test_csrf_less_submit_changes_nothing(world: World, app: FastAPI) -> None:
         resp = client.post(f"/studies/{world.study}/tasks/2/submit", data={"text": "ohne Token"})
         assert resp.status_code == 403
     with world.store.session() as session:
-        assert session.scalar(select(Submission).filter_by(user_id=world.ids["participant"], task_id="mini-t3")) \
-            is None
+        assert session.scalar(select(Submission).filter_by(user_id=world.ids["participant"], task_id="mini-t3")) is None

@@ -12,17 +12,38 @@ from web_helpers import XSS, World, csrf_of, login
 
 from benger.study._models import Pick, ReviewAssignment, StudyUser
 
-FULL = {"ergebnisrichtigkeit": 10, "vollstaendigkeit": 5, "rechtsgrundlagen": 5, "rechtskenntnis": 7.5,
-        "subsumtion": 7.5, "schwerpunktsetzung": 5, "methodischer_stil": 5, "gliederung": 2.5, "sprache": 1.5,
-        "formalia": 1}
+FULL = {
+    "ergebnisrichtigkeit": 10,
+    "vollstaendigkeit": 5,
+    "rechtsgrundlagen": 5,
+    "rechtskenntnis": 7.5,
+    "subsumtion": 7.5,
+    "schwerpunktsetzung": 5,
+    "methodischer_stil": 5,
+    "gliederung": 2.5,
+    "sprache": 1.5,
+    "formalia": 1,
+}
 
 
 def _forbidden_words(world: World) -> list[str]:
     with world.store.session() as session:
         users = list(session.scalars(select(StudyUser)))
         picks = list(session.scalars(select(Pick)))
-    words = [REFERENCE_MARK, "traditional", "co_creation", "Ko-Kreation", "Klassisch", "llm", "generation",
-             "human_solution", "flagship", "efficiency", "open_reference", "OTHER-GRADER-NOTE"]
+    words = [
+        REFERENCE_MARK,
+        "traditional",
+        "co_creation",
+        "Ko-Kreation",
+        "Klassisch",
+        "llm",
+        "generation",
+        "human_solution",
+        "flagship",
+        "efficiency",
+        "open_reference",
+        "OTHER-GRADER-NOTE",
+    ]
     words += [name for name, _ in SYSTEMS]
     words += [u.pseudonym for u in users] + [f">{u.username}<" for u in users if u.username.startswith("p")]
     words += [p.code for p in picks] + [p.target_id for p in picks]
@@ -36,9 +57,11 @@ def test_blind_grader_sees_no_provenance(world: World, app: FastAPI) -> None:
     other = TestClient(app)
     login(other, "g1")
     with world.store.session() as session:
-        shared = session.scalar(select(ReviewAssignment).where(
-            ReviewAssignment.grader_id == world.ids["g1"],
-            ReviewAssignment.pick_id.in_([a.pick_id for a in mine])))
+        shared = session.scalar(
+            select(ReviewAssignment).where(
+                ReviewAssignment.grader_id == world.ids["g1"], ReviewAssignment.pick_id.in_([a.pick_id for a in mine])
+            )
+        )
     assert shared is not None  # the roster has 3 blind graders, so g0 and g1 share every pick
     token = csrf_of(other, "/reviews")
     data = {f"dim_{k}": str(v) for k, v in FULL.items()} | {f"just_{k}": "OTHER-GRADER-NOTE" for k in FULL}
@@ -66,8 +89,12 @@ def test_creator_sees_the_reference(world: World, app: FastAPI) -> None:
 
 def test_solution_text_is_escaped(world: World, app: FastAPI) -> None:
     with world.store.session() as session:
-        aid = session.scalar(select(ReviewAssignment.id).join(Pick, Pick.id == ReviewAssignment.pick_id).where(
-            ReviewAssignment.grader_id == world.ids["g2"], Pick.target_kind == "human_solution").limit(1))
+        aid = session.scalar(
+            select(ReviewAssignment.id)
+            .join(Pick, Pick.id == ReviewAssignment.pick_id)
+            .where(ReviewAssignment.grader_id == world.ids["g2"], Pick.target_kind == "human_solution")
+            .limit(1)
+        )
     page = login(TestClient(app), "g2").get(f"/reviews/{aid}").text
     assert XSS not in page
     assert "&lt;script&gt;alert(&#39;xss&#39;)&lt;/script&gt;" in page
@@ -92,8 +119,9 @@ def test_session_cookie_flags(app: FastAPI) -> None:
 
 def test_invitation_link_works_once(world: World, app: FastAPI) -> None:
     admin = login(TestClient(app), "admin")
-    resp = admin.post("/admin/invitations", data={"role": "grader", "csrf_token": csrf_of(admin, "/admin")},
-                      follow_redirects=False)
+    resp = admin.post(
+        "/admin/invitations", data={"role": "grader", "csrf_token": csrf_of(admin, "/admin")}, follow_redirects=False
+    )
     token = re.search(r"invitation=([\w-]+)", resp.headers["location"])
     assert token is not None
     guest = TestClient(app)
@@ -106,8 +134,12 @@ def test_invitation_link_works_once(world: World, app: FastAPI) -> None:
 
 def test_invalid_draft_points_are_explained_not_saved(world: World, app: FastAPI) -> None:
     with world.store.session() as session:
-        aid = session.scalar(select(ReviewAssignment.id).filter_by(grader_id=world.ids["g2"]).order_by(
-            ReviewAssignment.id.desc()).limit(1))
+        aid = session.scalar(
+            select(ReviewAssignment.id)
+            .filter_by(grader_id=world.ids["g2"])
+            .order_by(ReviewAssignment.id.desc())
+            .limit(1)
+        )
     client = login(TestClient(app), "g2")
     resp = client.post(f"/reviews/{aid}/draft", data={"csrf_token": csrf_of(client, "/reviews"), "dim_sprache": "2.3"})
     assert resp.status_code == 422

@@ -23,10 +23,10 @@ CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 if not CHROMIUM.exists():
     if os.environ.get("CI") == "true":
-        pytest.fail("browser tests need Debian chromium at /usr/bin/chromium (apt-get install chromium)",
-                    pytrace=False)
-    pytest.skip("browser tests need Debian chromium at /usr/bin/chromium (apt-get install chromium)",
-                allow_module_level=True)
+        pytest.fail("browser tests need Debian chromium at /usr/bin/chromium (apt-get install chromium)", pytrace=False)
+    pytest.skip(
+        "browser tests need Debian chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True
+    )
 sync_api = pytest.importorskip("playwright.sync_api")
 
 
@@ -47,8 +47,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(store, sweep_every_s=1.0), host="127.0.0.1", port=port,
-                                           log_level="warning"))
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(store, sweep_every_s=1.0), host="127.0.0.1", port=port, log_level="warning")
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     while not server.started:
@@ -62,8 +63,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM),
-                              args=["--no-sandbox", "--headless", "--disable-background-networking", "--disable-gpu"])
+        b = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--no-sandbox", "--headless", "--disable-background-networking", "--disable-gpu"],
+        )
         yield b
         b.close()
 
@@ -92,8 +95,11 @@ def test_participant_completes_a_timed_task(browser: object, site: Site) -> None
     page.wait_for_selector("#submitted-notice")
     assert "§ 433 II BGB" in page.inner_text("#submitted-text")
     with site.world.store.session() as session:
-        sub = session.scalar(select(Submission).filter_by(user_id=site.world.ids["participant"], task_id="mini-t1",
-                                                          study_id=site.world.study))
+        sub = session.scalar(
+            select(Submission).filter_by(
+                user_id=site.world.ids["participant"], task_id="mini-t1", study_id=site.world.study
+            )
+        )
     assert sub is not None and not sub.auto_submitted
 
 

@@ -77,8 +77,11 @@ def login(client: TestClient, username: str) -> TestClient:
     page = client.get("/login")
     token = re.search(r'name="csrf_token" value="([^"]+)"', page.text)
     assert token is not None
-    resp = client.post("/login", data={"username": username, "password": PASSWORD, "csrf_token": token.group(1)},
-                       follow_redirects=False)
+    resp = client.post(
+        "/login",
+        data={"username": username, "password": PASSWORD, "csrf_token": token.group(1)},
+        follow_redirects=False,
+    )
     assert resp.status_code == 303, resp.text
     return client
 

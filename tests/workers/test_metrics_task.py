@@ -28,8 +28,9 @@ def test_metrics_task_scores_once(shared_redis: str, workers: Workers, tmp_path:
     system = SystemConfig(name="sys-a", provider="openai-compatible", model="m")
     store.upsert_system(system)
     store.save_generation(
-        Generation(generation_id="g1", task_id="t1", system="sys-a", config_hash=system.config_hash(),
-                   run_index=0, text=TEXT)
+        Generation(
+            generation_id="g1", task_id="t1", system="sys-a", config_hash=system.config_hash(), run_index=0, text=TEXT
+        )
     )
     workers.start(1, queues=METRICS_QUEUE)
     app = create_app()

@@ -124,8 +124,11 @@ def picks_cmd(study: StudyOption, db: DbOption = None) -> None:
 
 
 @study_app.command("assign")
-def assign_cmd(study: StudyOption, db: DbOption = None,
-               seed: Annotated[int | None, typer.Option(help="Seed (default: the study's).")] = None) -> None:
+def assign_cmd(
+    study: StudyOption,
+    db: DbOption = None,
+    seed: Annotated[int | None, typer.Option(help="Seed (default: the study's).")] = None,
+) -> None:
     """Assign 1 creator and 3 blind reviews per pick."""
     from benger.study import run_assignment
 
@@ -141,8 +144,9 @@ def expire_cmd(db: DbOption = None) -> None:
 
 
 @study_app.command("export")
-def export_cmd(study: StudyOption, out: Annotated[Path, typer.Option(help="Output folder (release layout).")],
-               db: DbOption = None) -> None:
+def export_cmd(
+    study: StudyOption, out: Annotated[Path, typer.Option(help="Output folder (release layout).")], db: DbOption = None
+) -> None:
     """Export picks, assignments and reviews in the release layout."""
     from benger.study import export_study
 

@@ -237,8 +237,12 @@ def bertscore(
             cache[text] = encoder.encode(text)
         return cache[text]
 
-    special = {encoder.tokenizer.cls_token_id, encoder.tokenizer.sep_token_id,
-               encoder.tokenizer.bos_token_id, encoder.tokenizer.eos_token_id} - {None}
+    special = {
+        encoder.tokenizer.cls_token_id,
+        encoder.tokenizer.sep_token_id,
+        encoder.tokenizer.bos_token_id,
+        encoder.tokenizer.eos_token_id,
+    } - {None}
     idf_map = _idf_dict([states(r).ids for r in references]) if idf else {}
     default_idf = math.log(len(references) + 1) if idf else 1.0
 
@@ -250,8 +254,12 @@ def bertscore(
     for cand, ref in zip(candidates, references, strict=True):
         c, r = states(cand), states(ref)
         p, rec, f = greedy_cos_idf(
-            torch.from_numpy(r.vectors)[None], torch.ones(1, len(r.ids)), weights(r),
-            torch.from_numpy(c.vectors)[None], torch.ones(1, len(c.ids)), weights(c),
+            torch.from_numpy(r.vectors)[None],
+            torch.ones(1, len(r.ids)),
+            weights(r),
+            torch.from_numpy(c.vectors)[None],
+            torch.ones(1, len(c.ids)),
+            weights(c),
         )
         out.append(Score(float(f[0]), {"precision": float(p[0]), "recall": float(rec[0]), "cand_tokens": len(c.ids)}))
     return out

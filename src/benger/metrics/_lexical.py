@@ -61,8 +61,12 @@ def sentence_bleu(candidate: str, reference: str) -> Score:
     hyp, ref = tok(candidate.rstrip()).split(), tok(reference.rstrip()).split()
     stats = multi_order_stats(hyp, ref, 4)
     result = BLEU.compute_bleu(
-        [m for _, _, m in stats], [h for h, _, _ in stats], len(hyp), len(ref),
-        smooth_method="exp", effective_order=True,
+        [m for _, _, m in stats],
+        [h for h, _, _ in stats],
+        len(hyp),
+        len(ref),
+        smooth_method="exp",
+        effective_order=True,
     )
     return Score(result.score / 100.0, {"bp": result.bp, "sys_len": len(hyp), "ref_len": len(ref)})
 

@@ -27,20 +27,51 @@ FigureFn = Callable[[Mapping[str, Any], Path], Figure | Missing]
 
 # (section id, title, intro, [table builders], [figure builders]) in reading order.
 _SECTIONS: list[tuple[str, str, str, list[TableFn], list[FigureFn]]] = [
-    ("rq1", "RQ1: Leaderboard", "How well do LLM systems and humans solve the cases, scored by the rubric judge?",
-     [t14.leaderboard_table], [figs.leaderboard_figure, figs.heatmap_figure]),
-    ("rq2", "RQ2: Tier, provider and weights", "Do flagship, efficiency and open-weight systems differ?",
-     [t14.rq2_table], []),
-    ("rq3", "RQ3: Automatic metrics vs judge", "How well do surface and embedding metrics track the judge?",
-     [t14.rq3_table], [figs.metric_figure]),
-    ("rq4", "RQ4: Co-creation", "Do humans working with an AI assistant score higher than those working alone?",
-     [t14.rq4_table, t14.rq4_area_table], []),
-    ("rq5", "RQ5: Judge validity", "Does the judge deviate from human graders no more than they deviate from "
-     "each other?",
-     [t5.agreement_table, t5.judge_pool_table, t5.irr_table, lambda r: t5.alt_test_table(r, "human"),
-      lambda r: t5.alt_test_table(r, "llm"), t5.calibration_table, t5.per_dimension_table,
-      t5.creator_calibration_table, t5.checks_table],
-     [figs.calibration_figure, figs.dimension_figure]),
+    (
+        "rq1",
+        "RQ1: Leaderboard",
+        "How well do LLM systems and humans solve the cases, scored by the rubric judge?",
+        [t14.leaderboard_table],
+        [figs.leaderboard_figure, figs.heatmap_figure],
+    ),
+    (
+        "rq2",
+        "RQ2: Tier, provider and weights",
+        "Do flagship, efficiency and open-weight systems differ?",
+        [t14.rq2_table],
+        [],
+    ),
+    (
+        "rq3",
+        "RQ3: Automatic metrics vs judge",
+        "How well do surface and embedding metrics track the judge?",
+        [t14.rq3_table],
+        [figs.metric_figure],
+    ),
+    (
+        "rq4",
+        "RQ4: Co-creation",
+        "Do humans working with an AI assistant score higher than those working alone?",
+        [t14.rq4_table, t14.rq4_area_table],
+        [],
+    ),
+    (
+        "rq5",
+        "RQ5: Judge validity",
+        "Does the judge deviate from human graders no more than they deviate from each other?",
+        [
+            t5.agreement_table,
+            t5.judge_pool_table,
+            t5.irr_table,
+            lambda r: t5.alt_test_table(r, "human"),
+            lambda r: t5.alt_test_table(r, "llm"),
+            t5.calibration_table,
+            t5.per_dimension_table,
+            t5.creator_calibration_table,
+            t5.checks_table,
+        ],
+        [figs.calibration_figure, figs.dimension_figure],
+    ),
     ("extras", "Extras", "Further comparisons.", [t5.paired_systems_table], []),
 ]
 
@@ -70,8 +101,11 @@ def _guard(fn: Callable[[], Table | Figure | Missing], name: str) -> Item:
     try:
         return fn()
     except (KeyError, TypeError, AttributeError, ValueError, IndexError) as exc:
-        return Missing(f"broken_{name}", name.replace("_", " "),
-                       f"could not be built from results.json ({type(exc).__name__}: {exc})")
+        return Missing(
+            f"broken_{name}",
+            name.replace("_", " "),
+            f"could not be built from results.json ({type(exc).__name__}: {exc})",
+        )
 
 
 def build_sections(results: Mapping[str, Any], out_dir: Path) -> list[Section]:
@@ -95,8 +129,14 @@ def sha256_file(path: Path) -> str:
 
 def describe_inputs(root: Path, files: list[Path]) -> list[dict[str, Any]]:
     """``[{"path", "bytes", "sha256"}]`` for each input file, paths relative to ``root``."""
-    return [{"path": p.relative_to(root).as_posix() if p.is_relative_to(root) else str(p),
-             "bytes": p.stat().st_size, "sha256": sha256_file(p)} for p in sorted(files)]
+    return [
+        {
+            "path": p.relative_to(root).as_posix() if p.is_relative_to(root) else str(p),
+            "bytes": p.stat().st_size,
+            "sha256": sha256_file(p),
+        }
+        for p in sorted(files)
+    ]
 
 
 def _item_view(item: Item, out_dir: Path) -> dict[str, Any]:
@@ -120,8 +160,12 @@ def render_html(results: Mapping[str, Any], sections: list[Section], out_dir: Pa
     for key, label in (("source", "Source"), ("location", "Location"), ("command", "Command")):
         if prov.get(key):
             facts.append((label, str(prov[key])))
-    for key, label in (("benger_version", "benger version"), ("primary_judge", "Primary judge"), ("seed", "Seed"),
-                       ("n_boot", "Bootstrap resamples")):
+    for key, label in (
+        ("benger_version", "benger version"),
+        ("primary_judge", "Primary judge"),
+        ("seed", "Seed"),
+        ("n_boot", "Bootstrap resamples"),
+    ):
         if meta.get(key) is not None:
             facts.append((label, str(meta[key])))
     if meta.get("judges"):
@@ -141,9 +185,13 @@ def render_html(results: Mapping[str, Any], sections: list[Section], out_dir: Pa
         title="BenGER results report",
         subtitle=_SUBTITLE.get(str(prov.get("source")), "Computed from the given results")
         + (f" · benger {meta['benger_version']}" if meta.get("benger_version") else ""),
-        facts=facts, method_notes=notes, files=prov.get("files") or [],
-        sections=[{"id": s.id, "title": s.title, "intro": s.intro,
-                   "entries": [_item_view(i, out_dir) for i in s.items]} for s in sections],
+        facts=facts,
+        method_notes=notes,
+        files=prov.get("files") or [],
+        sections=[
+            {"id": s.id, "title": s.title, "intro": s.intro, "entries": [_item_view(i, out_dir) for i in s.items]}
+            for s in sections
+        ],
     )
 
 
@@ -159,8 +207,11 @@ def write_report(results: Mapping[str, Any], out_dir: str | Path) -> list[Sectio
                 atomic_write_text(out / "tables" / f"{item.id}.md", render_markdown(item))
                 atomic_write_text(out / "tables" / f"{item.id}.tex", render_latex(item))
             elif isinstance(item, Missing):  # drop what an earlier run wrote for an item that is now unavailable
-                stale = [out / "figures" / f"{item.id[4:]}.{e}" for e in ("png", "svg")] if item.id.startswith(
-                    "fig_") else [out / "tables" / f"{item.id}.{e}" for e in ("md", "tex")]
+                stale = (
+                    [out / "figures" / f"{item.id[4:]}.{e}" for e in ("png", "svg")]
+                    if item.id.startswith("fig_")
+                    else [out / "tables" / f"{item.id}.{e}" for e in ("md", "tex")]
+                )
                 for path in stale:
                     path.unlink(missing_ok=True)
     atomic_write_text(out / "report.html", render_html(results, sections, out))

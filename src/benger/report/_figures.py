@@ -21,8 +21,13 @@ from benger.report._model import Figure, Missing, atomic_write_bytes
 from benger.report._tables import _rq3_sources
 from benger.report._tables_rq5 import per_dimension_pools
 
-_STYLE: Any = {"svg.hashsalt": "benger", "svg.fonttype": "path", "font.size": 9, "axes.spines.top": False,
-          "axes.spines.right": False}
+_STYLE: Any = {
+    "svg.hashsalt": "benger",
+    "svg.fonttype": "path",
+    "font.size": 9,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+}
 _COLORS = ("#1f5f8b", "#d1742b", "#4a8c3f", "#8c3f6e")
 
 
@@ -59,27 +64,35 @@ def leaderboard_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Mi
     title = "Leaderboard with 95% confidence intervals"
     if not rows:
         return Missing("fig_leaderboard", title, "results.json has no rq1.leaderboard rows")
+
     def has(r: Mapping[str, Any], k: str) -> bool:
         return isinstance(r.get(k), Mapping) and num(r[k].get("raw")) is not None
 
-    panels = [(k, n) for k, n in (("bench", "Benchathon"), ("zjs", "ZJS"), ("gp", "Grundprinzipien"))
-              if any(has(r, k) for r in rows)]
+    panels = [
+        (k, n)
+        for k, n in (("bench", "Benchathon"), ("zjs", "ZJS"), ("gp", "Grundprinzipien"))
+        if any(has(r, k) for r in rows)
+    ]
     rows = [r for r in rows if any(has(r, k) for k, _ in panels)]
     if not panels:
         return Missing("fig_leaderboard", title, "no per-corpus means in rq1.leaderboard")
     with plt.rc_context(_STYLE):
-        fig, axes = plt.subplots(1, len(panels), figsize=(3.6 * len(panels) + 1.4, 0.28 * len(rows) + 1.2),
-                                 sharey=True, squeeze=False)
+        fig, axes = plt.subplots(
+            1, len(panels), figsize=(3.6 * len(panels) + 1.4, 0.28 * len(rows) + 1.2), sharey=True, squeeze=False
+        )
         labels = [str(r.get("display") or r.get("system")) for r in rows]
         y = np.arange(len(rows))
         for ax, (key, name) in zip(axes[0], panels, strict=True):
-            vals = [_err(r[key].get("raw"), r[key].get("low"), r[key].get("high"))
-                    if isinstance(r.get(key), Mapping) else (math.nan, 0.0, 0.0) for r in rows]
+            vals = [
+                _err(r[key].get("raw"), r[key].get("low"), r[key].get("high"))
+                if isinstance(r.get(key), Mapping)
+                else (math.nan, 0.0, 0.0)
+                for r in rows
+            ]
             est = np.array([v[0] for v in vals])
             err = np.array([[v[1] for v in vals], [v[2] for v in vals]])
             colors = [_COLORS[1] if r.get("kind") == "human" else _COLORS[0] for r in rows]
-            ax.barh(y, np.nan_to_num(est), xerr=err, color=colors, alpha=0.85, capsize=2,
-                    error_kw={"elinewidth": 0.8})
+            ax.barh(y, np.nan_to_num(est), xerr=err, color=colors, alpha=0.85, capsize=2, error_kw={"elinewidth": 0.8})
             ax.set_title(name)
             ax.set_xlim(0, 100)
             ax.set_xlabel("judge raw score (0-100)")
@@ -88,11 +101,17 @@ def leaderboard_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Mi
         axes[0][0].invert_yaxis()
         path_png, path_svg = _save(fig, out_dir, "leaderboard")
     inputs, method = provenance(lb)
-    return Figure("fig_leaderboard", title, path_png, path_svg,
-                  caption="Mean LLM-judge raw score per system (blue)"
-                  + (" and human group (orange)" if any(r.get("kind") == "human" for r in rows) else "")
-                  + "; whiskers: 95% CI; dotted line: pass threshold (50 raw ≈ 4 grade points).",
-                  inputs=inputs, method=method)
+    return Figure(
+        "fig_leaderboard",
+        title,
+        path_png,
+        path_svg,
+        caption="Mean LLM-judge raw score per system (blue)"
+        + (" and human group (orange)" if any(r.get("kind") == "human" for r in rows) else "")
+        + "; whiskers: 95% CI; dotted line: pass threshold (50 raw ≈ 4 grade points).",
+        inputs=inputs,
+        method=method,
+    )
 
 
 def heatmap_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Missing:
@@ -110,8 +129,15 @@ def heatmap_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Missin
         for i in range(values.shape[0]):
             for j in range(values.shape[1]):
                 if not math.isnan(values[i, j]):
-                    ax.text(j, i, f"{values[i, j]:.0f}", ha="center", va="center", fontsize=6.5,
-                            color="white" if values[i, j] < 55 else "black")
+                    ax.text(
+                        j,
+                        i,
+                        f"{values[i, j]:.0f}",
+                        ha="center",
+                        va="center",
+                        fontsize=6.5,
+                        color="white" if values[i, j] < 55 else "black",
+                    )
         ax.set_yticks(range(len(systems)), systems)
         ax.set_xticks(range(len(tasks)), [str(t.get("label") or t.get("task_id")) for t in tasks], rotation=90)
         areas = [str(t.get("area") or "") for t in tasks]
@@ -126,9 +152,16 @@ def heatmap_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Missin
         fig.colorbar(im, ax=ax, label="judge raw score", fraction=0.03)
         path_png, path_svg = _save(fig, out_dir, "task_system_heatmap")
     inputs, method = provenance(ts)
-    return Figure("fig_task_system_heatmap", title, path_png, path_svg,
-                  caption="Per-cell mean judge raw score; rows: systems by overall mean (top = highest); "
-                  "columns: tasks grouped by legal area; blank: no scored generation.", inputs=inputs, method=method)
+    return Figure(
+        "fig_task_system_heatmap",
+        title,
+        path_png,
+        path_svg,
+        caption="Per-cell mean judge raw score; rows: systems by overall mean (top = highest); "
+        "columns: tasks grouped by legal area; blank: no scored generation.",
+        inputs=inputs,
+        method=method,
+    )
 
 
 def metric_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Missing:
@@ -139,17 +172,16 @@ def metric_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Missing
     if not sources:
         return Missing("fig_metric_judge_correlation", title, "results.json has no rq3 correlations")
     with plt.rc_context(_STYLE):
-        fig, axes = plt.subplots(1, len(sources), figsize=(3.2 * len(sources) + 0.6, 3.4), sharey=True,
-                                 squeeze=False)
+        fig, axes = plt.subplots(1, len(sources), figsize=(3.2 * len(sources) + 0.6, 3.4), sharey=True, squeeze=False)
         order = list(dict.fromkeys(m for _, b in sources for m in b["metrics"]))
         for ax, (name, b) in zip(axes[0], sources, strict=True):
             metrics = [m for m in order if m in b["metrics"]]
             x = np.arange(len(metrics))
             for k, (stat, lab) in enumerate((("pearson", "Pearson r"), ("spearman", "Spearman ρ"))):
-                v = [num(b["metrics"][m].get(stat)) if isinstance(b["metrics"][m], Mapping) else None
-                     for m in metrics]
-                ax.bar(x + (k - 0.5) * 0.38, [math.nan if z is None else z for z in v], 0.38, label=lab,
-                       color=_COLORS[k])
+                v = [num(b["metrics"][m].get(stat)) if isinstance(b["metrics"][m], Mapping) else None for m in metrics]
+                ax.bar(
+                    x + (k - 0.5) * 0.38, [math.nan if z is None else z for z in v], 0.38, label=lab, color=_COLORS[k]
+                )
             ax.set_xticks(x, metrics, rotation=45, ha="right")
             ax.set_title(name)
             ax.axhline(0, color="black", lw=0.6)
@@ -158,10 +190,15 @@ def metric_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Missing
         axes[0][0].legend(loc="lower left", frameon=False)
         path_png, path_svg = _save(fig, out_dir, "metric_judge_correlation")
     ins, meths = zip(*(provenance(b) for _, b in sources), strict=True)
-    return Figure("fig_metric_judge_correlation", title, path_png, path_svg,
-                  caption="Per-generation and per-system correlations of each automatic metric with the judge.",
-                  inputs="; ".join(dict.fromkeys(i for i in ins if i)),
-                  method="; ".join(dict.fromkeys(m for m in meths if m)))
+    return Figure(
+        "fig_metric_judge_correlation",
+        title,
+        path_png,
+        path_svg,
+        caption="Per-generation and per-system correlations of each automatic metric with the judge.",
+        inputs="; ".join(dict.fromkeys(i for i in ins if i)),
+        method="; ".join(dict.fromkeys(m for m in meths if m)),
+    )
 
 
 def calibration_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Missing:
@@ -178,14 +215,19 @@ def calibration_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Mi
         for k, pool in enumerate(pools):
             for i, judge in enumerate(judges):
                 r = next((r for r in cal["rows"] if r.get("pool") == pool and str(r.get("judge")) == judge), None)
-                m, sd, n = (num(r.get(x)) if r else None for x in ("judge_minus_pool_mean", "judge_minus_pool_sd",
-                                                                    "n"))
+                m, sd, n = (num(r.get(x)) if r else None for x in ("judge_minus_pool_mean", "judge_minus_pool_sd", "n"))
                 if m is None:
                     continue
                 half = float(sps.t.ppf(0.975, n - 1) * sd / math.sqrt(n)) if sd is not None and n and n > 1 else 0.0
-                ax.errorbar(m, i + (k - (len(pools) - 1) / 2) * 0.25, xerr=half, fmt="o", color=_pool_color(pool, k),
-                            capsize=2, label=pool_label(pool) if i == 0 or not ax.get_legend_handles_labels()[1]
-                            else None)
+                ax.errorbar(
+                    m,
+                    i + (k - (len(pools) - 1) / 2) * 0.25,
+                    xerr=half,
+                    fmt="o",
+                    color=_pool_color(pool, k),
+                    capsize=2,
+                    label=pool_label(pool) if i == 0 or not ax.get_legend_handles_labels()[1] else None,
+                )
         ax.axvline(0, color="black", lw=0.6)
         ax.set_yticks(range(len(judges)), [judge_label(j, meta) for j in judges])
         ax.invert_yaxis()
@@ -195,9 +237,16 @@ def calibration_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Mi
         ax.legend(uniq.values(), uniq.keys(), frameon=False, loc="best")
         path_png, path_svg = _save(fig, out_dir, "judge_calibration")
     inputs, method = provenance(cal)
-    return Figure("fig_judge_calibration", title, path_png, path_svg,
-                  caption="Mean paired difference between each judge and the mean of the blind reviewers, per pool; "
-                  "whiskers: 95% CI mean ± t(0.975, n−1)·sd/√n.", inputs=inputs, method=method)
+    return Figure(
+        "fig_judge_calibration",
+        title,
+        path_png,
+        path_svg,
+        caption="Mean paired difference between each judge and the mean of the blind reviewers, per pool; "
+        "whiskers: 95% CI mean ± t(0.975, n−1)·sd/√n.",
+        inputs=inputs,
+        method=method,
+    )
 
 
 def dimension_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Missing:
@@ -215,8 +264,9 @@ def dimension_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Miss
         for k, pool in enumerate(pools):
             v = [num((pd[pool].get(d) or {}).get("pearson")) for d in dims]
             xs = x + (k - (len(pools) - 1) / 2) * width
-            ax.bar(xs, [math.nan if z is None else z for z in v], width, label=pool_label(pool),
-                   color=_pool_color(pool, k))
+            ax.bar(
+                xs, [math.nan if z is None else z for z in v], width, label=pool_label(pool), color=_pool_color(pool, k)
+            )
             for xi, z in zip(xs, v, strict=True):
                 if z is None:  # r undefined (e.g. constant scores): say so instead of an empty slot
                     ax.text(xi, 0.02, "n/a", ha="center", va="bottom", fontsize=7, color="grey", rotation=90)
@@ -227,8 +277,13 @@ def dimension_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Miss
         ax.legend(frameon=False)
         path_png, path_svg = _save(fig, out_dir, "per_dimension_agreement")
     inputs, method = provenance(block(results, "rq5", "per_dimension"))
-    return Figure("fig_per_dimension_agreement", title, path_png, path_svg,
-                  caption="Pearson r between the primary judge's and the mean blind reviewer's points on each "
-                  f"dimension ({'; '.join(pool_label(p) for p in pools)}); n/a: r undefined.",
-                  inputs=inputs or "human reviews, primary-judge dimension scores",
-                  method=method or "Pearson r per dimension over the picks of each pool.")
+    return Figure(
+        "fig_per_dimension_agreement",
+        title,
+        path_png,
+        path_svg,
+        caption="Pearson r between the primary judge's and the mean blind reviewer's points on each "
+        f"dimension ({'; '.join(pool_label(p) for p in pools)}); n/a: r undefined.",
+        inputs=inputs or "human reviews, primary-judge dimension scores",
+        method=method or "Pearson r per dimension over the picks of each pool.",
+    )

@@ -136,5 +136,8 @@ def _plain(value: Any) -> str:
 def display_names(results: Mapping[str, Any]) -> dict[str, str]:
     """System id -> display name, from the leaderboard rows."""
     rows = block(results, "rq1", "leaderboard", "rows") or []
-    return {str(r["system"]): str(r.get("display") or r["system"]) for r in rows if isinstance(r, Mapping)
-            and r.get("system")}
+    return {
+        str(r["system"]): str(r.get("display") or r["system"])
+        for r in rows
+        if isinstance(r, Mapping) and r.get("system")
+    }

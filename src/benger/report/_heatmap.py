@@ -48,11 +48,11 @@ def task_system_matrix(
         "inputs": [f"generations:{n_gen}", f"judge_scores:{judge}"],
         "source": "per_annotation",
         "judge": judge,
-        "systems": [{"system": s, "display": names.get(s, s), "mean": round(fmean(per_system[s]), 4)}
-                    for s in systems],
+        "systems": [{"system": s, "display": names.get(s, s), "mean": round(fmean(per_system[s]), 4)} for s in systems],
         "tasks": [{"task_id": t[0], "label": t[2], "area": t[1]} for _, t in ordered],
-        "values": [[round(fmean(cells[(s, t[0])]), 4) if cells.get((s, t[0])) else None for _, t in ordered]
-                   for s in systems],
+        "values": [
+            [round(fmean(cells[(s, t[0])]), 4) if cells.get((s, t[0])) else None for _, t in ordered] for s in systems
+        ],
         "n": [[len(cells.get((s, t[0]), [])) for _, t in ordered] for s in systems],
     }
 

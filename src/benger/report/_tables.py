@@ -17,8 +17,19 @@ def leaderboard_table(results: Mapping[str, Any]) -> Table | Missing:
     lb = block(results, "rq1", "leaderboard")
     if not isinstance(lb, Mapping) or not lb.get("rows"):
         return Missing("leaderboard", "Leaderboard (Table 1)", "results.json has no rq1.leaderboard rows")
-    columns = ["System / group", "Bench. n", "Bench. raw", "Bench. pass", "ZJS n", "ZJS raw", "ZJS pass",
-               "GP n", "GP raw", "GP pass", "GP acc."]
+    columns = [
+        "System / group",
+        "Bench. n",
+        "Bench. raw",
+        "Bench. pass",
+        "ZJS n",
+        "ZJS raw",
+        "ZJS pass",
+        "GP n",
+        "GP raw",
+        "GP pass",
+        "GP acc.",
+    ]
     rows: list[list[Cell]] = []
     notes: list[str] = []
     for r in lb["rows"]:
@@ -37,15 +48,24 @@ def leaderboard_table(results: Mapping[str, Any]) -> Table | Missing:
                 parts.append(f"no judge scores ({bench.get('reason') or 'not in the inputs'})")
             if bench.get("human_raw") is not None:
                 n_rev = f" over {integer(bench['human_n_reviews'])} reviews" if bench.get("human_n_reviews") else ""
-                parts.append(f"human graders' own mean {f(bench.get('human_raw'))} raw, pass "
-                             f"{pct(bench.get('human_pass_rate'))}{n_rev}")
+                parts.append(
+                    f"human graders' own mean {f(bench.get('human_raw'))} raw, pass "
+                    f"{pct(bench.get('human_pass_rate'))}{n_rev}"
+                )
             if parts:
                 notes.append(f"{label}: " + "; ".join(parts) + ".")
     inputs, method = provenance(lb)
-    return Table("leaderboard", "Leaderboard across the three corpora (Table 1)", columns, rows,
-                 caption="Mean LLM-judge raw score (0-100) ± half-width of the 95% CI, pass rate (≥ 4 grade points) "
-                 "and, for Grundprinzipien, Ja/Nein accuracy. Ranked by the mean of the available per-corpus means.",
-                 inputs=inputs, method=method, notes=notes)
+    return Table(
+        "leaderboard",
+        "Leaderboard across the three corpora (Table 1)",
+        columns,
+        rows,
+        caption="Mean LLM-judge raw score (0-100) ± half-width of the 95% CI, pass rate (≥ 4 grade points) "
+        "and, for Grundprinzipien, Ja/Nein accuracy. Ranked by the mean of the available per-corpus means.",
+        inputs=inputs,
+        method=method,
+        notes=notes,
+    )
 
 
 def _group_names(rq2: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -63,8 +83,15 @@ def rq2_table(results: Mapping[str, Any]) -> Table | Missing:
     rq2 = block(results, "rq2")
     if not isinstance(rq2, Mapping) or not _group_names(rq2):
         return Missing("rq2_groups", "Tier / provider / weights (RQ2)", "results.json has no rq2 group aggregates")
-    columns = ["Group", "Bench. systems", "Bench. mean [95% CI]", "ZJS systems", "ZJS mean (min-max)",
-               "GP systems", "GP mean (min-max)"]
+    columns = [
+        "Group",
+        "Bench. systems",
+        "Bench. mean [95% CI]",
+        "ZJS systems",
+        "ZJS mean (min-max)",
+        "GP systems",
+        "GP mean (min-max)",
+    ]
     rows: list[list[Cell]] = []
     groups: dict[int, str] = {}
     last_dim = ""
@@ -95,10 +122,18 @@ def rq2_table(results: Mapping[str, Any]) -> Table | Missing:
             if parts:
                 notes.append(f"Gaps on {name}: " + "; ".join(parts) + " raw points.")
     inputs, method = provenance(rq2)
-    return Table("rq2_groups", "Scores by tier, provider and weights (RQ2)", columns, rows,
-                 caption="Benchathon: mean over generations with a bootstrap 95% CI; ZJS and Grundprinzipien: "
-                 "unweighted mean of the system means (range over systems).",
-                 inputs=inputs, method=method, notes=notes, group_rows=groups)
+    return Table(
+        "rq2_groups",
+        "Scores by tier, provider and weights (RQ2)",
+        columns,
+        rows,
+        caption="Benchathon: mean over generations with a bootstrap 95% CI; ZJS and Grundprinzipien: "
+        "unweighted mean of the system means (range over systems).",
+        inputs=inputs,
+        method=method,
+        notes=notes,
+        group_rows=groups,
+    )
 
 
 def _rq3_sources(rq3: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
@@ -137,17 +172,29 @@ def rq3_table(results: Mapping[str, Any]) -> Table | Missing:
             row.append(None if r is None and rho is None else f"{r or '—'} / {rho or '—'} ({integer(n) or '—'})")
         rows.append(row)
     ins, meths = zip(*(provenance(b) for _, b in sources), strict=True)
-    return Table("rq3_metrics", "Automatic metrics vs LLM judge (RQ3, Table 12 layout)", columns, rows,
-                 caption="Pearson r and Spearman ρ between each metric and the judge's raw score; per generation "
-                 "(pairs of generations) and per system (pairs of system means). '—': not available.",
-                 inputs="; ".join(dict.fromkeys(i for i in ins if i)),
-                 method="; ".join(dict.fromkeys(m for m in meths if m)))
+    return Table(
+        "rq3_metrics",
+        "Automatic metrics vs LLM judge (RQ3, Table 12 layout)",
+        columns,
+        rows,
+        caption="Pearson r and Spearman ρ between each metric and the judge's raw score; per generation "
+        "(pairs of generations) and per system (pairs of system means). '—': not available.",
+        inputs="; ".join(dict.fromkeys(i for i in ins if i)),
+        method="; ".join(dict.fromkeys(m for m in meths if m)),
+    )
 
 
-_RQ4_ROWS = (("iid", "i.i.d. annotation"), ("participant_cluster", "Participant cluster"),
-             ("task_cluster", "Task cluster"), ("paired", "Within-participant paired"))
-_RQ4_BLOCKS = (("judge", "LLM judge (all human annotations)"), ("judge_picks", "LLM judge (validation picks only)"),
-               ("blind_human", "Blind human reviewers (validation picks)"))
+_RQ4_ROWS = (
+    ("iid", "i.i.d. annotation"),
+    ("participant_cluster", "Participant cluster"),
+    ("task_cluster", "Task cluster"),
+    ("paired", "Within-participant paired"),
+)
+_RQ4_BLOCKS = (
+    ("judge", "LLM judge (all human annotations)"),
+    ("judge_picks", "LLM judge (validation picks only)"),
+    ("blind_human", "Blind human reviewers (validation picks)"),
+)
 
 
 def _units(iv: Mapping[str, Any], key: str, n: Mapping[str, Any]) -> str | None:
@@ -193,18 +240,26 @@ def rq4_table(results: Mapping[str, Any]) -> Table | Missing:
         tost = b.get("tost_vs_flagship")
         if isinstance(tost, Mapping):
             verdict = "equivalent" if tost.get("equivalent") else "not shown equivalent"
-            notes.append(f"{label}, TOST vs closed-flagship tier: Δ {signed(tost.get('delta'))}, 90% CI "
-                         f"{ci(tost.get('low90'), tost.get('high90'), sign=True)}, margin ±{f(tost.get('margin'))}: "
-                         f"{verdict}.")
+            notes.append(
+                f"{label}, TOST vs closed-flagship tier: Δ {signed(tost.get('delta'))}, 90% CI "
+                f"{ci(tost.get('low90'), tost.get('high90'), sign=True)}, margin ±{f(tost.get('margin'))}: "
+                f"{verdict}."
+            )
     if not rows:
         return Missing("rq4_delta", "Co-creation effect (RQ4)", "; ".join(notes) or "no RQ4 estimates")
     notes.insert(0, f"Source of the judge-based inputs: {rq4.get('source', 'unknown')}.")
-    return Table("rq4_delta", "Co-creation minus traditional under four resampling units (RQ4, Table 10 layout)",
-                 ["Resampling unit", "n units", "Δ raw", "95% CI"], rows,
-                 caption="Mean difference Δ = co-creation − traditional on the raw 0-100 scale; cluster units are "
-                 "given per arm (traditional + co-creation).",
-                 inputs=provenance(rq4)[0], method="; ".join(dict.fromkeys(m for m in methods if m)),
-                 notes=notes, group_rows=groups)
+    return Table(
+        "rq4_delta",
+        "Co-creation minus traditional under four resampling units (RQ4, Table 10 layout)",
+        ["Resampling unit", "n units", "Δ raw", "95% CI"],
+        rows,
+        caption="Mean difference Δ = co-creation − traditional on the raw 0-100 scale; cluster units are "
+        "given per arm (traditional + co-creation).",
+        inputs=provenance(rq4)[0],
+        method="; ".join(dict.fromkeys(m for m in methods if m)),
+        notes=notes,
+        group_rows=groups,
+    )
 
 
 def rq4_area_table(results: Mapping[str, Any]) -> Table | Missing:
@@ -220,14 +275,27 @@ def rq4_area_table(results: Mapping[str, Any]) -> Table | Missing:
         for area, b in by_area.items():
             n = b.get("n") if isinstance(b.get("n"), Mapping) else {}
             mean = b.get("mean") if isinstance(b.get("mean"), Mapping) else {}
-            rows.append([area, f(mean.get("traditional")), f(mean.get("co_creation")), signed(b.get("delta")),
-                         ci(b.get("low"), b.get("high"), sign=True),
-                         f"{integer(n.get('traditional')) or '—'} / {integer(n.get('co_creation')) or '—'}"])
+            rows.append(
+                [
+                    area,
+                    f(mean.get("traditional")),
+                    f(mean.get("co_creation")),
+                    signed(b.get("delta")),
+                    ci(b.get("low"), b.get("high"), sign=True),
+                    f"{integer(n.get('traditional')) or '—'} / {integer(n.get('co_creation')) or '—'}",
+                ]
+            )
     if not rows:
         reason = block(results, "rq4", "reason") or "no per-area estimates in results.json"
         return Missing("rq4_area", "Co-creation effect per legal area (RQ4)", str(reason))
     inputs, method = provenance(rq4)
-    return Table("rq4_area", "Co-creation effect per legal area (RQ4, Table 11 layout)",
-                 ["Area", "Mean trad.", "Mean co-cr.", "Δ", "95% CI", "n trad. / co-cr."], rows,
-                 caption="Descriptive only: i.i.d. bootstrap CI per area, no inferential test between areas.",
-                 inputs=inputs, method=method, group_rows=groups)
+    return Table(
+        "rq4_area",
+        "Co-creation effect per legal area (RQ4, Table 11 layout)",
+        ["Area", "Mean trad.", "Mean co-cr.", "Δ", "95% CI", "n trad. / co-cr."],
+        rows,
+        caption="Descriptive only: i.i.d. bootstrap CI per area, no inferential test between areas.",
+        inputs=inputs,
+        method=method,
+        group_rows=groups,
+    )

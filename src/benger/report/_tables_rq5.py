@@ -34,8 +34,13 @@ def _alt_row(label: str, a: Any) -> list[Cell] | None:
     eps = f(a.get("epsilon"), 2)
     sample = f"m={integer(a.get('m_annotators')) or '—'}, {integer(a.get('n_instances_total')) or '—'} instances"
     verdict = None if a.get("passes") is None else ("passes" if a.get("passes") else "fails")
-    return [label, sample, f"ω={f(a.get('omega'), 2) or '—'} (ε={eps or '—'})", f"ρ={f(a.get('rho'), 2) or '—'}",
-            verdict]
+    return [
+        label,
+        sample,
+        f"ω={f(a.get('omega'), 2) or '—'} (ε={eps or '—'})",
+        f"ρ={f(a.get('rho'), 2) or '—'}",
+        verdict,
+    ]
 
 
 def agreement_table(results: Mapping[str, Any]) -> Table | Missing:
@@ -48,35 +53,53 @@ def agreement_table(results: Mapping[str, Any]) -> Table | Missing:
     for pool in ("human", "llm"):
         b = block(rq5, "judge_vs_pool", judge, pool)
         if isinstance(b, Mapping):
-            rows.append([f"Judge vs mean blind ({pool_label(pool)})", f"n={integer(b.get('n'))}",
-                         f"r={f(b.get('pearson'), 2)}, ρ={f(b.get('spearman'), 2)}",
-                         f"MAE raw {f(b.get('mae_raw'))}, gp {f(b.get('mae_grade_points'), 2)}",
-                         f"κ={f(b.get('kappa'), 2)}"])
+            rows.append(
+                [
+                    f"Judge vs mean blind ({pool_label(pool)})",
+                    f"n={integer(b.get('n'))}",
+                    f"r={f(b.get('pearson'), 2)}, ρ={f(b.get('spearman'), 2)}",
+                    f"MAE raw {f(b.get('mae_raw'))}, gp {f(b.get('mae_grade_points'), 2)}",
+                    f"κ={f(b.get('kappa'), 2)}",
+                ]
+            )
     irr: Mapping[str, Any] = rq5["irr"] if isinstance(rq5.get("irr"), Mapping) else {}
     k = irr.get("k", 3)
     subs = [("Human IRR pooled", irr.get("pooled"))]
     subs += [(f"· {t}", v) for t, v in (irr.get("by_solution_type") or {}).items()]
     for label, b in subs:
         if isinstance(b, Mapping):
-            rows.append([label, f"n={integer(b.get('n'))}×{k}", f"ICC(2,1) raw {f(b.get('icc_2_1_raw'), 2)}",
-                         f"ICC(2,k) raw {f(b.get('icc_2_k_raw'), 2)}", f"ICC(2,k) gp {f(b.get('icc_2_k_gp'), 2)}"])
+            rows.append(
+                [
+                    label,
+                    f"n={integer(b.get('n'))}×{k}",
+                    f"ICC(2,1) raw {f(b.get('icc_2_1_raw'), 2)}",
+                    f"ICC(2,k) raw {f(b.get('icc_2_k_raw'), 2)}",
+                    f"ICC(2,k) gp {f(b.get('icc_2_k_gp'), 2)}",
+                ]
+            )
     for pool in ("human", "llm"):
         r = _alt_row(f"Alt-test, blind pool ({pool_label(pool)})", block(rq5, "alt_test", judge, pool))
         if r:
             rows.append(r)
     for pool in ("human", "llm"):
-        r = _alt_row(f"Alt-test, creator reference ({pool_label(pool)})",
-                     block(rq5, "single_expert", judge, pool, "0.2"))
+        r = _alt_row(
+            f"Alt-test, creator reference ({pool_label(pool)})", block(rq5, "single_expert", judge, pool, "0.2")
+        )
         if r:
             rows.append(r)
     if not rows:
         return Missing("rq5_agreement", "Agreement (RQ5, Table 13)", "no agreement statistics in results.json")
     inputs, method = provenance(block(rq5, "judge_vs_pool", judge, "human"))
-    return Table("rq5_agreement", f"Agreement on the validation picks, judge {judge_label(judge)} (Table 13 layout)",
-                 ["Comparison", "Sample", "Stat 1", "Stat 2", "Stat 3"], rows,
-                 caption="Judge vs the mean of three blind reviewers; human inter-rater reliability (ICC); "
-                 "alt-test winning rate ω (pass: ω ≥ 0.5) with blind-pool and creator references.",
-                 inputs=inputs, method="; ".join(m for m in (method, provenance(irr)[1]) if m))
+    return Table(
+        "rq5_agreement",
+        f"Agreement on the validation picks, judge {judge_label(judge)} (Table 13 layout)",
+        ["Comparison", "Sample", "Stat 1", "Stat 2", "Stat 3"],
+        rows,
+        caption="Judge vs the mean of three blind reviewers; human inter-rater reliability (ICC); "
+        "alt-test winning rate ω (pass: ω ≥ 0.5) with blind-pool and creator references.",
+        inputs=inputs,
+        method="; ".join(m for m in (method, provenance(irr)[1]) if m),
+    )
 
 
 def judge_pool_table(results: Mapping[str, Any]) -> Table | Missing:
@@ -88,16 +111,33 @@ def judge_pool_table(results: Mapping[str, Any]) -> Table | Missing:
     rows: list[list[Cell]] = []
     for judge, pools in jvp.items():
         for pool, b in (pools or {}).items():
-            rows.append([judge_label(judge, meta), pool, integer(b.get("n")), f(b.get("pearson"), 2),
-                         f(b.get("spearman"), 2), f(b.get("kendall"), 2), f(b.get("mae_raw")),
-                         f(b.get("mae_grade_points"), 2), f(b.get("kappa"), 2), signed(b.get("offset_raw"), 2),
-                         f(b.get("mae_bias_corrected"))])
+            rows.append(
+                [
+                    judge_label(judge, meta),
+                    pool,
+                    integer(b.get("n")),
+                    f(b.get("pearson"), 2),
+                    f(b.get("spearman"), 2),
+                    f(b.get("kendall"), 2),
+                    f(b.get("mae_raw")),
+                    f(b.get("mae_grade_points"), 2),
+                    f(b.get("kappa"), 2),
+                    signed(b.get("offset_raw"), 2),
+                    f(b.get("mae_bias_corrected")),
+                ]
+            )
     first = next(iter(next(iter(jvp.values())).values()), None)
     method = provenance(first)[1]
     inputs = f"blind human reviews; per-pick scores of {len(jvp)} judges ({', '.join(jvp)})"
-    return Table("rq5_judges", "Every judge against the blind human pools (RQ5)",
-                 ["Judge", "Pool", "n", "r", "ρ", "τ", "MAE raw", "MAE gp", "κ", "Offset raw", "MAE bias-corr."],
-                 rows, caption="Offset = mean(judge − mean blind); κ on pass/fail.", inputs=inputs, method=method)
+    return Table(
+        "rq5_judges",
+        "Every judge against the blind human pools (RQ5)",
+        ["Judge", "Pool", "n", "r", "ρ", "τ", "MAE raw", "MAE gp", "κ", "Offset raw", "MAE bias-corr."],
+        rows,
+        caption="Offset = mean(judge − mean blind); κ on pass/fail.",
+        inputs=inputs,
+        method=method,
+    )
 
 
 def irr_table(results: Mapping[str, Any]) -> Table | Missing:
@@ -108,21 +148,47 @@ def irr_table(results: Mapping[str, Any]) -> Table | Missing:
     rows: list[list[Cell]] = []
     subs = [("pooled", irr["pooled"]), *list((irr.get("by_solution_type") or {}).items())]
     for label, b in subs:
-        rows.append([label, integer(b.get("n")), f(b.get("icc_2_1_raw"), 2), f(b.get("icc_2_k_raw"), 2),
-                     f(b.get("icc_2_1_gp"), 2), f(b.get("icc_2_k_gp"), 2), f(b.get("spread_raw")),
-                     f(b.get("krippendorff_alpha_raw"), 2)])
+        rows.append(
+            [
+                label,
+                integer(b.get("n")),
+                f(b.get("icc_2_1_raw"), 2),
+                f(b.get("icc_2_k_raw"), 2),
+                f(b.get("icc_2_1_gp"), 2),
+                f(b.get("icc_2_k_gp"), 2),
+                f(b.get("spread_raw")),
+                f(b.get("krippendorff_alpha_raw"), 2),
+            ]
+        )
     bal = irr.get("balanced_subset")
     notes = []
     if isinstance(bal, Mapping):
         raw, gp = bal.get("raw") or {}, bal.get("grade_points") or {}
-        notes.append(f"Balanced subset (raters {', '.join(bal.get('raters') or [])}; n={integer(bal.get('n'))}): "
-                     f"ICC(2,1) raw {f(raw.get('icc_2_1'), 2)}, ICC(2,k) raw {f(raw.get('icc_2_k'), 2)}, "
-                     f"ICC(2,k) gp {f(gp.get('icc_2_k'), 2)}.")
+        notes.append(
+            f"Balanced subset (raters {', '.join(bal.get('raters') or [])}; n={integer(bal.get('n'))}): "
+            f"ICC(2,1) raw {f(raw.get('icc_2_1'), 2)}, ICC(2,k) raw {f(raw.get('icc_2_k'), 2)}, "
+            f"ICC(2,k) gp {f(gp.get('icc_2_k'), 2)}."
+        )
     inputs, method = provenance(irr)
-    return Table("rq5_irr", f"Human inter-rater reliability, k={irr.get('k', 3)} blind reviewers (RQ5)",
-                 ["Picks", "n", "ICC(2,1) raw", "ICC(2,k) raw", "ICC(2,1) gp", "ICC(2,k) gp", "Spread raw",
-                  "Krippendorff α raw"], rows, caption="Spread: mean within-pick max − min of the blind grades.",
-                 inputs=inputs, method=method, notes=notes)
+    return Table(
+        "rq5_irr",
+        f"Human inter-rater reliability, k={irr.get('k', 3)} blind reviewers (RQ5)",
+        [
+            "Picks",
+            "n",
+            "ICC(2,1) raw",
+            "ICC(2,k) raw",
+            "ICC(2,1) gp",
+            "ICC(2,k) gp",
+            "Spread raw",
+            "Krippendorff α raw",
+        ],
+        rows,
+        caption="Spread: mean within-pick max − min of the blind grades.",
+        inputs=inputs,
+        method=method,
+        notes=notes,
+    )
 
 
 def alt_test_table(results: Mapping[str, Any], pool: str) -> Table | Missing:
@@ -139,19 +205,36 @@ def alt_test_table(results: Mapping[str, Any], pool: str) -> Table | Missing:
     for judge, a in blocks.items():
         verdict = "passes" if a.get("passes") else "fails"
         cp = a.get("omega_ci95") or [None, None]
-        groups[len(rows)] = (f"{judge_label(judge, meta)}: ω={f(a.get('omega'), 2)} {verdict}, "
-                             f"CP 95% CI {ci(cp[0], cp[1], 2) or '—'}, ρ={f(a.get('rho'), 2)}, "
-                             f"ε={f(a.get('epsilon'), 2)}")
+        groups[len(rows)] = (
+            f"{judge_label(judge, meta)}: ω={f(a.get('omega'), 2)} {verdict}, "
+            f"CP 95% CI {ci(cp[0], cp[1], 2) or '—'}, ρ={f(a.get('rho'), 2)}, "
+            f"ε={f(a.get('epsilon'), 2)}"
+        )
         for p in a.get("per_annotator") or []:
-            rows.append([p.get("grader"), integer(p.get("n_j")), f"{f(p.get('rho_f'), 2)} / {f(p.get('rho_h'), 2)}",
-                         f(p.get("d_bar"), 3), p.get("test"), pval(p.get("p_value")),
-                         "★" if p.get("rejected_BY") else ""])
+            rows.append(
+                [
+                    p.get("grader"),
+                    integer(p.get("n_j")),
+                    f"{f(p.get('rho_f'), 2)} / {f(p.get('rho_h'), 2)}",
+                    f(p.get("d_bar"), 3),
+                    p.get("test"),
+                    pval(p.get("p_value")),
+                    "★" if p.get("rejected_BY") else "",
+                ]
+            )
     method = provenance(next(iter(blocks.values())))[1]
     inputs = f"blind human reviews of the {pool_label(pool)}; per-pick scores of {len(blocks)} judges"
-    return Table(tid, title, ["Annotator", "n_j", "ρf / ρh", "d̄", "Test", "p", "BY rej."], rows,
-                 caption="ρf: share of items where the judge agrees with the other annotators at least as well as "
-                 "the held-out annotator; ρh the reverse; ★: rejected by Benjamini-Yekutieli at q=0.05.",
-                 inputs=inputs, method=method, group_rows=groups)
+    return Table(
+        tid,
+        title,
+        ["Annotator", "n_j", "ρf / ρh", "d̄", "Test", "p", "BY rej."],
+        rows,
+        caption="ρf: share of items where the judge agrees with the other annotators at least as well as "
+        "the held-out annotator; ρh the reverse; ★: rejected by Benjamini-Yekutieli at q=0.05.",
+        inputs=inputs,
+        method=method,
+        group_rows=groups,
+    )
 
 
 def calibration_table(results: Mapping[str, Any]) -> Table | Missing:
@@ -168,18 +251,29 @@ def calibration_table(results: Mapping[str, Any]) -> Table | Missing:
             groups[len(rows)] = pool_label(str(r.get("pool")))
             last = r.get("pool")
         label = r.get("label") or judge_label(str(r.get("judge")), meta)
-        rows.append([label, integer(r.get("n")),
-                     f"{signed(r.get('judge_minus_pool_mean'), 2) or '—'} (sd {f(r.get('judge_minus_pool_sd'), 2)})",
-                     f"{f(r.get('judge_pool_ttest_t'), 2) or '—'} ({pval(r.get('judge_pool_ttest_p'))})",
-                     f"{signed(r.get('diff_mean'), 2) or '—'} (sd {f(r.get('diff_sd'), 2)})",
-                     f(r.get("sw_diff_p"), 2),
-                     f"{f(r.get('ttest_t'), 2) or '—'} ({pval(r.get('ttest_p'))})"])
+        rows.append(
+            [
+                label,
+                integer(r.get("n")),
+                f"{signed(r.get('judge_minus_pool_mean'), 2) or '—'} (sd {f(r.get('judge_minus_pool_sd'), 2)})",
+                f"{f(r.get('judge_pool_ttest_t'), 2) or '—'} ({pval(r.get('judge_pool_ttest_p'))})",
+                f"{signed(r.get('diff_mean'), 2) or '—'} (sd {f(r.get('diff_sd'), 2)})",
+                f(r.get("sw_diff_p"), 2),
+                f"{f(r.get('ttest_t'), 2) or '—'} ({pval(r.get('ttest_p'))})",
+            ]
+        )
     inputs, method = provenance(cal)
-    return Table("rq5_calibration", "Judge calibration per judge and pool (Tables 15/16 layout)",
-                 ["Configuration", "n", "Δdir (sd)", "t (p)", "Δsub (sd)", "SW p", "t_sub (p)"], rows,
-                 caption="Δdir: mean(judge − mean blind); Δsub: mean(pool with the judge substituted − full pool), "
-                 "attenuated by 1/k; SW: Shapiro-Wilk on the paired differences.",
-                 inputs=inputs, method=method, group_rows=groups)
+    return Table(
+        "rq5_calibration",
+        "Judge calibration per judge and pool (Tables 15/16 layout)",
+        ["Configuration", "n", "Δdir (sd)", "t (p)", "Δsub (sd)", "SW p", "t_sub (p)"],
+        rows,
+        caption="Δdir: mean(judge − mean blind); Δsub: mean(pool with the judge substituted − full pool), "
+        "attenuated by 1/k; SW: Shapiro-Wilk on the paired differences.",
+        inputs=inputs,
+        method=method,
+        group_rows=groups,
+    )
 
 
 def per_dimension_pools(results: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
@@ -188,8 +282,11 @@ def per_dimension_pools(results: Mapping[str, Any]) -> dict[str, Mapping[str, An
     if not isinstance(pd, Mapping):
         return {}
     src = pd["pools"] if isinstance(pd.get("pools"), Mapping) else pd
-    return {p: {d: v for d, v in dims.items() if isinstance(v, Mapping)}
-            for p, dims in src.items() if isinstance(dims, Mapping)}
+    return {
+        p: {d: v for d, v in dims.items() if isinstance(v, Mapping)}
+        for p, dims in src.items()
+        if isinstance(dims, Mapping)
+    }
 
 
 def per_dimension_table(results: Mapping[str, Any]) -> Table | Missing:
@@ -208,9 +305,16 @@ def per_dimension_table(results: Mapping[str, Any]) -> Table | Missing:
     cols = ["Dimension"] + [c for p in pools for c in (f"{p} n", f"{p} r", f"{p} MAE")]
     notes = [f"No per-dimension judge scores for the {pool_label(p)}." for p in ("human", "llm") if p not in pools]
     inputs, method = provenance(block(results, "rq5", "per_dimension"))
-    return Table("rq5_dimensions", "Primary judge vs mean blind reviewer per rubric dimension (RQ5)", cols, rows,
-                 caption="Pearson r and mean absolute error on each dimension's points.",
-                 inputs=inputs or "human reviews, primary-judge dimension scores", method=method, notes=notes)
+    return Table(
+        "rq5_dimensions",
+        "Primary judge vs mean blind reviewer per rubric dimension (RQ5)",
+        cols,
+        rows,
+        caption="Pearson r and mean absolute error on each dimension's points.",
+        inputs=inputs or "human reviews, primary-judge dimension scores",
+        method=method,
+        notes=notes,
+    )
 
 
 def _omega_cell(b: Any) -> str | None:
@@ -254,11 +358,18 @@ def creator_calibration_table(results: Mapping[str, Any]) -> Table | Missing:
         return Missing("rq5_creator", "Creator-calibrated alt-test (RQ5)", "rq5.creator_calibration is empty")
     eps_note = f" at ε={', '.join(sorted(eps_seen))}" if eps_seen else ""
     inputs, method = provenance(cc)
-    return Table("rq5_creator", "Alt-test after creator-based calibration (RQ5)",
-                 ["Judge", "Pool", "raw ω (ρ) [CI]", "scalar ω (ρ) [CI]", "affine ω (ρ) [CI]"], rows,
-                 caption=f"Winning rate ω{eps_note} after mapping judge scores onto creator grades (raw: none; "
-                 "scalar shift; affine map); CI: stacked bootstrap where computed, else Clopper-Pearson. Other "
-                 "ε values are in results.json.", inputs=inputs, method=method, group_rows=groups)
+    return Table(
+        "rq5_creator",
+        "Alt-test after creator-based calibration (RQ5)",
+        ["Judge", "Pool", "raw ω (ρ) [CI]", "scalar ω (ρ) [CI]", "affine ω (ρ) [CI]"],
+        rows,
+        caption=f"Winning rate ω{eps_note} after mapping judge scores onto creator grades (raw: none; "
+        "scalar shift; affine map); CI: stacked bootstrap where computed, else Clopper-Pearson. Other "
+        "ε values are in results.json.",
+        inputs=inputs,
+        method=method,
+        group_rows=groups,
+    )
 
 
 def checks_table(results: Mapping[str, Any]) -> Table | Missing:
@@ -269,24 +380,47 @@ def checks_table(results: Mapping[str, Any]) -> Table | Missing:
     rows: list[list[Cell]] = []
     cvb = rq5.get("creator_vs_blind")
     if isinstance(cvb, Mapping):
-        rows.append(["Creator vs mean blind", integer(cvb.get("n")), f"r={f(cvb.get('pearson'), 2)}",
-                     f"MAE {f(cvb.get('mae_raw'))}, offset {signed(cvb.get('offset_raw'))}"])
+        rows.append(
+            [
+                "Creator vs mean blind",
+                integer(cvb.get("n")),
+                f"r={f(cvb.get('pearson'), 2)}",
+                f"MAE {f(cvb.get('mae_raw'))}, offset {signed(cvb.get('offset_raw'))}",
+            ]
+        )
     ij = rq5.get("intra_judge")
     if isinstance(ij, Mapping):
-        rows.append(["Primary judge repeats (within-generation SD)", integer(ij.get("n_generations")),
-                     f"mean {f(ij.get('mean_within_sd'), 2)}, median {f(ij.get('median_within_sd'), 2)}",
-                     f"max {f(ij.get('max_within_sd'), 2)}"])
+        rows.append(
+            [
+                "Primary judge repeats (within-generation SD)",
+                integer(ij.get("n_generations")),
+                f"mean {f(ij.get('mean_within_sd'), 2)}, median {f(ij.get('median_within_sd'), 2)}",
+                f"max {f(ij.get('max_within_sd'), 2)}",
+            ]
+        )
     primary = block(rq5, "inter_judge_rank", "primary")
     for judge, b in (block(rq5, "inter_judge_rank", "judges") or {}).items():
         if judge == primary or not isinstance(b, Mapping):
             continue
-        rows.append([f"System ranking: {judge_label(judge, block(results, 'meta'))} vs primary",
-                     integer(b.get("n_systems")), f"ρ={f(b.get('spearman'), 2)}", f"τ={f(b.get('kendall'), 2)}"])
+        rows.append(
+            [
+                f"System ranking: {judge_label(judge, block(results, 'meta'))} vs primary",
+                integer(b.get("n_systems")),
+                f"ρ={f(b.get('spearman'), 2)}",
+                f"τ={f(b.get('kendall'), 2)}",
+            ]
+        )
     if not rows:
         return Missing("rq5_checks", "Further judge checks (RQ5)", "none of the checks is in results.json")
     methods = "; ".join(provenance(rq5.get(k))[1] for k in ("intra_judge", "inter_judge_rank") if rq5.get(k))
-    return Table("rq5_checks", "Further judge checks (RQ5)", ["Check", "n", "Stat 1", "Stat 2"], rows,
-                 inputs="human reviews, judge repeats, released per-judge system aggregates", method=methods)
+    return Table(
+        "rq5_checks",
+        "Further judge checks (RQ5)",
+        ["Check", "n", "Stat 1", "Stat 2"],
+        rows,
+        inputs="human reviews, judge repeats, released per-judge system aggregates",
+        method=methods,
+    )
 
 
 def paired_systems_table(results: Mapping[str, Any]) -> Table | Missing:
@@ -296,11 +430,23 @@ def paired_systems_table(results: Mapping[str, Any]) -> Table | Missing:
         return Missing("paired_systems", "Paired system comparisons", "results.json has no extras.paired_systems")
     names = display_names(results)
     rows: list[list[Cell]] = [
-        [f"{names.get(str(p.get('a')), p.get('a'))} − {names.get(str(p.get('b')), p.get('b'))}",
-         integer(p.get("n")), signed(p.get("delta")),
-         ci(p.get("low"), p.get("high"), sign=True), pval(p.get("p_value")), pval(p.get("p_holm")),
-         "yes" if p.get("significant") else "no"] for p in ps["pairs"]]
+        [
+            f"{names.get(str(p.get('a')), p.get('a'))} − {names.get(str(p.get('b')), p.get('b'))}",
+            integer(p.get("n")),
+            signed(p.get("delta")),
+            ci(p.get("low"), p.get("high"), sign=True),
+            pval(p.get("p_value")),
+            pval(p.get("p_holm")),
+            "yes" if p.get("significant") else "no",
+        ]
+        for p in ps["pairs"]
+    ]
     inputs, method = provenance(ps)
-    return Table("paired_systems", "Paired system comparisons on shared Benchathon tasks",
-                 ["Pair", "n", "Δ raw", "95% CI", "p", "p (Holm)", "Significant"], rows,
-                 inputs=inputs, method=method)
+    return Table(
+        "paired_systems",
+        "Paired system comparisons on shared Benchathon tasks",
+        ["Pair", "n", "Δ raw", "95% CI", "p", "p (Holm)", "Significant"],
+        rows,
+        inputs=inputs,
+        method=method,
+    )

@@ -62,8 +62,9 @@ def create_user(session: Session, username: str, password: str, roles: list[str]
 def rate_limited(session: Session, key: str, now: datetime | None = None) -> bool:
     """Whether ``key`` (user name and address) had MAX_FAILURES failed logins within the window."""
     since = (now or now_utc()) - FAILURE_WINDOW
-    count = session.scalar(select(func.count()).select_from(LoginAttempt).where(
-        LoginAttempt.key == key, LoginAttempt.at >= since))
+    count = session.scalar(
+        select(func.count()).select_from(LoginAttempt).where(LoginAttempt.key == key, LoginAttempt.at >= since)
+    )
     return int(count or 0) >= MAX_FAILURES
 
 
@@ -91,8 +92,9 @@ def create_invitation(session: Session, role: str, days: int = 14) -> str:
     """A one-time invitation token for an account with ``role``."""
     _check_roles([role])
     token = secrets.token_urlsafe(24)
-    session.add(StudyInvitation(token=token, role=role, created_at=now_utc(),
-                                expires_at=now_utc() + timedelta(days=days)))
+    session.add(
+        StudyInvitation(token=token, role=role, created_at=now_utc(), expires_at=now_utc() + timedelta(days=days))
+    )
     return token
 
 

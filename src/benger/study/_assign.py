@@ -97,8 +97,9 @@ def assign_reviews(
     eligible: dict[str, list[str]] = {}
     for pick in order:
         if pick.task_id not in authors:
-            raise InputError(f"task {pick.task_id} has no author, so pick {pick.pick_id} has no creator review",
-                             field="author")
+            raise InputError(
+                f"task {pick.task_id} has no author, so pick {pick.pick_id} has no creator review", field="author"
+            )
         eligible[pick.pick_id] = _eligible(pick, roster, authored, authors[pick.task_id])
         if len(eligible[pick.pick_id]) < n_blind:
             raise InputError(
@@ -165,8 +166,10 @@ def design_violations(
         creators = [s for s in mine if s.role == "creator"]
         blind = [s for s in mine if s.role == "blind"]
         if [s.grader for s in creators] != [authors.get(pick.task_id)]:
-            problems.append(f"{pick.pick_id}: creator reviews {[s.grader for s in creators]}, "
-                            f"expected the author {authors.get(pick.task_id)}")
+            problems.append(
+                f"{pick.pick_id}: creator reviews {[s.grader for s in creators]}, "
+                f"expected the author {authors.get(pick.task_id)}"
+            )
         graders = [s.grader for s in blind]
         if len(graders) != n_blind or len(set(graders)) != n_blind:
             problems.append(f"{pick.pick_id}: blind graders {graders} are not {n_blind} distinct graders")

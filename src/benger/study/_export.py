@@ -33,29 +33,51 @@ def export_study(store: Store, study_id: int, out: Path) -> dict[str, int]:
         users = {u.id: u for u in session.scalars(select(StudyUser))}
         picks = list(session.scalars(select(Pick).filter_by(study_id=study_id).order_by(Pick.code)))
         by_id = {p.id: p for p in picks}
-        assignments = list(session.scalars(select(ReviewAssignment).filter_by(study_id=study_id)
-                                           .order_by(ReviewAssignment.pick_id, ReviewAssignment.slot)))
+        assignments = list(
+            session.scalars(
+                select(ReviewAssignment)
+                .filter_by(study_id=study_id)
+                .order_by(ReviewAssignment.pick_id, ReviewAssignment.slot)
+            )
+        )
         subs = {s.id: s for s in session.scalars(select(Submission).filter_by(study_id=study_id))}
         pick_rows: list[dict[str, Any]] = []
         for p in picks:
             task = tasks[p.task_id]
             sub = subs.get(p.target_id)
-            pick_rows.append({
-                "pick_id": p.code, "task_inner_id": task.position + 1, "task_id": p.task_id, "task_name": task.title,
-                "bereich": task.area, "difficulty": task.difficulty, "provenance": _PROVENANCE[p.provenance],
-                "subject_type": "model" if p.target_kind == "generation" else "human", "subject_id": p.target_id,
-                "system": p.meta.get("system"), "model_tier": p.meta.get("tier"),
-                "user_pseudonym": users[sub.user_id].pseudonym if sub else None,
-                "expertise_score": p.meta.get("expertise_score"),
-                "n_blind_reviews": sum(a.pick_id == p.id and a.role == "blind" for a in assignments),
-                "submission_text": solution_text(session, store, p),
-            })
-        assignment_rows = [{
-            "pick_id": by_id[a.pick_id].code, "task_inner_id": tasks[by_id[a.pick_id].task_id].position + 1,
-            "bereich": tasks[by_id[a.pick_id].task_id].area, "provenance": _PROVENANCE[by_id[a.pick_id].provenance],
-            "difficulty": tasks[by_id[a.pick_id].task_id].difficulty, "reviewer_name": users[a.grader_id].pseudonym,
-            "reviewer_role": a.role, "is_blind": a.role == "blind", "pass": a.slot,
-        } for a in assignments]
+            pick_rows.append(
+                {
+                    "pick_id": p.code,
+                    "task_inner_id": task.position + 1,
+                    "task_id": p.task_id,
+                    "task_name": task.title,
+                    "bereich": task.area,
+                    "difficulty": task.difficulty,
+                    "provenance": _PROVENANCE[p.provenance],
+                    "subject_type": "model" if p.target_kind == "generation" else "human",
+                    "subject_id": p.target_id,
+                    "system": p.meta.get("system"),
+                    "model_tier": p.meta.get("tier"),
+                    "user_pseudonym": users[sub.user_id].pseudonym if sub else None,
+                    "expertise_score": p.meta.get("expertise_score"),
+                    "n_blind_reviews": sum(a.pick_id == p.id and a.role == "blind" for a in assignments),
+                    "submission_text": solution_text(session, store, p),
+                }
+            )
+        assignment_rows = [
+            {
+                "pick_id": by_id[a.pick_id].code,
+                "task_inner_id": tasks[by_id[a.pick_id].task_id].position + 1,
+                "bereich": tasks[by_id[a.pick_id].task_id].area,
+                "provenance": _PROVENANCE[by_id[a.pick_id].provenance],
+                "difficulty": tasks[by_id[a.pick_id].task_id].difficulty,
+                "reviewer_name": users[a.grader_id].pseudonym,
+                "reviewer_role": a.role,
+                "is_blind": a.role == "blind",
+                "pass": a.slot,
+            }
+            for a in assignments
+        ]
         creators: dict[str, dict[str, Any]] = {}
         for task in tasks.values():
             if task.author_id is not None:
@@ -63,27 +85,49 @@ def export_study(store: Store, study_id: int, out: Path) -> dict[str, int]:
                 entry["tasks"].append(task.position + 1)
         grades: list[dict[str, Any]] = []
         for a in assignments:
-            versions = list(session.scalars(select(Review).filter_by(assignment_id=a.id, status="submitted")
-                                            .order_by(Review.version)))
+            versions = list(
+                session.scalars(
+                    select(Review).filter_by(assignment_id=a.id, status="submitted").order_by(Review.version)
+                )
+            )
             if not versions:
                 continue
             review, pick = versions[-1], by_id[a.pick_id]
-            grades.append({
-                "solution_id": pick.target_id, "solution_type": _SOLUTION_TYPE[pick.provenance],
-                "system_or_user": pick.meta.get("system") or (users[subs[pick.target_id].user_id].pseudonym
-                                                             if pick.target_id in subs else None),
-                "task_id": pick.task_id, "bereich": tasks[pick.task_id].area,
-                "grader_id": users[a.grader_id].pseudonym, "role": a.role, "role_inferred": False,
-                "raw_score": review.total, "grade_points": review.grade_points, "passed": review.passed,
-                "dimensions": review.dimensions, "annotation_id": versions[0].id, "version": review.version,
-            })
-        sample = {"export": f"benger study {study.name}", "seed": study.seed, "n_picks": len(pick_rows),
-                  "n_assignments": len(assignment_rows), "creators": creators,
-                  "blind_reviewers": {users[a.grader_id].pseudonym: users[a.grader_id].pseudonym
-                                      for a in assignments if a.role == "blind"},
-                  "picks": pick_rows, "assignments": assignment_rows}
-    for rel, payload in (("data/interim/benchathon_human_grading_sample.json", sample),
-                         ("data/processed/benchathon_human_grades.json", grades)):
+            grades.append(
+                {
+                    "solution_id": pick.target_id,
+                    "solution_type": _SOLUTION_TYPE[pick.provenance],
+                    "system_or_user": pick.meta.get("system")
+                    or (users[subs[pick.target_id].user_id].pseudonym if pick.target_id in subs else None),
+                    "task_id": pick.task_id,
+                    "bereich": tasks[pick.task_id].area,
+                    "grader_id": users[a.grader_id].pseudonym,
+                    "role": a.role,
+                    "role_inferred": False,
+                    "raw_score": review.total,
+                    "grade_points": review.grade_points,
+                    "passed": review.passed,
+                    "dimensions": review.dimensions,
+                    "annotation_id": versions[0].id,
+                    "version": review.version,
+                }
+            )
+        sample = {
+            "export": f"benger study {study.name}",
+            "seed": study.seed,
+            "n_picks": len(pick_rows),
+            "n_assignments": len(assignment_rows),
+            "creators": creators,
+            "blind_reviewers": {
+                users[a.grader_id].pseudonym: users[a.grader_id].pseudonym for a in assignments if a.role == "blind"
+            },
+            "picks": pick_rows,
+            "assignments": assignment_rows,
+        }
+    for rel, payload in (
+        ("data/interim/benchathon_human_grading_sample.json", sample),
+        ("data/processed/benchathon_human_grades.json", grades),
+    ):
         path = out / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(payload, ensure_ascii=False, indent=2), encoding="utf-8")

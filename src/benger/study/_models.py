@@ -194,9 +194,7 @@ class Review(Base):
     """A version of a review. Submitted versions are never changed; a correction is a new version."""
 
     __tablename__ = "study_reviews"
-    __table_args__ = (
-        UniqueConstraint("assignment_id", "version", name="uq_study_reviews_assignment_id_version"),
-    )
+    __table_args__ = (UniqueConstraint("assignment_id", "version", name="uq_study_reviews_assignment_id_version"),)
 
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
     assignment_id: Mapped[int] = mapped_column(ForeignKey("study_review_assignments.id"), index=True)

@@ -106,8 +106,9 @@ def pick_humans(candidates: Sequence[HumanCandidate], expertise: Mapping[str, Ex
                     (c for c in pool if c.task_id == task),
                     key=lambda c: (abs(scores[c.participant_id] - median), c.participant_id, c.solution_id),
                 )
-                picks.append(HumanPick(task, arm, best.solution_id, best.participant_id,
-                                       scores[best.participant_id], median))
+                picks.append(
+                    HumanPick(task, arm, best.solution_id, best.participant_id, scores[best.participant_id], median)
+                )
     return picks
 
 
@@ -118,8 +119,9 @@ def pick_llm(
     min_tokens: int = MIN_OUTPUT_TOKENS,
 ) -> list[LlmPick]:
     """One generation per task by the tier rotation and the per-system load counter (see module doc)."""
-    eligible = [c for c in candidates if c.output_tokens is not None and c.output_tokens >= min_tokens
-                and c.tier in tiers]
+    eligible = [
+        c for c in candidates if c.output_tokens is not None and c.output_tokens >= min_tokens and c.tier in tiers
+    ]
     load: Counter[str] = Counter()
     picks: list[LlmPick] = []
     for index, task in enumerate(task_order):

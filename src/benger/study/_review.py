@@ -46,28 +46,45 @@ def _run_picks(store: Store, study_id: int, tiers: tuple[str, ...]) -> int:
         tasks = study_tasks(session, study_id)
         area = {t.task_id: t.area for t in tasks}
         subs = list(session.scalars(select(Submission).filter_by(study_id=study_id)))
-        users = {u.id: u for u in session.scalars(select(StudyUser).where(
-            StudyUser.id.in_({s.user_id for s in subs})))}
-        candidates = [HumanCandidate(s.id, users[s.user_id].pseudonym, s.task_id, area[s.task_id], s.arm)
-                      for s in subs if s.text.strip()]
-        expertise = {u.pseudonym: Expertise(u.pseudonym, dict(u.competence or {}), u.exam_grade)
-                     for u in users.values()}
+        users = {u.id: u for u in session.scalars(select(StudyUser).where(StudyUser.id.in_({s.user_id for s in subs})))}
+        candidates = [
+            HumanCandidate(s.id, users[s.user_id].pseudonym, s.task_id, area[s.task_id], s.arm)
+            for s in subs
+            if s.text.strip()
+        ]
+        expertise = {
+            u.pseudonym: Expertise(u.pseudonym, dict(u.competence or {}), u.exam_grade) for u in users.values()
+        }
         humans = pick_humans(candidates, expertise)
         tier_of = {s.name: s.tier for s in store.systems()}
         generations = store.generations(task_ids=list(area), status="ok")
-        llm = pick_llm([t.task_id for t in tasks],
-                       [LlmCandidate(g.generation_id, g.task_id, g.system, tier_of.get(g.system), g.output_tokens)
-                        for g in generations], tiers)
+        llm = pick_llm(
+            [t.task_id for t in tasks],
+            [
+                LlmCandidate(g.generation_id, g.task_id, g.system, tier_of.get(g.system), g.output_tokens)
+                for g in generations
+            ],
+            tiers,
+        )
         rows: list[tuple[str, str, str, str, dict[str, Any]]] = [
             (h.task_id, h.arm, "human_solution", h.solution_id, {"expertise_score": h.score, "median": h.median})
-            for h in humans]
-        rows += [(p.task_id, "llm", "generation", p.generation_id, {"system": p.system, "tier": p.tier})
-                 for p in llm]
+            for h in humans
+        ]
+        rows += [(p.task_id, "llm", "generation", p.generation_id, {"system": p.system, "tier": p.tier}) for p in llm]
         position = {t.task_id: t.position for t in tasks}
         rows.sort(key=lambda r: (position[r[0]], PROVENANCES.index(r[1])))
         for index, (task_id, provenance, kind, target, meta) in enumerate(rows, start=1):
-            session.add(Pick(study_id=study_id, code=f"P{index:02d}", task_id=task_id, provenance=provenance,
-                             target_kind=kind, target_id=target, meta=meta))
+            session.add(
+                Pick(
+                    study_id=study_id,
+                    code=f"P{index:02d}",
+                    task_id=task_id,
+                    provenance=provenance,
+                    target_kind=kind,
+                    target_id=target,
+                    meta=meta,
+                )
+            )
         return len(rows)
 
 
@@ -90,18 +107,27 @@ def _run_assignment(store: Store, study_id: int, seed: int | None) -> int:
         picks = list(session.scalars(select(Pick).filter_by(study_id=study_id).order_by(Pick.code)))
         if not picks:
             raise InputError("run the pick selection first", field="picks")
-        graders = [str(u.id) for u in session.scalars(select(StudyUser).where(StudyUser.active.is_(True)))
-                   if u.has("grader")]
+        graders = [
+            str(u.id) for u in session.scalars(select(StudyUser).where(StudyUser.active.is_(True))) if u.has("grader")
+        ]
         authors = {t.task_id: str(t.author_id) for t in tasks.values() if t.author_id is not None}
-        specs = [PickSpec(p.code, p.task_id, tasks[p.task_id].area, p.provenance, tasks[p.task_id].difficulty)
-                 for p in picks]
+        specs = [
+            PickSpec(p.code, p.task_id, tasks[p.task_id].area, p.provenance, tasks[p.task_id].difficulty) for p in picks
+        ]
         seed = study.seed if seed is None else seed
         slots = assign_reviews(specs, authors, graders, seed)
         random.Random(f"{seed}:rows").shuffle(slots)  # row ids must not reveal the pick order (provenance)
         pick_id = {p.code: p.id for p in picks}
         for slot in slots:
-            session.add(ReviewAssignment(study_id=study_id, pick_id=pick_id[slot.pick_id], grader_id=int(slot.grader),
-                                         role=slot.role, slot=slot.slot))
+            session.add(
+                ReviewAssignment(
+                    study_id=study_id,
+                    pick_id=pick_id[slot.pick_id],
+                    grader_id=int(slot.grader),
+                    role=slot.role,
+                    slot=slot.slot,
+                )
+            )
         return len(slots)
 
 
@@ -109,9 +135,10 @@ def coverage(session: Session, study_id: int) -> dict[str, dict[str, Counter[str
     """Picks, assignments and submitted reviews counted by provenance, area and difficulty."""
     tasks = {t.task_id: t for t in study_tasks(session, study_id)}
     picks = {p.id: p for p in session.scalars(select(Pick).filter_by(study_id=study_id))}
-    out: dict[str, dict[str, Counter[str]]] = {k: {"picks": Counter(), "reviews_assigned": Counter(),
-                                                   "reviews_submitted": Counter()}
-                                               for k in ("provenance", "area", "difficulty")}
+    out: dict[str, dict[str, Counter[str]]] = {
+        k: {"picks": Counter(), "reviews_assigned": Counter(), "reviews_submitted": Counter()}
+        for k in ("provenance", "area", "difficulty")
+    }
 
     def keys(pick: Pick) -> dict[str, str]:
         task = tasks[pick.task_id]
@@ -157,8 +184,10 @@ def score(rubric: Rubric, dimensions: dict[str, Any], justifications: dict[str, 
             raise InputError(f"{dim.label}: {raw!r} ist keine Zahl", field=dim.key) from exc
         steps = value / rubric.step
         if not math.isfinite(value) or not 0 <= value <= dim.max or abs(steps - round(steps)) > 1e-9:
-            raise InputError(f"{dim.label}: Punkte müssen zwischen 0 und {dim.max:g} in Schritten von "
-                             f"{rubric.step:g} liegen", field=dim.key)
+            raise InputError(
+                f"{dim.label}: Punkte müssen zwischen 0 und {dim.max:g} in Schritten von {rubric.step:g} liegen",
+                field=dim.key,
+            )
         parsed[dim.key] = value
     notes = {k: str(justifications.get(k, "")).strip() for k in rubric.keys if str(justifications.get(k, "")).strip()}
     if complete:
@@ -183,8 +212,14 @@ def latest(session: Session, assignment_id: int) -> Review | None:
     return session.scalar(stmt)
 
 
-def save_review(store: Store, assignment_id: int, user_id: int, dimensions: dict[str, Any],
-                justifications: dict[str, str], submit: bool) -> Scored:
+def save_review(
+    store: Store,
+    assignment_id: int,
+    user_id: int,
+    dimensions: dict[str, Any],
+    justifications: dict[str, str],
+    submit: bool,
+) -> Scored:
     """Autosave a draft, or submit (validated, totals computed here); submitted versions never change."""
     scored = score(falloesung_rubric(), dimensions, justifications, complete=submit)
     now = now_utc()
@@ -193,26 +228,35 @@ def save_review(store: Store, assignment_id: int, user_id: int, dimensions: dict
             my_assignment(session, assignment_id, user_id)
             current = latest(session, assignment_id)
             status = "submitted" if submit else "draft"
-            values = {"dimensions": scored.dimensions, "justifications": scored.justifications, "total": scored.total,
-                      "grade_points": scored.grade_points, "passed": scored.passed, "status": status,
-                      "submitted_at": now if submit else None}
+            values = {
+                "dimensions": scored.dimensions,
+                "justifications": scored.justifications,
+                "total": scored.total,
+                "grade_points": scored.grade_points,
+                "passed": scored.passed,
+                "status": status,
+                "submitted_at": now if submit else None,
+            }
             if current is None:
                 review = Review(id=uuid.uuid4().hex, assignment_id=assignment_id, version=1, created_at=now, **values)
                 session.add(review)
             elif current.status == "draft":
-                changed = session.execute(update(Review).where(Review.id == current.id, Review.status == "draft")
-                                          .values(**values))
+                changed = session.execute(
+                    update(Review).where(Review.id == current.id, Review.status == "draft").values(**values)
+                )
                 if changed.rowcount != 1:  # type: ignore[attr-defined]
                     raise AlreadySubmitted("Diese Bewertung wurde inzwischen abgegeben.", field="status")
                 review = current
             else:
-                raise AlreadySubmitted("Diese Bewertung ist abgegeben; für Änderungen bitte eine Korrektur anlegen.",
-                                       field="status")
+                raise AlreadySubmitted(
+                    "Diese Bewertung ist abgegeben; für Änderungen bitte eine Korrektur anlegen.", field="status"
+                )
             session.flush()
             review_id = review.id
     except IntegrityError as exc:
-        raise AlreadySubmitted("Diese Bewertung wurde gleichzeitig gespeichert; bitte die Seite neu laden.",
-                               field="status") from exc
+        raise AlreadySubmitted(
+            "Diese Bewertung wurde gleichzeitig gespeichert; bitte die Seite neu laden.", field="status"
+        ) from exc
     if submit:
         mirror_review(store, review_id)
     return scored
@@ -225,11 +269,21 @@ def open_correction(store: Store, assignment_id: int, user_id: int) -> None:
         current = latest(session, assignment_id)
         if current is None or current.status != "submitted":
             return
-        session.add(Review(id=uuid.uuid4().hex, assignment_id=assignment_id, version=current.version + 1,
-                           status="draft", dimensions=dict(current.dimensions),
-                           justifications=dict(current.justifications), total=current.total,
-                           grade_points=current.grade_points, passed=current.passed, supersedes=current.id,
-                           created_at=now_utc()))
+        session.add(
+            Review(
+                id=uuid.uuid4().hex,
+                assignment_id=assignment_id,
+                version=current.version + 1,
+                status="draft",
+                dimensions=dict(current.dimensions),
+                justifications=dict(current.justifications),
+                total=current.total,
+                grade_points=current.grade_points,
+                passed=current.passed,
+                supersedes=current.id,
+                created_at=now_utc(),
+            )
+        )
 
 
 def mirror_review(store: Store, review_id: str) -> None:
@@ -246,12 +300,26 @@ def mirror_review(store: Store, review_id: str) -> None:
         # one HumanReview per assignment (id of version 1): a correction replaces it there, so the analysis
         # counts every review once; the study tables keep every version
         record = HumanReview(
-            review_id=root or review.id, target_kind=pick.target_kind, target_id=pick.target_id,
-            task_id=pick.task_id, grader_id=grader.pseudonym, role=assignment.role,
-            dimensions=dict(review.dimensions), raw_score=review.total, grade_points=int(review.grade_points or 0),
+            review_id=root or review.id,
+            target_kind=pick.target_kind,
+            target_id=pick.target_id,
+            task_id=pick.task_id,
+            grader_id=grader.pseudonym,
+            role=assignment.role,
+            dimensions=dict(review.dimensions),
+            raw_score=review.total,
+            grade_points=int(review.grade_points or 0),
             passed=bool(review.passed),
-            meta={"study_id": pick.study_id, "pick": pick.code, "provenance": pick.provenance, "slot": assignment.slot,
-                  "version": review.version, "version_id": review.id, "supersedes": review.supersedes})
+            meta={
+                "study_id": pick.study_id,
+                "pick": pick.code,
+                "provenance": pick.provenance,
+                "slot": assignment.slot,
+                "version": review.version,
+                "version_id": review.id,
+                "supersedes": review.supersedes,
+            },
+        )
     store.add_human_review(record)
 
 

@@ -33,8 +33,14 @@ class AlreadySubmitted(InputError):
     """The participant already submitted this task (or the timer submitted it)."""
 
 
-def create_study(store: Store, name: str, corpus: str, seed: int, time_limit_s: int = DEFAULT_TIME_LIMIT_S,
-                 authors: dict[str, int] | None = None) -> int:
+def create_study(
+    store: Store,
+    name: str,
+    corpus: str,
+    seed: int,
+    time_limit_s: int = DEFAULT_TIME_LIMIT_S,
+    authors: dict[str, int] | None = None,
+) -> int:
     """Create a study over the Falllösung tasks of ``corpus``; returns its id."""
     if time_limit_s < 1:
         raise InputError("the time limit must be at least one second", field="time_limit_s")
@@ -43,14 +49,21 @@ def create_study(store: Store, name: str, corpus: str, seed: int, time_limit_s: 
         raise InputError(f"corpus {corpus!r} has no Falllösung tasks", field="corpus")
     try:
         with store.session() as session:
-            study = Study(name=name.strip(), corpus=corpus, seed=seed, time_limit_s=time_limit_s,
-                          created_at=now_utc())
+            study = Study(name=name.strip(), corpus=corpus, seed=seed, time_limit_s=time_limit_s, created_at=now_utc())
             session.add(study)
             session.flush()
             for position, task in enumerate(tasks):
-                session.add(StudyTask(study_id=study.id, task_id=task.task_id, position=position, area=task.area,
-                                      difficulty=task.difficulty, title=task.title,
-                                      author_id=(authors or {}).get(task.task_id)))
+                session.add(
+                    StudyTask(
+                        study_id=study.id,
+                        task_id=task.task_id,
+                        position=position,
+                        area=task.area,
+                        difficulty=task.difficulty,
+                        title=task.title,
+                        author_id=(authors or {}).get(task.task_id),
+                    )
+                )
             return study.id
     except IntegrityError as exc:
         raise InputError(f"a study named {name!r} exists already", field="name") from exc
@@ -73,19 +86,22 @@ def study_tasks(session: Session, study_id: int) -> list[StudyTask]:
     return list(session.scalars(select(StudyTask).filter_by(study_id=study_id).order_by(StudyTask.position)))
 
 
-def save_expertise(store: Store, user_id: int, level: str, competence: dict[str, int],
-                   exam_grade: float | None) -> None:
+def save_expertise(
+    store: Store, user_id: int, level: str, competence: dict[str, int], exam_grade: float | None
+) -> None:
     """Record a participant's expertise: level, Likert 1-5 competence per area, optional exam grade (0-18)."""
     if level not in EXPERTISE_LEVELS:
-        raise InputError(f"unbekannter Ausbildungsstand {level!r}; erwartet: {', '.join(EXPERTISE_LEVELS)}",
-                         field="expertise_level")
+        raise InputError(
+            f"unbekannter Ausbildungsstand {level!r}; erwartet: {', '.join(EXPERTISE_LEVELS)}", field="expertise_level"
+        )
     for area in AREAS:
         value = competence.get(area)
         if value is None or not 1 <= value <= 5:
             raise InputError(f"Kompetenz in {area} muss 1 bis 5 sein, nicht {value!r}", field="competence")
     if exam_grade is not None and not 0 <= exam_grade <= 18:
-        raise InputError(f"Die Examensnote muss zwischen 0 und 18 Punkten liegen, nicht {exam_grade}",
-                         field="exam_grade")
+        raise InputError(
+            f"Die Examensnote muss zwischen 0 und 18 Punkten liegen, nicht {exam_grade}", field="exam_grade"
+        )
     with store.session() as session:
         user = session.get(StudyUser, user_id)
         if user is None:
@@ -107,12 +123,14 @@ def enrol(store: Store, study_id: int, user_id: int, tries: int = 20) -> None:
                 if study is None:
                     raise InputError(f"no study {study_id}", field="study_id")
                 position = session.scalar(select(func.count()).select_from(Enrolment).filter_by(study_id=study_id))
-                session.add(Enrolment(study_id=study_id, user_id=user_id, position=int(position or 0),
-                                      enrolled_at=now_utc()))
+                session.add(
+                    Enrolment(study_id=study_id, user_id=user_id, position=int(position or 0), enrolled_at=now_utc())
+                )
                 tasks = [t.task_id for t in study_tasks(session, study_id)]
                 for task_id, arm in assign_arms(tasks, int(position or 0), study.seed).items():
-                    session.add(Attempt(study_id=study_id, user_id=user_id, task_id=task_id, arm=arm,
-                                        status="open", draft=""))
+                    session.add(
+                        Attempt(study_id=study_id, user_id=user_id, task_id=task_id, arm=arm, status="open", draft="")
+                    )
             return
         except IntegrityError:
             continue  # another enrolment took the position; count again
@@ -160,8 +178,7 @@ def _overdue(attempt: Attempt, now: datetime) -> bool:
     return attempt.deadline is not None and now > aware(attempt.deadline) + GRACE
 
 
-def save_draft(store: Store, study_id: int, user_id: int, task_id: str, text: str,
-               now: datetime | None = None) -> str:
+def save_draft(store: Store, study_id: int, user_id: int, task_id: str, text: str, now: datetime | None = None) -> str:
     """Autosave: returns "saved", or "submitted" when the timer had run out (the last draft was submitted)."""
     now = now or now_utc()
     expired = False
@@ -180,8 +197,9 @@ def save_draft(store: Store, study_id: int, user_id: int, task_id: str, text: st
     return "saved"
 
 
-def submit(store: Store, study_id: int, user_id: int, task_id: str, text: str,
-           now: datetime | None = None) -> Submission:
+def submit(
+    store: Store, study_id: int, user_id: int, task_id: str, text: str, now: datetime | None = None
+) -> Submission:
     """Submit ``text``; after the deadline the last autosaved draft is submitted instead."""
     return _finish(store, study_id, user_id, task_id, text, now or now_utc())
 
@@ -196,9 +214,17 @@ def _finish(store: Store, study_id: int, user_id: int, task_id: str, text: str |
                 raise InputError(f"Aufgabe {task_id} wurde noch nicht gestartet.", field="status")
             auto = text is None or _overdue(attempt, now)
             final = attempt.draft if auto else (text or "")
-            submission = Submission(id=uuid.uuid4().hex, study_id=study_id, user_id=user_id, task_id=task_id,
-                                    arm=attempt.arm, text=final, auto_submitted=auto, started_at=attempt.started_at,
-                                    submitted_at=now)
+            submission = Submission(
+                id=uuid.uuid4().hex,
+                study_id=study_id,
+                user_id=user_id,
+                task_id=task_id,
+                arm=attempt.arm,
+                text=final,
+                auto_submitted=auto,
+                started_at=attempt.started_at,
+                submitted_at=now,
+            )
             session.add(submission)
             attempt.status = "submitted"
             attempt.draft = final
@@ -212,13 +238,23 @@ def _finish(store: Store, study_id: int, user_id: int, task_id: str, text: str |
 
 def mirror_submission(store: Store, submission: Submission, pseudonym: str) -> None:
     """Write the submission into the core store as a HumanSolution (idempotent)."""
-    meta: dict[str, Any] = {"study_id": submission.study_id, "auto_submitted": submission.auto_submitted,
-                            "submitted_at": aware(submission.submitted_at).isoformat()}
+    meta: dict[str, Any] = {
+        "study_id": submission.study_id,
+        "auto_submitted": submission.auto_submitted,
+        "submitted_at": aware(submission.submitted_at).isoformat(),
+    }
     if submission.started_at is not None:
         meta["started_at"] = aware(submission.started_at).isoformat()
-    store.add_human_solution(HumanSolution(solution_id=submission.id, task_id=submission.task_id,
-                                           participant_id=pseudonym, condition=submission.arm,
-                                           text=submission.text, meta=meta))
+    store.add_human_solution(
+        HumanSolution(
+            solution_id=submission.id,
+            task_id=submission.task_id,
+            participant_id=pseudonym,
+            condition=submission.arm,
+            text=submission.text,
+            meta=meta,
+        )
+    )
 
 
 def skip(store: Store, study_id: int, user_id: int, task_id: str) -> None:
@@ -226,13 +262,16 @@ def skip(store: Store, study_id: int, user_id: int, task_id: str) -> None:
     with store.session() as session:
         attempt = _attempt(session, study_id, user_id, task_id)
         if attempt.status in ("submitted", "started"):
-            raise AlreadySubmitted(f"Aufgabe {task_id} ist bereits {_DONE[attempt.status]} und kann nicht mehr "
-                                   "übersprungen werden.", field="status")
+            raise AlreadySubmitted(
+                f"Aufgabe {task_id} ist bereits {_DONE[attempt.status]} und kann nicht mehr übersprungen werden.",
+                field="status",
+            )
         attempt.status = "skipped"
 
 
-def expire_overdue(store: Store, now: datetime | None = None, study_id: int | None = None,
-                   user_id: int | None = None) -> int:
+def expire_overdue(
+    store: Store, now: datetime | None = None, study_id: int | None = None, user_id: int | None = None
+) -> int:
     """Auto-submit the last draft of every started attempt past its deadline; returns how many it submitted.
 
     ``benger serve`` runs this periodically; pages call it for the participant they show.

@@ -26,8 +26,15 @@ def admin_home(request: Request) -> Response:
         require(request, session, "admin")
         users = list(session.scalars(select(StudyUser).order_by(StudyUser.id)))
         studies = list(session.scalars(select(Study).order_by(Study.id)))
-        return render(request, "admin.html", users=users, studies=studies, roles=ROLES,
-                      corpora=store.corpus_names(), invitation=request.query_params.get("invitation"))
+        return render(
+            request,
+            "admin.html",
+            users=users,
+            studies=studies,
+            roles=ROLES,
+            corpora=store.corpus_names(),
+            invitation=request.query_params.get("invitation"),
+        )
 
 
 @router.post("/users", dependencies=[Depends(check_csrf)])
@@ -49,8 +56,13 @@ def add_invitation(request: Request, role: str = Form(...)) -> Response:
 
 
 @router.post("/studies", dependencies=[Depends(check_csrf)])
-def add_study(request: Request, name: str = Form(...), corpus: str = Form(...), seed: int = Form(...),
-              time_limit_s: int = Form(7200)) -> Response:
+def add_study(
+    request: Request,
+    name: str = Form(...),
+    corpus: str = Form(...),
+    seed: int = Form(...),
+    time_limit_s: int = Form(7200),
+) -> Response:
     store = store_of(request)
     with store.session() as session:
         require(request, session, "admin")
@@ -70,11 +82,18 @@ def study_admin(request: Request, study_id: int) -> Response:
         assignments = list(session.scalars(select(ReviewAssignment).filter_by(study_id=study_id)))
         load = Counter((users[a.grader_id].username, a.role) for a in assignments)
         return render(
-            request, "admin_study.html", study=study, tasks=study_tasks(session, study_id), users=users,
-            creators=[u for u in users.values() if u.has("creator")], picks=picks, load=sorted(load.items()),
+            request,
+            "admin_study.html",
+            study=study,
+            tasks=study_tasks(session, study_id),
+            users=users,
+            creators=[u for u in users.values() if u.has("creator")],
+            picks=picks,
+            load=sorted(load.items()),
             n_participants=session.scalar(select(func.count()).select_from(Enrolment).filter_by(study_id=study_id)),
             n_submissions=session.scalar(select(func.count()).select_from(Submission).filter_by(study_id=study_id)),
-            coverage=coverage(session, study_id), n_assignments=len(assignments),
+            coverage=coverage(session, study_id),
+            n_assignments=len(assignments),
         )
 
 

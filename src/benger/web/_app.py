@@ -25,6 +25,7 @@ ROUTERS = (_auth.router, _participant.router, _grading.router, _admin.router)
 SESSION_COOKIE = "benger_session"
 _LOG = logging.getLogger(__name__)
 
+
 def _wants_json(request: Request) -> bool:
     return "application/json" in request.headers.get("accept", "") or request.url.path.endswith("/draft")
 
@@ -43,8 +44,14 @@ def create_app(store: Store, *, secure_cookies: bool = False, sweep_every_s: flo
     app.state.store = store
     with store.session() as session:
         key = secret_key(session)
-    app.add_middleware(SessionMiddleware, secret_key=key, session_cookie=SESSION_COOKIE, same_site="lax",
-                       https_only=secure_cookies, max_age=12 * 60 * 60)
+    app.add_middleware(
+        SessionMiddleware,
+        secret_key=key,
+        session_cookie=SESSION_COOKIE,
+        same_site="lax",
+        https_only=secure_cookies,
+        max_age=12 * 60 * 60,
+    )
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     @app.exception_handler(LoginRequired)

@@ -15,13 +15,21 @@ from benger.web._render import render
 from benger.web._security import check_csrf, login, require, store_of, user_of
 
 router = APIRouter()
-LEVEL_LABELS = {"layperson": "Laie", "law_student": "Jurastudent*in", "graduate": "Absolvent*in (1. Examen)",
-                "referendar": "Referendar*in"}
+LEVEL_LABELS = {
+    "layperson": "Laie",
+    "law_student": "Jurastudent*in",
+    "graduate": "Absolvent*in (1. Examen)",
+    "referendar": "Referendar*in",
+}
 
 
 def home_of(roles: str) -> str:
-    for role, path in (("admin", "/admin"), ("participant", "/studies"), ("grader", "/reviews"),
-                       ("creator", "/reviews")):
+    for role, path in (
+        ("admin", "/admin"),
+        ("participant", "/studies"),
+        ("grader", "/reviews"),
+        ("creator", "/reviews"),
+    ):
         if role in roles.split():
             return path
     return "/login"

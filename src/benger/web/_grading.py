@@ -46,9 +46,17 @@ def grading_page(request: Request, assignment_id: int) -> Response:
         facts = record.facts if isinstance(record, FalloesungTask) else ""
         reference = record.reference if assignment.role == "creator" and isinstance(record, FalloesungTask) else None
         review = latest(session, assignment_id)
-        return render(request, "grade.html", assignment=assignment, title=task.title, facts=facts,
-                      reference=reference, solution=solution_text(session, store, pick), rubric=falloesung_rubric(),
-                      review=review)
+        return render(
+            request,
+            "grade.html",
+            assignment=assignment,
+            title=task.title,
+            facts=facts,
+            reference=reference,
+            solution=solution_text(session, store, pick),
+            rubric=falloesung_rubric(),
+            review=review,
+        )
 
 
 def _fields(form: FormData) -> tuple[dict[str, Any], dict[str, str]]:
@@ -65,8 +73,9 @@ async def draft(request: Request, assignment_id: int) -> Response:
         user = require(request, session, *GRADER_ROLES)
     points, notes = _fields(await request.form())
     scored = save_review(store, assignment_id, user.id, points, notes, submit=False)
-    return JSONResponse({"status": "saved", "total": scored.total, "grade_points": scored.grade_points,
-                         "passed": scored.passed})
+    return JSONResponse(
+        {"status": "saved", "total": scored.total, "grade_points": scored.grade_points, "passed": scored.passed}
+    )
 
 
 @router.post("/reviews/{assignment_id}/submit", dependencies=[Depends(check_csrf)])

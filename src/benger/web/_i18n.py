@@ -7,6 +7,8 @@ from collections.abc import Callable
 LANGS: tuple[str, ...] = ("de", "en")
 DEFAULT_LANG = "de"
 
+# One German text -> English text pair per entry, as translators read them (not reflowed by the formatter).
+# fmt: off
 EN: dict[str, str] = {
     "BenGER-Studie": "BenGER study",
     "Verwaltung": "Administration",
@@ -151,10 +153,16 @@ EN: dict[str, str] = {
     "Rolle": "Role",
     "Anzahl": "Count",
 }
+# fmt: on
 #: Strings the browser script needs (read from the page, so the script has no language of its own).
-JS_STRINGS: tuple[str, ...] = ("Gespeichert um", "Nicht gespeichert", "Speichern fehlgeschlagen – Verbindung prüfen",
-                               "Zeit abgelaufen – Ihr letzter Entwurf wird abgegeben …", "bestanden",
-                               "nicht bestanden")
+JS_STRINGS: tuple[str, ...] = (
+    "Gespeichert um",
+    "Nicht gespeichert",
+    "Speichern fehlgeschlagen – Verbindung prüfen",
+    "Zeit abgelaufen – Ihr letzter Entwurf wird abgegeben …",
+    "bestanden",
+    "nicht bestanden",
+)
 
 
 def translator(lang: str) -> Callable[[str], str]:

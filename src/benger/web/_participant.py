@@ -20,10 +20,10 @@ router = APIRouter(dependencies=[Depends(role_guard("participant"))])
 ARM_LABELS = {"traditional": "Klassisch (ohne KI)", "co_creation": "Ko-Kreation (mit KI)"}
 INSTRUCTIONS = {
     "traditional": "Lösen Sie den Fall im Gutachtenstil allein, ohne KI-Werkzeuge. Gesetzestexte dürfen Sie "
-                   "verwenden. Ihr Entwurf wird laufend gespeichert; bei Ablauf der Zeit wird er abgegeben.",
+    "verwenden. Ihr Entwurf wird laufend gespeichert; bei Ablauf der Zeit wird er abgegeben.",
     "co_creation": "Lösen Sie den Fall im Gutachtenstil gemeinsam mit einem KI-Assistenten Ihrer Wahl. Prüfen Sie "
-                   "jede Aussage der KI selbst; Sie verantworten die abgegebene Lösung. Ihr Entwurf wird laufend "
-                   "gespeichert; bei Ablauf der Zeit wird er abgegeben.",
+    "jede Aussage der KI selbst; Sie verantworten die abgegebene Lösung. Ihr Entwurf wird laufend "
+    "gespeichert; bei Ablauf der Zeit wird er abgegeben.",
 }
 STATUS_LABELS = {"open": "offen", "started": "in Bearbeitung", "submitted": "abgegeben", "skipped": "übersprungen"}
 
@@ -41,8 +41,9 @@ def studies(request: Request) -> Response:
         user = require(request, session, "participant")
         enrolled = set(session.scalars(select(Enrolment.study_id).filter_by(user_id=user.id)))
         rows = list(session.scalars(select(Study).order_by(Study.id)))
-        return render(request, "studies.html", studies=rows, enrolled=enrolled,
-                      has_profile=user.expertise_level is not None)
+        return render(
+            request, "studies.html", studies=rows, enrolled=enrolled, has_profile=user.expertise_level is not None
+        )
 
 
 @router.post("/studies/{study_id}/enrol", dependencies=[Depends(check_csrf)])
@@ -68,8 +69,9 @@ def study_page(request: Request, study_id: int) -> Response:
             return RedirectResponse("/studies", status_code=303)
         tasks = {t.task_id: t for t in study_tasks(session, study_id)}
         study = session.get(Study, study_id)
-        return render(request, "study.html", study=study, attempts=rows, tasks=tasks, arms=ARM_LABELS,
-                      statuses=STATUS_LABELS)
+        return render(
+            request, "study.html", study=study, attempts=rows, tasks=tasks, arms=ARM_LABELS, statuses=STATUS_LABELS
+        )
 
 
 @router.post("/studies/{study_id}/tasks/{position}/start", dependencies=[Depends(check_csrf)])
@@ -95,12 +97,23 @@ def work_page(request: Request, study_id: int, position: int) -> Response:
             raise PermissionError("not assigned")
         record = store.get_task(task.task_id)
         facts = record.facts if isinstance(record, FalloesungTask) else ""
-        submission = session.scalar(select(Submission).filter_by(study_id=study_id, user_id=user.id,
-                                                                 task_id=task.task_id))
-        return render(request, "work.html", study_id=study_id, position=position, task=task, attempt=attempt,
-                      facts=facts if attempt.status != "open" else "", arm=ARM_LABELS[attempt.arm],
-                      instructions=INSTRUCTIONS[attempt.arm], remaining=remaining_s(attempt),
-                      submission=submission, statuses=STATUS_LABELS)
+        submission = session.scalar(
+            select(Submission).filter_by(study_id=study_id, user_id=user.id, task_id=task.task_id)
+        )
+        return render(
+            request,
+            "work.html",
+            study_id=study_id,
+            position=position,
+            task=task,
+            attempt=attempt,
+            facts=facts if attempt.status != "open" else "",
+            arm=ARM_LABELS[attempt.arm],
+            instructions=INSTRUCTIONS[attempt.arm],
+            remaining=remaining_s(attempt),
+            submission=submission,
+            statuses=STATUS_LABELS,
+        )
 
 
 @router.post("/studies/{study_id}/tasks/{position}/draft", dependencies=[Depends(check_csrf)])

@@ -191,7 +191,8 @@ def upgrade() -> None:
         _ts("submitted_at"),
         sa.PrimaryKeyConstraint("id", name="pk_study_reviews"),
         sa.ForeignKeyConstraint(
-            ["assignment_id"], ["study_review_assignments.id"],
+            ["assignment_id"],
+            ["study_review_assignments.id"],
             name="fk_study_reviews_assignment_id_study_review_assignments",
         ),
         sa.UniqueConstraint("assignment_id", "version", name="uq_study_reviews_assignment_id_version"),
