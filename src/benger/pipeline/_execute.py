@@ -26,7 +26,6 @@ from benger.judge import (
 from benger.llm import ChatMessage, ChatModel, ChatRequest, ChatResponse
 from benger.llm._errors import ContentFilterError, ProviderError
 from benger.llm._retry import RetryPolicy, retry_async
-from benger.pipeline._lookup import get_generation_by_id, get_human_solution
 from benger.pipeline._prompts import PromptSet, default_prompts
 from benger.pipeline._units import (
     GenerationUnit,
@@ -53,6 +52,8 @@ class UnitStore(Protocol):
     """The store methods the units use (benger.store.Store implements them)."""
 
     def get_task(self, task_id: str) -> FalloesungTask | PrincipleItem | None: ...
+    def get_generation_by_id(self, generation_id: str) -> Generation | None: ...
+    def get_human_solution(self, solution_id: str) -> HumanSolution | None: ...
     def save_generation(self, gen: Generation) -> Any: ...
     def save_judgement(self, judgement: Judgement) -> Any: ...
 
@@ -283,12 +284,12 @@ async def execute_generation(
 def _target_texts(store: Any, unit: JudgeUnit) -> tuple[FalloesungTask | PrincipleItem, str]:
     """The task of a judge target and the candidate text the judge reads."""
     if unit.target_kind == "generation":
-        gen: Generation | None = get_generation_by_id(store, unit.target_id)
+        gen: Generation | None = store.get_generation_by_id(unit.target_id)
         if gen is None:
             raise InputError(f"generation {unit.target_id!r} is not in the store")
         task_id, text, answer = gen.task_id, gen.text, gen.answer
     else:
-        sol: HumanSolution | None = get_human_solution(store, unit.target_id)
+        sol: HumanSolution | None = store.get_human_solution(unit.target_id)
         if sol is None:
             raise InputError(f"human solution {unit.target_id!r} is not in the store")
         task_id, text, answer = sol.task_id, sol.text, None

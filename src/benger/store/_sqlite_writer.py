@@ -70,7 +70,7 @@ class InlineWriter:
         self._writer = writer
         self._lock = threading.Lock()
         self._connection: tuple[int, Any, sqlite3.Connection] | None = None
-        self._prepared: dict[tuple[int, tuple[str, ...]], _Prepared] = {}
+        self._prepared: dict[int, _Prepared] = {}  # by id of the statement the store built for these columns
         self._saves = 0
         self._checkpoints = 0
         self._checkpointing = threading.Event()
@@ -86,12 +86,13 @@ class InlineWriter:
         return self._connection[2]
 
     def execute_returns_row(self, stmt: Any, values: dict[str, Any]) -> bool | None:
-        """Execute ``stmt`` with ``values`` and commit; True when it returned a row, None when ``values``
-        lacks a column the statement needs (the caller runs it through SQLAlchemy, which fills defaults)."""
-        key = (id(stmt), tuple(values))
-        prepared = self._prepared.get(key)
+        """Execute ``stmt`` (built once per column set and kept by the store) with ``values`` and commit.
+
+        True when it returned a row; None when ``values`` lacks a column the statement needs (the caller
+        runs it through SQLAlchemy, which fills defaults)."""
+        prepared = self._prepared.get(id(stmt))
         if prepared is None:
-            prepared = self._prepared[key] = _prepare(stmt, self._writer.dialect, list(values))
+            prepared = self._prepared[id(stmt)] = _prepare(stmt, self._writer.dialect, list(values))
         params = prepared.params(values)
         if params is None:
             return None
