@@ -13,6 +13,19 @@ from benger.study._models import StudyUser
 PASSWORD = "geheim-123"
 REFERENCE_MARK = "MUSTERLOESUNG-GEHEIM"
 DIFFICULTIES = ("Leicht", "Schwer")
+#: A complete review: half of every dimension's maximum (50 of 100 raw points).
+HALF_MARKS = {
+    "ergebnisrichtigkeit": 10,
+    "vollstaendigkeit": 5,
+    "rechtsgrundlagen": 5,
+    "rechtskenntnis": 7.5,
+    "subsumtion": 7.5,
+    "schwerpunktsetzung": 5,
+    "methodischer_stil": 5,
+    "gliederung": 2.5,
+    "sprache": 1.5,
+    "formalia": 1,
+}
 
 
 def mini_corpus(name: str = "mini") -> Corpus:

@@ -8,6 +8,7 @@ from contextlib import AbstractContextManager
 
 import pytest
 from sqlalchemy import func, select, text
+from study_helpers import HALF_MARKS as FULL
 from study_helpers import add_generations, mini_corpus, user
 
 from benger.errors import InputError
@@ -27,18 +28,6 @@ from benger.study._models import Review, ReviewAssignment, Submission
 
 pytestmark = pytest.mark.postgres
 N = 50
-FULL = {
-    "ergebnisrichtigkeit": 10,
-    "vollstaendigkeit": 5,
-    "rechtsgrundlagen": 5,
-    "rechtskenntnis": 7.5,
-    "subsumtion": 7.5,
-    "schwerpunktsetzung": 5,
-    "methodischer_stil": 5,
-    "gliederung": 2.5,
-    "sprache": 1.5,
-    "formalia": 1,
-}
 
 
 @pytest.fixture

@@ -7,23 +7,11 @@ import re
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select
+from study_helpers import HALF_MARKS as FULL
 from study_helpers import PASSWORD, REFERENCE_MARK, SYSTEMS
 from web_helpers import XSS, World, csrf_of, login
 
 from benger.study._models import Pick, ReviewAssignment, StudyUser
-
-FULL = {
-    "ergebnisrichtigkeit": 10,
-    "vollstaendigkeit": 5,
-    "rechtsgrundlagen": 5,
-    "rechtskenntnis": 7.5,
-    "subsumtion": 7.5,
-    "schwerpunktsetzung": 5,
-    "methodischer_stil": 5,
-    "gliederung": 2.5,
-    "sprache": 1.5,
-    "formalia": 1,
-}
 
 
 def _forbidden_words(world: World) -> list[str]:
