@@ -4,6 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+#: Exit codes of the ``benger`` command (documented in the README).
+EXIT_OK = 0
+#: An unexpected internal error (a bug): one line, the traceback only with ``--debug``.
+EXIT_INTERNAL = 1
+#: A usage error (unknown command or option, bad option value) or bad input (file, config, store).
+EXIT_USAGE = 2
+EXIT_INPUT = 2
+#: The run ended but is incomplete: items failed, remain, or a budget cap stopped it (a rerun resumes).
+EXIT_INCOMPLETE = 3
+
 
 class BengerError(Exception):
     """Base class for every error benger raises on purpose (the CLI prints these without a traceback)."""
