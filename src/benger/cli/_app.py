@@ -1,44 +1,145 @@
-"""Root Typer app; subcommand modules add themselves via ``register(app)``."""
+"""Root Typer app and the one error boundary of the ``benger`` command.
+
+Every command runs inside :class:`_Boundary` (the app's group class), so the console script and
+``typer.testing.CliRunner`` behave the same way:
+
+* usage errors (unknown command or option, a bad option value, a missing argument) are typer's own
+  exception classes (``typer.TyperException``: typer >= 0.24 ships its own copy of click); typer prints
+  the usage and the message and exits with :data:`~benger.errors.EXIT_USAGE` (2);
+* a :class:`~benger.errors.BengerError` (bad input, config or store) prints ``error: <message>`` and
+  exits with :data:`~benger.errors.EXIT_INPUT` (2);
+* any other exception is a bug: one line naming it and "run with --debug for the traceback", exit
+  :data:`~benger.errors.EXIT_INTERNAL` (1). ``--debug`` (or ``BENGER_DEBUG=1``) prints the traceback first.
+"""
 
 from __future__ import annotations
 
+import os
 import sys
+import traceback
+from importlib import metadata
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
-from benger.errors import BengerError
+from benger.errors import EXIT_INPUT, EXIT_INTERNAL, BengerError
+
+#: Environment variable that turns on tracebacks (same as ``--debug``).
+DEBUG_ENV = "BENGER_DEBUG"
+_DEBUG_KEY = "benger.debug"
+
+
+def _env_debug() -> bool:
+    return os.environ.get(DEBUG_ENV, "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
+def benger_version() -> str:
+    """The installed distribution's version (the package's ``__version__`` when not installed)."""
+    try:
+        return metadata.version("benger")
+    except metadata.PackageNotFoundError:
+        from benger import __version__
+
+        return __version__
+
+
+def _missing_extra(exc: ModuleNotFoundError) -> str | None:
+    """'pip install ...' advice when ``exc`` names a package of one of benger's optional extras."""
+    missing = (exc.name or "").split(".")[0].replace("_", "-").lower()
+    if not missing:
+        return None
+    try:
+        requirements = metadata.requires("benger") or []
+    except metadata.PackageNotFoundError:
+        return None
+    for requirement in requirements:
+        spec, _, marker = requirement.partition(";")
+        name = spec.strip().split("[")[0]
+        for sep in "<>=!~ (":
+            name = name.split(sep)[0]
+        if name.replace("_", "-").lower() == missing and "extra ==" in marker:
+            extra = marker.split("extra ==")[1].strip().strip("'\"")
+            return f"this feature needs the optional package '{name}': pip install 'benger[{extra}]'"
+    return None
+
+
+def report_error(exc: BaseException, *, debug: bool) -> int:
+    """Print ``exc`` the way the CLI does and return the exit code (2 for BengerError, 1 for a bug)."""
+    if debug:
+        traceback.print_exception(exc, file=sys.stderr)
+    if isinstance(exc, BengerError):
+        typer.secho(f"error: {exc}", fg=typer.colors.RED, err=True)
+        return EXIT_INPUT
+    if isinstance(exc, ModuleNotFoundError):
+        advice = _missing_extra(exc)
+        if advice is not None:
+            typer.secho(f"error: {advice}", fg=typer.colors.RED, err=True)
+            return EXIT_INPUT
+    first = (str(exc).strip().splitlines() or [""])[0]
+    hint = "" if debug else "; run with --debug for the traceback"
+    typer.secho(f"internal error: {type(exc).__name__}: {first} (a bug in benger{hint})", fg=typer.colors.RED, err=True)
+    return EXIT_INTERNAL
+
+
+class _Boundary(TyperGroup):
+    """The root group: runs the chosen command and turns its exceptions into one message and an exit code."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, typer.Abort, typer.TyperException):
+            raise  # exit codes, Ctrl-C and usage errors: typer prints these itself
+        except Exception as exc:
+            debug = bool(ctx.meta.get(_DEBUG_KEY)) or _env_debug()
+            raise typer.Exit(report_error(exc, debug=debug)) from None
+
 
 app = typer.Typer(
     name="benger",
+    cls=_Boundary,
     help="BenGER: benchmark LLM systems on German subsumption-based legal reasoning.",
     no_args_is_help=True,
     add_completion=False,
+    pretty_exceptions_enable=False,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"benger {benger_version()}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    ctx: typer.Context,
+    debug: Annotated[
+        bool,
+        typer.Option("--debug", help=f"Show the full traceback of an error (or set {DEBUG_ENV}=1).", envvar=DEBUG_ENV),
+    ] = False,
+    version: Annotated[
+        bool,
+        typer.Option("--version", help="Print the benger version and exit.", callback=_print_version, is_eager=True),
+    ] = False,
+) -> None:
+    """BenGER: benchmark LLM systems on German subsumption-based legal reasoning."""
+    ctx.meta[_DEBUG_KEY] = debug
 
 
 def _register_commands() -> None:
     from benger.cli import _commands
 
-    _commands.register(app)
+    if not app.registered_commands:
+        _commands.register(app)
 
 
 def main() -> None:
-    """Console entry point: runs the app and prints benger's own errors without a traceback."""
-    _register_commands()
+    """Console entry point: the app in standalone mode; exits with the codes of :mod:`benger.errors`."""
     try:
-        app(standalone_mode=False)
-    except BengerError as exc:
-        typer.secho(f"error: {exc}", fg=typer.colors.RED, err=True)
-        sys.exit(2)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except typer.Abort:
-        typer.secho("aborted", err=True)
-        sys.exit(130)
-    except Exception as exc:  # click usage errors
-        import click
-
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
+        _register_commands()
+        app()
+    except SystemExit:
         raise
+    except Exception as exc:  # raised outside a command (registration, argument parsing of the root)
+        sys.exit(report_error(exc, debug=_env_debug() or "--debug" in sys.argv[1:]))
