@@ -2,63 +2,50 @@
 
 A reply that fails validation becomes ``Unscored(reason)`` — never a score of 0. Totals, grade points and
 pass are computed here from the dimension scores; a total the model reports is kept as ``model_total``.
+Which object of a reply is the judgement is decided by ``benger.llm.read_json_reply`` (reasoning apart,
+the last valid object, format echoes and quotations of the prompt ignored, several different valid
+objects -> ``Unscored(kind="ambiguous")``).
 """
 
 from __future__ import annotations
 
-import json
 import math
-import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from benger.judge._grades import grade_points, passed
 from benger.judge._rubric import Rubric
+from benger.llm._reply import AmbiguousOutput, MalformedOutput, find_json_objects, first_json_object, read_json_reply
 from benger.schema import Answer, normalise_answer
 
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 _DIMENSION_KEYS = ("dimensionen", "dimensions", "kriterien", "scores")
 _SCORE_KEYS = ("punkte", "score", "points")
 _JUSTIFICATION_KEYS = ("begruendung", "begründung", "justification", "reason")
 _TOTAL_KEYS = ("gesamtpunkte", "total", "total_score", "gesamt")
 
 
-class MalformedOutput(ValueError):
-    """A model reply that does not contain the JSON object we asked for; ``reason`` says why."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
 def extract_json_object(text: str) -> dict[str, Any]:
-    """The first JSON object in ``text``; tolerates code fences and text around the object.
+    """The first top-level JSON object in ``text`` (no validation; see ``benger.llm.first_json_object``).
 
-    Raises MalformedOutput when no complete JSON object can be decoded.
+    Raises MalformedOutput when no complete JSON object can be decoded. Replies are read with
+    ``parse_judgement`` / ``benger.llm.read_json_reply``, which take the last valid object instead.
     """
-    candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
-    decoder = json.JSONDecoder(strict=False)  # raw newlines inside strings are common in free-form replies
-    for chunk in candidates:
-        start = chunk.find("{")
-        while start != -1:
-            try:
-                value, _ = decoder.raw_decode(chunk, start)
-            except json.JSONDecodeError:
-                start = chunk.find("{", start + 1)
-                continue
-            if isinstance(value, dict):
-                return value
-            start = chunk.find("{", start + 1)
-    if "{" not in text:
-        raise MalformedOutput("malformed JSON: no JSON object in the reply")
-    raise MalformedOutput("malformed JSON: the reply's JSON object could not be decoded")
+    return first_json_object(text)
+
+
+UnscoredKind = Literal["malformed", "ambiguous"]
 
 
 @dataclass(frozen=True)
 class Unscored:
-    """A judge reply that could not be turned into a valid score; it is stored with ``reason``, never as 0."""
+    """A judge reply that could not be turned into a valid score; it is stored with ``reason``, never as 0.
+
+    ``kind``: ``malformed`` (re-asked within the budget) or ``ambiguous`` (several different valid objects;
+    final)."""
 
     reason: str
+    kind: UnscoredKind = "malformed"
 
 
 @dataclass
@@ -164,19 +151,38 @@ def validate_judgement(data: dict[str, Any], rubric: Rubric) -> ParsedJudgement 
     )
 
 
-def parse_judgement(text: str, rubric: Rubric) -> ParsedJudgement | Unscored:
+def _validated(rubric: Rubric) -> Callable[[dict[str, Any]], ParsedJudgement]:
+    def validate(data: dict[str, Any]) -> ParsedJudgement:
+        result = validate_judgement(data, rubric)
+        if isinstance(result, Unscored):
+            raise MalformedOutput(result.reason)
+        return result
+
+    return validate
+
+
+def parse_judgement(
+    text: str, rubric: Rubric, *, reasoning: str | None = None, quoted: Iterable[str] = ()
+) -> ParsedJudgement | Unscored:
     """Parse and validate a judge reply.
 
-    Outcomes: malformed JSON, a missing/unknown dimension, a score outside 0..max, a score off the
-    rubric's step (0.5) or a missing justification -> ``Unscored`` with a precise reason. Otherwise a
-    ``ParsedJudgement`` whose total is the sum of the dimensions (a differing model total is recorded in
-    ``model_total`` and flagged, not trusted).
+    ``reasoning``: reasoning the provider returned in its own field (kept apart, never parsed);
+    ``quoted``: the texts the judge was shown (its prompt) — an object equal to one in them is a
+    quotation (e.g. of the candidate), never the score. Outcomes: malformed JSON, a missing/unknown
+    dimension, a score outside 0..max, a score off the rubric's step (0.5), a missing justification or a
+    format echo (placeholders) -> ``Unscored`` with a precise reason (that of the last object);
+    several different valid objects -> ``Unscored(kind="ambiguous")``. Otherwise a ``ParsedJudgement``
+    whose total is the sum of the dimensions (a differing model total is recorded in ``model_total`` and
+    flagged, not trusted).
     """
     try:
-        data = extract_json_object(text)
+        return read_json_reply(text, _validated(rubric), reasoning=reasoning, quoted=quoted).value
+    except AmbiguousOutput as exc:
+        return Unscored(exc.reason, kind="ambiguous")
     except MalformedOutput as exc:
+        objects = find_json_objects(text)
+        has_dims = any(_first(o.value, _DIMENSION_KEYS) is not None for o in objects)
+        if objects and not has_dims and any(f'"{key}"' in text for key in _DIMENSION_KEYS):
+            # only inner objects decoded: the outer one is broken, typically cut off at the token limit
+            return Unscored("malformed JSON: the object with the dimensions could not be decoded (cut off?)")
         return Unscored(exc.reason)
-    if _first(data, _DIMENSION_KEYS) is None and any(f'"{key}"' in text for key in _DIMENSION_KEYS):
-        # only an inner object decoded: the outer one is broken, typically cut off at the token limit
-        return Unscored("malformed JSON: the object with the dimensions could not be decoded (cut off?)")
-    return validate_judgement(data, rubric)

@@ -84,19 +84,26 @@ class AnthropicChatModel(ProviderModel):
 
 
 def map_message(message: Any) -> ChatResponse:
-    """Map an Anthropic Message: text blocks joined, or the forced tool call's input as JSON text."""
+    """Map an Anthropic Message: text blocks joined, or the forced tool call's input as JSON text.
+
+    Thinking blocks become ``reasoning``; ``stop_reason: refusal`` becomes ``refusal_text`` (the reply's
+    text when there is one) and finish reason ``content_filter``."""
     texts: list[str] = []
+    thoughts: list[str] = []
     for block in getattr(message, "content", None) or []:
         kind = getattr(block, "type", None)
-        if kind == "tool_use":
+        if kind == "thinking" and getattr(block, "thinking", None):
+            thoughts.append(str(block.thinking))
+        elif kind == "tool_use":
             texts = [json.dumps(block.input, ensure_ascii=False)]
             break
-        if kind == "text":
+        elif kind == "text":
             texts.append(block.text)
     stop = getattr(message, "stop_reason", None)
     usage = getattr(message, "usage", None)
+    text = "".join(texts)
     return ChatResponse(
-        text="".join(texts),
+        text=text,
         finish_reason="content_filter" if stop == "refusal" else STOP_REASONS.get(str(stop), stop),
         usage=Usage(
             input_tokens=int(getattr(usage, "input_tokens", 0) or 0),
@@ -104,5 +111,7 @@ def map_message(message: Any) -> ChatResponse:
         ),
         model=getattr(message, "model", None),
         refusal=stop == "refusal",
+        refusal_text=(text.strip() or "stop_reason refusal") if stop == "refusal" else None,
+        reasoning="\n\n".join(thoughts) or None,
         raw={"id": getattr(message, "id", None), "stop_reason": stop},
     )

@@ -112,14 +112,22 @@ def map_generate_response(response: Any, provider: str = "google") -> ChatRespon
     reason_name = str(getattr(reason, "name", reason)) if reason is not None else None
     parts = getattr(getattr(candidate, "content", None), "parts", None) or []
     text = "".join(p.text for p in parts if getattr(p, "text", None) and not getattr(p, "thought", False))
+    thoughts = "".join(p.text for p in parts if getattr(p, "text", None) and getattr(p, "thought", False))
     meta = getattr(response, "usage_metadata", None)
-    output = int(getattr(meta, "candidates_token_count", 0) or 0) + int(getattr(meta, "thoughts_token_count", 0) or 0)
+    thinking = int(getattr(meta, "thoughts_token_count", 0) or 0)
+    output = int(getattr(meta, "candidates_token_count", 0) or 0) + thinking
     filtered = reason_name in FILTER_REASONS
     return ChatResponse(
         text=text,
         finish_reason="content_filter" if filtered else FINISH_REASONS.get(str(reason_name), reason_name),
-        usage=Usage(input_tokens=int(getattr(meta, "prompt_token_count", 0) or 0), output_tokens=output),
+        usage=Usage(
+            input_tokens=int(getattr(meta, "prompt_token_count", 0) or 0),
+            output_tokens=output,
+            reasoning_tokens=thinking or None,
+        ),
         model=getattr(response, "model_version", None),
         refusal=filtered,
+        refusal_text=f"Gemini finish_reason {reason_name}" if filtered else None,
+        reasoning=thoughts or None,
         raw={"finish_reason": reason_name},
     )

@@ -154,14 +154,28 @@ def _field(value: Any, name: str) -> Any:
     return value.get(name) if isinstance(value, dict) else None
 
 
+def _reasoning_of(message: Any) -> str | None:
+    """Reasoning an OpenAI-compatible server returns beside the content (vLLM/DeepSeek ``reasoning_content``,
+    vLLM >= 0.10 / OpenRouter ``reasoning``)."""
+    parts = [_field(message, key) for key in ("reasoning_content", "reasoning")]
+    texts = [p for p in parts if isinstance(p, str) and p.strip()]
+    return "\n\n".join(dict.fromkeys(texts)) or None
+
+
+def _reasoning_tokens(usage: Any) -> int | None:
+    value = _field(_field(usage, "completion_tokens_details"), "reasoning_tokens")
+    return int(value) if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def map_completion_dict(data: dict[str, Any]) -> ChatResponse:
-    """Map a chat completion body (decoded JSON) to a ChatResponse."""
+    """Map a chat completion body (decoded JSON) to a ChatResponse (reasoning and refusal fields included)."""
     choices = data.get("choices")
     if not choices or not isinstance(choices, list):
         raise TransientError("the server returned no choices")
     choice = choices[0] if isinstance(choices[0], dict) else {}
     message = _field(choice, "message") or {}
     refusal_text = _field(message, "refusal")
+    refusal_text = refusal_text if isinstance(refusal_text, str) and refusal_text.strip() else None
     finish = choice.get("finish_reason")
     usage = data.get("usage") or {}
     raw: dict[str, Any] = {"id": data.get("id"), "system_fingerprint": data.get("system_fingerprint")}
@@ -174,34 +188,43 @@ def map_completion_dict(data: dict[str, Any]) -> ChatResponse:
         usage=Usage(
             input_tokens=int(_field(usage, "prompt_tokens") or 0),
             output_tokens=int(_field(usage, "completion_tokens") or 0),
+            reasoning_tokens=_reasoning_tokens(usage),
         ),
         model=data.get("model") if isinstance(data.get("model"), str) else None,
         refusal=bool(refusal_text) or finish == "content_filter",
+        refusal_text=refusal_text,
+        reasoning=_reasoning_of(message),
         raw=raw,
     )
 
 
 def map_completion(completion: Any) -> ChatResponse:
-    """Map an OpenAI ChatCompletion (SDK object) to a ChatResponse."""
-    choices = getattr(completion, "choices", None)
-    if not choices:
+    """Map an OpenAI ChatCompletion (SDK object) to a ChatResponse (same rules as ``map_completion_dict``)."""
+    if not getattr(completion, "choices", None):
         raise TransientError("the server returned no choices")
-    choice = choices[0]
+    dump = completion.model_dump() if hasattr(completion, "model_dump") else None
+    if isinstance(dump, dict):
+        return map_completion_dict(dump)
+    choice = completion.choices[0]
     message = choice.message
-    refusal_text = getattr(message, "refusal", None)
-    finish = choice.finish_reason
     usage = getattr(completion, "usage", None)
-    raw = {"id": getattr(completion, "id", None), "system_fingerprint": getattr(completion, "system_fingerprint", None)}
-    if refusal_text:
-        raw["refusal"] = refusal_text
-    return ChatResponse(
-        text=message.content or "",
-        finish_reason=finish,
-        usage=Usage(
-            input_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
-            output_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
-        ),
-        model=getattr(completion, "model", None),
-        refusal=bool(refusal_text) or finish == "content_filter",
-        raw=raw,
+    return map_completion_dict(
+        {
+            "id": getattr(completion, "id", None),
+            "system_fingerprint": getattr(completion, "system_fingerprint", None),
+            "model": getattr(completion, "model", None),
+            "choices": [
+                {
+                    "finish_reason": choice.finish_reason,
+                    "message": {
+                        key: getattr(message, key, None)
+                        for key in ("content", "refusal", "reasoning_content", "reasoning")
+                    },
+                }
+            ],
+            "usage": {
+                "prompt_tokens": getattr(usage, "prompt_tokens", 0),
+                "completion_tokens": getattr(usage, "completion_tokens", 0),
+            },
+        }
     )

@@ -26,12 +26,24 @@ class ChatRequest(BaseModel):
 
 
 class Usage(BaseModel):
+    """Token counts of one reply; ``output_tokens`` includes reasoning tokens, ``reasoning_tokens`` is the
+    provider's count of them when it reports one (OpenAI ``completion_tokens_details``, Gemini thoughts)."""
+
     input_tokens: int = 0
     output_tokens: int = 0
+    reasoning_tokens: int | None = None
 
 
 class ChatResponse(BaseModel):
-    """A model reply with the call's metadata (tokens, latency, finish reason, cost, retries)."""
+    """A model reply with the call's metadata (tokens, latency, finish reason, cost, retries).
+
+    ``text`` is the reply content as sent (inline ``<think>`` blocks included; ``benger.llm.split_reasoning``
+    separates them); ``reasoning`` is reasoning the provider returned in a field of its own
+    (``reasoning_content`` / ``reasoning``, Anthropic thinking blocks, Gemini thought parts);
+    ``refusal_text`` is the provider's own refusal signal (OpenAI ``message.refusal``, Anthropic
+    ``stop_reason: refusal``, Gemini safety finish reasons), ``refusal`` is true for it and for
+    ``finish_reason == "content_filter"``.
+    """
 
     text: str
     finish_reason: str | None = None
@@ -39,6 +51,8 @@ class ChatResponse(BaseModel):
     latency_s: float = 0.0
     model: str | None = None
     refusal: bool = False
+    refusal_text: str | None = None
+    reasoning: str | None = None
     cost_usd: float | None = None
     retries: int = 0
     raw: dict[str, Any] | None = None

@@ -6,9 +6,7 @@ These two coroutines are the whole work of a worker; the runner only schedules t
 from __future__ import annotations
 
 import asyncio
-import json
 import os
-import re
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -16,17 +14,14 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from benger.errors import InputError
-from benger.judge import (
-    MalformedOutput,
-    ParsedJudgement,
-    Unscored,
-    extract_json_object,
-    parse_judgement,
-)
+from benger.judge import ParsedJudgement, Unscored, parse_judgement
 from benger.llm import ChatMessage, ChatModel, ChatRequest, ChatResponse
 from benger.llm._errors import ContentFilterError, ProviderError
+from benger.llm._refusal import Refusal, RefusedOutput, detect_refusal, refusal_phrase
+from benger.llm._reply import AmbiguousOutput, MalformedOutput, split_reasoning
 from benger.llm._retry import RetryPolicy, retry_async
 from benger.pipeline._prompts import PromptSet, default_prompts
+from benger.pipeline._reading import ShortOutput, answer_tokens, parse_generation
 from benger.pipeline._units import (
     GenerationUnit,
     JudgeUnit,
@@ -34,18 +29,24 @@ from benger.pipeline._units import (
     judgement_id,
     resolve_rubric,
 )
-from benger.schema import FalloesungTask, Generation, HumanSolution, Judgement, PrincipleItem, normalise_answer
+from benger.schema import FalloesungTask, Generation, HumanSolution, Judgement, PrincipleItem
+
+__all__ = ["MIN_OUTPUT_TOKENS", "REASK_POLICY", "execute_generation", "execute_judgement", "parse_generation"]
 
 # Re-asks after a malformed reply: the one retry policy's budget, no waiting (the model answered; it only
 # answered badly).
 REASK_POLICY = RetryPolicy(max_retries=3, initial_wait=0.0, jitter=0.0)
 MIN_OUTPUT_TOKENS = 200
 MAX_KEPT_REPLY = 4000  # characters of the last malformed reply kept in meta for inspection
+MAX_KEPT_REASONING = 32_000  # characters of the final reply's reasoning kept in meta["reasoning"]
 _REASK_NOTE = (
     "Hinweis: Deine vorige Antwort war nicht verwertbar ({reason}). Antworte erneut und gib ausschließlich "
     "ein einziges gültiges JSON-Objekt im verlangten Format aus."
 )
-_LOESUNG_START = re.compile(r'"loesung"\s*:\s*"')
+_SHORT_NOTE = (
+    "Hinweis: Deine vorige Falllösung war zu kurz ({reason}). Antworte erneut mit einer vollständigen "
+    "Falllösung im verlangten Format."
+)
 
 
 class UnitStore(Protocol):
@@ -60,7 +61,10 @@ class UnitStore(Protocol):
 
 @dataclass
 class _Tally:
-    """Tokens, cost and time summed over every attempt of one unit."""
+    """Tokens, cost and time summed over every attempt of one unit.
+
+    ``attempts``: model calls (the first ask and each re-ask), answered or failed; ``provider_retries``:
+    HTTP retries inside those calls; their sum is the number of HTTP requests sent."""
 
     attempts: int = 0
     input_tokens: int = 0
@@ -69,9 +73,29 @@ class _Tally:
     latency: float = 0.0
     provider_retries: int = 0
     last_bad_reply: str | None = None
+    reasoning: str | None = None
+
+    def add_failure(self, error: ProviderError) -> None:
+        self.attempts += 1
+        self.provider_retries += error.retries
+
+    def meta(self, failed: bool) -> dict[str, Any]:
+        """The counters every record carries in its meta (and the reasoning of the last reply)."""
+        meta: dict[str, Any] = {
+            "attempts": self.attempts,
+            "provider_retries": self.provider_retries,
+            "http_attempts": self.attempts + self.provider_retries,
+        }
+        if self.reasoning:
+            meta["reasoning"] = self.reasoning[:MAX_KEPT_REASONING]
+            meta["reasoning_chars"] = len(self.reasoning)
+        if failed and self.last_bad_reply:
+            meta["last_bad_reply"] = self.last_bad_reply
+        return meta
 
     def add(self, response: ChatResponse, prices: tuple[float | None, float | None]) -> None:
         self.attempts += 1
+        self.reasoning = split_reasoning(response.text, response.reasoning)[1]
         self.input_tokens += response.usage.input_tokens
         self.output_tokens += response.usage.output_tokens
         self.latency += response.latency_s
@@ -103,62 +127,6 @@ async def persist(store: Any, save: Callable[[Any], Any], record: Any) -> Any:
     return await asyncio.shield(asyncio.get_running_loop().run_in_executor(writer, save, record))
 
 
-def _salvage_truncated(text: str) -> str | None:
-    """The partial solution of a reply cut off inside ``{"loesung": "...``, or None."""
-    match = _LOESUNG_START.search(text)
-    if match is None:
-        return None
-    body = text[match.end() :].rstrip().rstrip("\\")
-    for end in (body, body.rsplit("\\", 1)[0]):
-        try:
-            value = json.loads(f'"{end}"')
-            return str(value) if value.strip() else None
-        except json.JSONDecodeError:
-            continue
-    return body or None
-
-
-def parse_generation(
-    text: str, task: FalloesungTask | PrincipleItem, *, truncated: bool = False, plain_text: bool = False
-) -> tuple[str, Any]:
-    """(text, answer) from a generation reply; raises MalformedOutput with the reason.
-
-    A Falllösung cut off by the token limit keeps the part written so far (flagged ``truncated``).
-    ``plain_text`` (run option ``falloesung_format: text``): the whole reply is the Falllösung.
-    """
-    if plain_text and isinstance(task, FalloesungTask):
-        body = text.strip()
-        if body.startswith("```"):
-            body = body.strip("`").removeprefix("markdown").removeprefix("text").strip()
-        if not body:
-            raise MalformedOutput("empty reply")
-        return body, None
-    try:
-        data = extract_json_object(text)
-    except MalformedOutput:
-        if truncated and isinstance(task, FalloesungTask):
-            salvaged = _salvage_truncated(text)
-            if salvaged:
-                return salvaged, None
-        raise
-    if isinstance(task, FalloesungTask):
-        solution = data.get("loesung")
-        if not isinstance(solution, str) or not solution.strip():
-            raise MalformedOutput("field 'loesung' missing or empty")
-        return solution.strip(), None
-    raw = data.get("antwort")
-    if not isinstance(raw, str):
-        raise MalformedOutput("field 'antwort' missing")
-    try:
-        answer = normalise_answer(raw)
-    except ValueError as exc:
-        raise MalformedOutput(f"field 'antwort' is {raw!r}, expected 'Ja' or 'Nein'") from exc
-    reasoning = data.get("begruendung")
-    if not isinstance(reasoning, str) or not reasoning.strip():
-        raise MalformedOutput("field 'begruendung' missing or empty")
-    return reasoning.strip(), answer
-
-
 def _request(
     system_messages: list[ChatMessage], unit_system: Any, schema: dict[str, Any] | None, name: str
 ) -> ChatRequest:
@@ -176,20 +144,34 @@ def _request(
 async def _ask(
     model: ChatModel, base: ChatRequest, parse: Any, tally: _Tally, policy: RetryPolicy, prices: Any
 ) -> tuple[ChatResponse, Any]:
-    """Call the model, re-asking with a correction note on a malformed reply (within ``policy``'s budget)."""
-    last_reason: list[str] = []
+    """Call the model, re-asking with a correction note on a malformed or short reply (``policy``'s budget).
+
+    A refusal (provider field, content filter, or a refusal phrase in a reply without a usable answer)
+    raises ``RefusedOutput`` at once; ``AmbiguousOutput`` is final too; both are never re-asked."""
+    last_error: list[MalformedOutput] = []
 
     async def attempt() -> tuple[ChatResponse, Any]:
         request = base
-        if last_reason:
-            note = ChatMessage(role="user", content=_REASK_NOTE.format(reason=last_reason[-1]))
+        if last_error:
+            template = _SHORT_NOTE if isinstance(last_error[-1], ShortOutput) else _REASK_NOTE
+            note = ChatMessage(role="user", content=template.format(reason=last_error[-1].reason))
             request = base.model_copy(update={"messages": [*base.messages, note]})
-        response = await model.complete(request)
+        try:
+            response = await model.complete(request)
+        except ProviderError as exc:
+            tally.add_failure(exc)
+            raise
         tally.add(response, prices)
+        refusal = detect_refusal(response)
+        if refusal is not None:
+            raise RefusedOutput(refusal)
         try:
             return response, parse(response)
         except MalformedOutput as exc:
-            last_reason.append(exc.reason)
+            phrase = refusal_phrase(split_reasoning(response.text, response.reasoning)[0])
+            if phrase is not None:
+                raise RefusedOutput(phrase) from exc
+            last_error.append(exc)
             tally.last_bad_reply = response.text[:MAX_KEPT_REPLY]
             raise
 
@@ -208,9 +190,11 @@ async def execute_generation(
 ) -> Generation:
     """Generate, validate and persist one output; returns the saved Generation.
 
-    Status: ``ok``; ``excluded`` (malformed after the re-ask budget, refused / content filter, or a
-    Falllösung shorter than ``min_output_tokens``) — final, not redone; ``failed`` (provider error after
-    the retry budget) — retried on the next run. ``task`` skips the store look-up when the caller has it.
+    Status: ``ok``; ``excluded`` — final, not redone: malformed after the re-ask budget, a Falllösung
+    shorter than ``min_output_tokens`` answer tokens after the re-ask budget (at once when the reply was
+    cut off by the token limit: a re-ask cannot be longer), refused / content filter (one call, no
+    re-ask), ambiguous (several different valid objects); ``failed`` (provider error after the retry
+    budget) — retried on the next run. ``task`` skips the store look-up when the caller has it.
     """
     prompts = prompts or default_prompts()
     if task is None or task.task_id != unit.task_id:
@@ -224,33 +208,36 @@ async def execute_generation(
     plain = prompts.falloesung_format == "text"
     tally = _Tally()
     fields: dict[str, Any] = {}
+    quoted = [m.content for m in base.messages]
+    is_fall = isinstance(task, FalloesungTask)
+
+    def parse(r: ChatResponse) -> tuple[str, Any]:
+        text, answer = parse_generation(
+            r.text, task, truncated=r.truncated, plain_text=plain, reasoning=r.reasoning, quoted=quoted
+        )
+        if is_fall and not r.truncated and answer_tokens(r) < min_output_tokens:
+            raise ShortOutput(answer_tokens(r), min_output_tokens, text)
+        return text, answer
+
     try:
-        response, (text, answer) = await _ask(
-            model,
-            base,
-            lambda r: parse_generation(r.text, task, truncated=r.truncated, plain_text=plain),
-            tally,
-            reask_policy,
-            prices,
-        )
+        response, (text, answer) = await _ask(model, base, parse, tally, reask_policy, prices)
         fields.update(
-            text=text,
-            answer=answer,
-            finish_reason=response.finish_reason,
-            truncated=response.truncated,
-            refused=response.refusal,
+            text=text, answer=answer, finish_reason=response.finish_reason, truncated=response.truncated
         )
-        short = isinstance(task, FalloesungTask) and response.usage.output_tokens < min_output_tokens
-        if response.refusal:
-            fields.update(status="excluded", reason="refused by the model")
-        elif short:
+        if is_fall and answer_tokens(response) < min_output_tokens:  # cut off by the limit: no re-ask helps
             fields.update(status="excluded", reason=f"short: {response.usage.output_tokens} output tokens")
         else:
             fields.update(status="ok")
+    except ShortOutput as exc:
+        fields.update(status="excluded", text=exc.text, reason=f"{exc.reason} after {tally.attempts} attempts")
     except MalformedOutput as exc:
         fields.update(status="excluded", reason=f"malformed after {tally.attempts} attempts: {exc.reason}")
+    except AmbiguousOutput as exc:
+        fields.update(status="excluded", reason=exc.reason)
+    except RefusedOutput as exc:
+        fields.update(status="excluded", refused=True, reason=exc.refusal.describe())
     except ContentFilterError as exc:
-        fields.update(status="excluded", refused=True, reason=f"content filter: {exc}")
+        fields.update(status="excluded", refused=True, reason=Refusal("content_filter", str(exc)).describe())
     except ProviderError as exc:
         fields.update(status="failed", reason=f"{type(exc).__name__}: {exc}")
     gen = Generation(
@@ -266,14 +253,8 @@ async def execute_generation(
         meta={
             "system_config_hash": unit.system.config_hash(),
             "prompt_hash": prompt_hash,
-            "attempts": tally.attempts,
-            "provider_retries": tally.provider_retries,
+            **tally.meta(failed=fields.get("status") != "ok"),
             "completed_at": time.time(),
-            **(
-                {"last_bad_reply": tally.last_bad_reply}
-                if fields.get("status") != "ok" and tally.last_bad_reply
-                else {}
-            ),
         },
         **fields,
     )
@@ -311,9 +292,11 @@ def task_and_reference(task: FalloesungTask | PrincipleItem) -> tuple[str, str]:
     )
 
 
-def _parse_or_raise(text: str, rubric: Any) -> ParsedJudgement:
-    result = parse_judgement(text, rubric)
+def _parse_or_raise(response: ChatResponse, rubric: Any, prompt: str) -> ParsedJudgement:
+    result = parse_judgement(response.text, rubric, reasoning=response.reasoning, quoted=[prompt])
     if isinstance(result, Unscored):
+        if result.kind == "ambiguous":
+            raise AmbiguousOutput(result.reason, 2)
         raise MalformedOutput(result.reason)
     return result
 
@@ -326,7 +309,10 @@ async def execute_judgement(
     *,
     reask_policy: RetryPolicy = REASK_POLICY,
 ) -> Judgement:
-    """Judge one target and persist the Judgement (``scored``, or ``unscored`` with the reason — never 0)."""
+    """Judge one target and persist the Judgement (``scored``, or ``unscored`` with the reason — never 0).
+
+    Unscored reasons start with ``unparseable after N attempts``, ``ambiguous``, ``refused`` or
+    ``provider error``; a refusal sets ``meta["refused"]``."""
     prompts = prompts or default_prompts()
     rubric = resolve_rubric(unit.rubric_id)
     template = prompts.judge_template(rubric.name)
@@ -343,7 +329,7 @@ async def execute_judgement(
     tally = _Tally()
     fields: dict[str, Any]
     try:
-        _, parsed = await _ask(model, base, lambda r: _parse_or_raise(r.text, rubric), tally, reask_policy, prices)
+        _, parsed = await _ask(model, base, lambda r: _parse_or_raise(r, rubric, prompt), tally, reask_policy, prices)
         fields = {
             "status": "scored",
             "dimensions": parsed.dimensions,
@@ -357,7 +343,16 @@ async def execute_judgement(
         extra = {"total_mismatch": parsed.total_mismatch, "overall": parsed.overall}
     except MalformedOutput as exc:
         fields = {"status": "unscored", "reason": f"unparseable after {tally.attempts} attempts: {exc.reason}"}
-        extra = {"last_bad_reply": tally.last_bad_reply}
+        extra = {}
+    except AmbiguousOutput as exc:
+        fields = {"status": "unscored", "reason": exc.reason}
+        extra = {"ambiguous": True}
+    except RefusedOutput as exc:
+        fields = {"status": "unscored", "reason": exc.refusal.describe()}
+        extra = {"refused": True}
+    except ContentFilterError as exc:
+        fields = {"status": "unscored", "reason": Refusal("content_filter", str(exc)).describe()}
+        extra = {"refused": True}
     except ProviderError as exc:
         fields = {"status": "unscored", "reason": f"provider error: {type(exc).__name__}: {exc}"}
         extra = {}
@@ -373,7 +368,7 @@ async def execute_judgement(
             **extra,
             "task_id": task.task_id,
             "template_hash": template.hash,
-            "attempts": tally.attempts,
+            **tally.meta(failed=fields["status"] != "scored"),
             "input_tokens": tally.input_tokens,
             "output_tokens": tally.output_tokens,
             "cost_usd": tally.cost,
