@@ -8,11 +8,11 @@ together by :class:`CorpusFileError` (a :class:`benger.errors.InputError`).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from benger.corpora._reading import JsonProblem, parse_json
 from benger.errors import InputError
 from benger.schema import FalloesungTask, PrincipleItem, normalise_answer, normalise_area
 
@@ -210,9 +210,9 @@ def build_task(
     meta = record.get("meta")
     if isinstance(meta, str):  # a CSV cell holds the JSON text
         try:
-            meta = json.loads(meta) if meta.strip() else None
-        except json.JSONDecodeError:
-            log.add("not a JSON object", line=line, field=name("meta"))
+            meta = parse_json(meta) if meta.strip() else None
+        except JsonProblem as exc:
+            log.add(f"not a JSON object: {exc.message}", line=line, field=name("meta"))
             meta = None
     if meta is not None and not isinstance(meta, dict):
         log.add("expected a JSON object", line=line, field=name("meta"))

@@ -18,6 +18,7 @@ from benger.corpora._fields import (
     infer_kind,
     normalise_kind,
 )
+from benger.corpora._reading import JsonProblem, parse_json, read_text
 from benger.errors import InputError
 from benger.schema import Corpus, FalloesungTask, PrincipleItem
 
@@ -37,33 +38,15 @@ _PRINCIPLE_COLUMNS = (
 )
 
 
-def read_text(path: Path) -> str:
-    """The file as UTF-8 text (a BOM is accepted); missing files and bad bytes are InputErrors."""
-    if not path.exists():
-        raise InputError("file not found", file=path)
-    if path.is_dir():
-        raise InputError("is a directory, expected a file", file=path)
-    data = path.read_bytes()
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError(
-            f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); save the file as UTF-8",
-            file=path,
-            line=line,
-        ) from None
-
-
 def _jsonl_records(text: str, log: ProblemLog) -> Iterator[tuple[int, dict[str, Any]]]:
     # split on "\n" only: str.splitlines would also break at U+2028 etc., which JSON strings may hold raw
     for number, raw_line in enumerate(text.split("\n"), start=1):
         if not raw_line.strip():
             continue
         try:
-            value = json.loads(raw_line)
-        except json.JSONDecodeError as exc:
-            log.add(f"invalid JSON: {exc.msg} (column {exc.colno})", line=number)
+            value = parse_json(raw_line)
+        except JsonProblem as exc:
+            log.add(f"invalid JSON: {exc.message}" + (f" (column {exc.column})" if exc.column else ""), line=number)
             continue
         if not isinstance(value, dict):
             log.add(f"expected a JSON object per line, got {type(value).__name__}", line=number)

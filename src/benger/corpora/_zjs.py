@@ -9,13 +9,13 @@ dict next to ``id``, ``inner_id`` and ``meta``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from benger.corpora._fields import ProblemLog
-from benger.corpora._user import read_text, records_to_corpus
+from benger.corpora._reading import read_json_file
+from benger.corpora._user import records_to_corpus
 from benger.errors import InputError
 from benger.schema import Corpus
 
@@ -90,11 +90,7 @@ def _with_ids(records: Iterator[tuple[int, dict[str, Any]]]) -> Iterator[tuple[i
 def load_zjs(path: str | Path) -> Corpus:
     """Load the ZJS corpus (name "zjs") from the platform task export; see docs/corpora.md for the fields."""
     file = locate_zjs(path)
-    text = read_text(file)
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=file, line=exc.lineno) from None
+    value, _ = read_json_file(file)
     log = ProblemLog(file, unit="task")
     return records_to_corpus(
         _with_ids(_task_records(value, log)),

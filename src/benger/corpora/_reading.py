@@ -1,0 +1,222 @@
+"""The one reader of every importer's files (user JSONL/CSV, ZJS export, release files): text and JSON.
+
+:func:`read_text` decodes every file type the same way: UTF-8, with or without a byte-order mark
+(a UTF-16 file with its BOM is decoded too); bad bytes are an InputError naming the line.
+
+Plain ``json.loads`` accepts things benger must not: ``NaN``/``Infinity`` (not JSON), ``1e999`` (read as
+``inf``), an object with the same key twice (the last silently wins), integers of any size (over 4,300
+digits Python raises ValueError) and any nesting depth (RecursionError). :func:`parse_json` rejects all of
+them with a :class:`JsonProblem` that carries the 1-based line and column; :func:`line_of` finds the line
+of a value inside a document (a list index or an object key per step), so validation errors of a record's
+field point at the line an editor shows.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import math
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from benger.errors import InputError
+
+#: Deepest nesting of lists/objects accepted (the release needs 4; user ``meta`` dicts a few more).
+MAX_DEPTH = 64
+#: Integers must fit a signed 64-bit column (what SQLite and PostgreSQL store).
+INT_MIN, INT_MAX = -(2**63), 2**63 - 1
+
+_STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+_WS = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
+
+
+class JsonProblem(ValueError):
+    """Why a text is not acceptable JSON, with its 1-based line and column (None when unknown)."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+class _Reject(ValueError):
+    def __init__(self, message: str, token: str | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.token = token
+
+
+def _blank_strings(text: str) -> str:
+    """``text`` with every string literal's content replaced by spaces (offsets and lines are kept)."""
+    return _STRING.sub(lambda m: '"' + " " * (len(m.group()) - 2) + '"', text)
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def _check_depth(blank: str) -> None:
+    depth = 0
+    for match in _BRACKET.finditer(blank):
+        if match.group() in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise JsonProblem(f"nested deeper than {MAX_DEPTH} levels", *_position(blank, match.start()))
+        else:
+            depth -= 1
+
+
+def _int(token: str) -> int:
+    if len(token) > 20:  # cheaper than int() on 10,000 digits; 2**63 has 19
+        raise _Reject(f"integer with {len(token.lstrip('-'))} digits does not fit 64 bits", token)
+    value = int(token)
+    if not INT_MIN <= value <= INT_MAX:
+        raise _Reject(f"integer {token} does not fit 64 bits", token)
+    return value
+
+
+def _float(token: str) -> float:
+    value = float(token)
+    if not math.isfinite(value):
+        raise _Reject(f"number {token} is out of range", token)
+    return value
+
+
+def _constant(token: str) -> Any:
+    raise _Reject(f"{token} is not a JSON number (NaN and Infinity are not allowed)", token)
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Reject(f"key {key!r} appears twice in one object (one value would be lost)", None)
+        out[key] = value
+    return out
+
+
+def _token_offset(blank: str, token: str) -> int | None:
+    match = re.search(r"(?<![\w.+-])" + re.escape(token) + r"(?![\w.])", blank)
+    return match.start() if match else None
+
+
+def parse_json(text: str) -> Any:
+    """Parse ``text`` as strict JSON; raises :class:`JsonProblem` (with line/column) on anything else."""
+    blank = _blank_strings(text)
+    if blank.count("[") + blank.count("{") > MAX_DEPTH:
+        _check_depth(blank)
+    try:
+        return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant, object_pairs_hook=_object)
+    except json.JSONDecodeError as exc:
+        raise JsonProblem(exc.msg, exc.lineno, exc.colno) from None
+    except _Reject as exc:
+        offset = _token_offset(blank, exc.token) if exc.token else None
+        line, column = _position(text, offset) if offset is not None else (None, None)
+        raise JsonProblem(exc.message, line, column) from None
+    except RecursionError:  # not reached after the depth check; kept as the last guard
+        raise JsonProblem(f"nested deeper than {MAX_DEPTH} levels") from None
+
+
+def read_text(path: Path) -> str:
+    """The file as text: UTF-8 (a BOM is dropped) or UTF-16 with its BOM; problems are InputErrors."""
+    if not path.exists():
+        raise InputError("file not found", file=path)
+    if path.is_dir():
+        raise InputError("is a directory, expected a file", file=path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read the file: {exc.strerror or exc}", file=path) from None
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            raise InputError("not valid UTF-16 text (after a UTF-16 byte-order mark)", file=path) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(
+            f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); save the file as UTF-8",
+            file=path,
+            line=line,
+        ) from None
+
+
+def read_json_file(path: Path) -> tuple[Any, str]:
+    """The parsed value and the text of a JSON file.
+
+    Raises :class:`InputError` naming ``path`` and the line for a missing/unreadable file, bad bytes or bad JSON.
+    """
+    text = read_text(path)
+    try:
+        return parse_json(text), text
+    except JsonProblem as exc:
+        where = f" (column {exc.column})" if exc.column is not None else ""
+        raise InputError(f"not valid JSON: {exc.message}{where}", file=path, line=exc.line) from None
+
+
+def line_of(text: str, path: Sequence[str | int]) -> int | None:
+    """The 1-based line where the value at ``path`` (list indexes / object keys) starts in the JSON ``text``.
+
+    Walks as far along ``path`` as the document goes: a key that is missing gives the line of the object
+    that lacks it. None when ``text`` is not a JSON document at all.
+    """
+    try:
+        pos = _WS.match(text, 0).end()  # type: ignore[union-attr]
+        for step in path:
+            if pos >= len(text):
+                break
+            opener = text[pos]
+            if opener == "[" and isinstance(step, int):
+                found = _list_item(text, pos, step)
+            elif opener == "{" and isinstance(step, str):
+                found = _object_value(text, pos, step)
+            else:
+                break
+            if found is None:
+                break
+            pos = found
+    except (ValueError, IndexError):
+        return None
+    return text.count("\n", 0, pos) + 1
+
+
+def _skip(text: str, pos: int) -> int:
+    return _WS.match(text, pos).end()  # type: ignore[union-attr]
+
+
+def _list_item(text: str, pos: int, index: int) -> int | None:
+    pos = _skip(text, pos + 1)
+    for _ in range(index):
+        if text[pos] == "]":
+            return None
+        _, pos = _DECODER.raw_decode(text, pos)
+        pos = _skip(text, pos)
+        if text[pos] != ",":
+            return None
+        pos = _skip(text, pos + 1)
+    return None if text[pos] == "]" else pos
+
+
+def _object_value(text: str, pos: int, key: str) -> int | None:
+    pos = _skip(text, pos + 1)
+    while text[pos] != "}":
+        name, pos = _DECODER.raw_decode(text, pos)
+        pos = _skip(text, pos)
+        if text[pos] != ":":
+            return None
+        pos = _skip(text, pos + 1)
+        if name == key:
+            return pos
+        _, pos = _DECODER.raw_decode(text, pos)
+        pos = _skip(text, pos)
+        if text[pos] == ",":
+            pos = _skip(text, pos + 1)
+    return None
