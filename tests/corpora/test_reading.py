@@ -129,3 +129,50 @@ def test_any_depth_over_the_bound_is_one_problem(depth: int, blank_lines: int) -
     with pytest.raises(JsonProblem) as err:
         parse_json(text)
     assert err.value.line == blank_lines + 1 and err.value.column == MAX_DEPTH + 1
+
+
+def _csv(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "corpus.csv"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+HEADER = "bereich,sachverhalt,musterloesung\n"
+
+
+@pytest.mark.parametrize(
+    "row2",
+    [
+        'Zivilrecht,B kauft.,"Gutachten',  # unclosed quote in the last column: used to swallow rows 3 and 4
+        'Zivilrecht,"B kauft.,Gutachten',  # in a middle column: used to be reported as a missing field
+    ],
+)
+def test_csv_unclosed_quote_is_reported_as_such(tmp_path: Path, row2: str) -> None:
+    path = _csv(tmp_path, HEADER + "Zivilrecht,A kauft.,Gutachten.\n" + row2 + "\nStrafrecht,C,D\nStrafrecht,E,F\n")
+    with pytest.raises(InputError) as err:
+        load_corpus_file(path)
+    assert err.value.file == str(path) and err.value.line == 3
+    assert "unclosed quote: a quoted cell of the row starting on line 3 is never closed" in str(err.value)
+
+
+def test_csv_quoted_cells_may_span_lines(tmp_path: Path) -> None:
+    path = _csv(tmp_path, HEADER + 'Zivilrecht,"A kauft.\nB verkauft.",Gutachten.\nStrafrecht,C,"D ""zitiert"""\n')
+    corpus = load_corpus_file(path)
+    assert [t.facts for t in corpus.tasks] == ["A kauft.\nB verkauft.", "C"]
+    assert corpus.tasks[1].reference == 'D "zitiert"'
+
+
+@pytest.mark.parametrize(("sep", "name"), [(";", "semicolons"), ("\t", "tabs")])
+def test_csv_with_another_delimiter_says_so(tmp_path: Path, sep: str, name: str) -> None:
+    path = _csv(tmp_path, HEADER.replace(",", sep) + sep.join(["Zivilrecht", "A, B kauft.", "Gutachten."]) + "\n")
+    with pytest.raises(InputError) as err:
+        load_corpus_file(path)
+    assert err.value.line == 1 and f"the header is separated by {name}, not commas" in str(err.value)
+
+
+def test_csv_bad_byte_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "corpus.csv"
+    path.write_bytes(HEADER.encode() + b"Zivilrecht,A,B\nZivilrecht,C\xff,D\n")
+    with pytest.raises(InputError) as err:
+        load_corpus_file(path)
+    assert err.value.line == 3 and "not valid UTF-8 (byte 0xff" in str(err.value)

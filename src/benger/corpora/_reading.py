@@ -14,10 +14,12 @@ field point at the line an editor shows.
 from __future__ import annotations
 
 import codecs
+import csv
+import io
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -220,3 +222,60 @@ def _object_value(text: str, pos: int, key: str) -> int | None:
         if text[pos] == ",":
             pos = _skip(text, pos + 1)
     return None
+
+
+def csv_rows(text: str) -> Iterator[tuple[int, list[str]]]:
+    """The rows of comma-separated ``text`` with the line each starts on (header first, line 1).
+
+    Dialect problems raise a :class:`CsvProblem` that names them: a quote that is
+    never closed (it would swallow every later row), text after a closing quote, and a header that is
+    separated by ``;`` or tabs instead of commas.
+    """
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    end = 0
+    first = True
+    while True:
+        start = end + 1  # a quoted cell may span lines: a row is reported at its first line
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise CsvProblem(_csv_message(str(exc), start), start) from None
+        end = reader.line_num
+        if first:
+            first = False
+            _check_delimiter(row)
+        yield start, row
+
+
+class CsvProblem(ValueError):
+    """A CSV dialect problem (unclosed quote, wrong delimiter) at a 1-based line."""
+
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+def _csv_message(error: str, start: int) -> str:
+    if "unexpected end of data" in error:
+        return (
+            f"unclosed quote: a quoted cell of the row starting on line {start} is never closed, so every later "
+            'line would be read into it; close the quote (write a quote inside a cell as "")'
+        )
+    if "expected after" in error:
+        return f'text after a closing quote ({error}); a quote inside a cell must be written as ""'
+    return f"malformed CSV: {error}"
+
+
+def _check_delimiter(header: list[str]) -> None:
+    if len(header) != 1:
+        return
+    for delimiter, name in ((";", "semicolons"), ("\t", "tabs")):
+        if header[0].count(delimiter) >= 1:
+            raise CsvProblem(
+                f"the header is separated by {name}, not commas: benger reads comma-separated CSV "
+                "(in a spreadsheet: save as 'CSV UTF-8 (comma-delimited)')",
+                1,
+            )

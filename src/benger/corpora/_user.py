@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +17,7 @@ from benger.corpora._fields import (
     infer_kind,
     normalise_kind,
 )
-from benger.corpora._reading import JsonProblem, parse_json, read_text
+from benger.corpora._reading import CsvProblem, JsonProblem, csv_rows, parse_json, read_text
 from benger.errors import InputError
 from benger.schema import Corpus, FalloesungTask, PrincipleItem
 
@@ -55,37 +54,26 @@ def _jsonl_records(text: str, log: ProblemLog) -> Iterator[tuple[int, dict[str, 
 
 
 def _csv_records(text: str, log: ProblemLog) -> Iterator[tuple[int, dict[str, Any]]]:
-    reader = csv.reader(io.StringIO(text, newline=""))
+    rows = csv_rows(text)
     try:
-        header = next(reader)
-    except StopIteration:
-        return
-    except csv.Error as exc:
-        log.add(f"malformed CSV header: {exc}", line=1)
-        return
-    header = [h.strip() for h in header]
-    for index, name in enumerate(header):
-        if not name:
-            log.add(f"column {index + 1} of the header has no name", line=1)
-        elif header.index(name) != index:
-            log.add("column name used twice in the header", line=1, field=name)
-    previous_end = reader.line_num
-    while True:
-        start = previous_end + 1  # a quoted field may span lines: report the row's first line
-        try:
-            row = next(reader)
-        except StopIteration:
+        first = next(rows, None)
+        if first is None:
             return
-        except csv.Error as exc:
-            log.add(f"malformed CSV: {exc}", line=start)
-            return
-        previous_end = reader.line_num
-        if not any(cell.strip() for cell in row):
-            continue
-        if len(row) > len(header):
-            log.add(f"row has {len(row)} cells but the header has {len(header)} columns", line=start)
-            continue
-        yield start, {name: (row[i] if i < len(row) else None) for i, name in enumerate(header) if name}
+        header = [h.strip() for h in first[1]]
+        for index, name in enumerate(header):
+            if not name:
+                log.add(f"column {index + 1} of the header has no name", line=1)
+            elif header.index(name) != index:
+                log.add("column name used twice in the header", line=1, field=name)
+        for start, row in rows:
+            if not any(cell.strip() for cell in row):
+                continue
+            if len(row) > len(header):
+                log.add(f"row has {len(row)} cells but the header has {len(header)} columns", line=start)
+                continue
+            yield start, {name: (row[i] if i < len(row) else None) for i, name in enumerate(header) if name}
+    except CsvProblem as exc:
+        log.add(exc.message, line=exc.line)
 
 
 def records_to_corpus(
