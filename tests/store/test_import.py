@@ -46,10 +46,11 @@ def test_import_release(store: Store, release_dir: Path) -> None:
         "Qwen/Qwen3-235B-A22B-Thinking-2507": 13,
     }
 
-    js = store.judgements(judge="gpt-5.4-mini", rubric_version="falloesung@1")
-    assert len(js) == 208
     first = release.judgements[0]
-    assert store.get_judgement("generation", first.target_id, first.judge_config_hash, "falloesung@1", 0) == first
+    js = store.judgements(judge="gpt-5.4-mini", rubric_version=first.rubric_version)
+    assert len(js) == 208
+    key = ("generation", first.target_id, first.judge_config_hash, first.rubric_version, 0)
+    assert store.get_judgement(*key) == first
 
     sols = store.human_solutions()
     assert Counter(s.condition for s in sols) == {"traditional": 15, "co_creation": 15}

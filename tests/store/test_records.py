@@ -80,24 +80,35 @@ def test_corpus_round_trip_keeps_order(store: Store) -> None:
     assert store.stats()["tasks"] == {"total": 5}  # 3 + 2, the repeated add_corpus added nothing
 
 
-def test_re_adding_a_corpus_updates_tasks_and_order(store: Store) -> None:
+def test_re_adding_a_changed_corpus_is_refused_unless_replaced(store: Store) -> None:
     corpus = make_corpus("demo", 3)
     store.add_corpus(corpus)
     changed = Corpus(name="demo", description="neu", tasks=list(reversed(corpus.tasks)))
     changed.tasks[0] = changed.tasks[0].model_copy(update={"title": "Der Fahrradfall"})
-    store.add_corpus(changed)
+    with pytest.raises(InputError, match=r"corpus 'demo' is already in the store \(3 tasks\).*--replace"):
+        store.add_corpus(changed)
+    assert store.load_corpus("demo") == corpus
+    change = store.add_corpus(changed, replace=True)
+    assert (change.action, change.tasks_removed) == ("replaced", 1)  # only demo-t1 changed (its title)
     assert store.load_corpus("demo") == changed
 
 
-def test_re_adding_a_smaller_corpus_drops_unused_tasks_and_keeps_used_ones(store: Store) -> None:
+def test_replacing_with_a_smaller_corpus_removes_the_gone_tasks_and_their_results(store: Store) -> None:
     corpus = make_corpus("demo", 4)  # demo-t4, demo-t3, demo-t2, demo-t1
     store.add_corpus(corpus)
-    store.save_generation(_gen("demo-t4"))  # demo-t4 is referenced by a generation
+    store.save_generation(_gen("demo-t4", gid="g4"))
+    store.save_generation(_gen("demo-t3", gid="g3"))
+    store.save_judgement(_judgement("g4"))
     smaller = Corpus(name="demo", description="kleiner", tasks=[corpus.tasks[2], corpus.tasks[1]])  # t2, t3
-    store.add_corpus(smaller)
-    # t1 is gone; t4 stays because a generation needs it, behind the current tasks
-    assert [t.task_id for t in store.load_corpus("demo").tasks] == ["demo-t2", "demo-t3", "demo-t4"]
-    assert store.get_task("demo-t1") is None
+    with pytest.raises(InputError, match="removes 2 tasks, 1 generations, 1 judgements"):
+        store.add_corpus(smaller)
+    assert store.stats()["tasks"] == {"total": 4}
+    change = store.add_corpus(smaller, replace=True)
+    assert (change.tasks_removed, change.generations_removed, change.judgements_removed) == (2, 1, 1)
+    assert [t.task_id for t in store.load_corpus("demo").tasks] == ["demo-t2", "demo-t3"]
+    assert store.get_task("demo-t1") is None and store.get_task("demo-t4") is None
+    assert [g.generation_id for g in store.generations()] == ["g3"]
+    assert store.judgements() == []
 
 
 def test_unknown_corpus_and_duplicate_ids_are_input_errors(store: Store) -> None:
@@ -123,8 +134,15 @@ def test_system_round_trip(store: Store) -> None:
     b = SystemConfig(name="judge-x", provider="local", model="qwen2.5-0.5b-instruct")
     store.upsert_system(a)
     store.upsert_system(b)
-    store.upsert_system(a.model_copy(update={"temperature": 0.7}))
-    assert store.systems() == [b, a.model_copy(update={"temperature": 0.7})]
+    store.upsert_system(a)  # the same configuration again: still one row
+    warmer = a.model_copy(update={"temperature": 0.7})
+    store.upsert_system(warmer)
+    # issue 10, observation 3: two configurations under one name are both kept (ordered by name, then hash)
+    by_hash = sorted([a, warmer], key=lambda s: s.config_hash())
+    assert store.systems() == [b, *by_hash]
+    renamed_label = a.model_copy(update={"display_name": "Sys A"})  # same hash: the row is updated
+    store.upsert_system(renamed_label)
+    assert len(store.systems()) == 3 and renamed_label in store.systems()
 
 
 def test_generation_round_trip_and_filters(store: Store) -> None:

@@ -6,8 +6,18 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
 
-from benger.schema import FalloesungTask, Generation, HumanReview, HumanSolution, Judgement, PrincipleItem, Task
+from benger.schema import (
+    FalloesungTask,
+    Generation,
+    HumanReview,
+    HumanSolution,
+    Judgement,
+    PrincipleItem,
+    SystemConfig,
+    Task,
+)
 from benger.store._models import GenerationRow, HumanReviewRow, HumanSolutionRow, JudgementRow
+from benger.store._text import restored, restored_json
 
 TASK_ADAPTER: TypeAdapter[FalloesungTask | PrincipleItem] = TypeAdapter(Task)
 
@@ -39,20 +49,25 @@ _REVIEW_FIELDS = list(HumanReview.model_fields)
 
 
 def generation(row: GenerationRow) -> Generation:
-    return Generation.model_validate(_columns(row, _GEN_FIELDS))
+    return Generation.model_validate(restored(GenerationRow, _columns(row, _GEN_FIELDS)))
 
 
 def human_solution(row: HumanSolutionRow) -> HumanSolution:
-    return HumanSolution.model_validate(_columns(row, _SOL_FIELDS))
+    return HumanSolution.model_validate(restored(HumanSolutionRow, _columns(row, _SOL_FIELDS)))
 
 
 def judgement(row: JudgementRow) -> Judgement:
-    return Judgement.model_validate(_columns(row, _JUDGE_FIELDS))
+    return Judgement.model_validate(restored(JudgementRow, _columns(row, _JUDGE_FIELDS)))
 
 
 def human_review(row: HumanReviewRow) -> HumanReview:
-    return HumanReview.model_validate(_columns(row, _REVIEW_FIELDS))
+    return HumanReview.model_validate(restored(HumanReviewRow, _columns(row, _REVIEW_FIELDS)))
 
 
 def task(payload: dict[str, Any]) -> FalloesungTask | PrincipleItem:
-    return TASK_ADAPTER.validate_python(payload)
+    return TASK_ADAPTER.validate_python(restored_json(payload))
+
+
+def system_row(system: SystemConfig) -> dict[str, Any]:
+    """The ``systems`` row of a configuration (key: name and config hash)."""
+    return {"name": system.name, "config_hash": system.config_hash(), "config": system.model_dump(mode="json")}

@@ -1,5 +1,9 @@
 """Bulk import of the released BenGER data into a store (``Store.import_release``).
 
+The import is ONE transaction: every record is validated first, then everything is written; on any
+error nothing is (the store is unchanged). The two corpora follow the corpus rules of
+``benger.store._corpora`` (a differing stored corpus of the same name is refused unless ``replace``).
+
 What goes in (all idempotent; a second import changes nothing):
 
 * the Benchathon (15) and Grundprinzipien (531) corpora, the 12 systems;
@@ -17,13 +21,26 @@ What goes in (all idempotent; a second import changes nothing):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from pydantic import BaseModel, ValidationError
 from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
 
-from benger.schema import Generation, HumanSolution, stable_hash
-from benger.store._models import GenerationRow, HumanReviewRow, HumanSolutionRow, JudgementRow, MetricValueRow
+from benger.errors import InputError
+from benger.schema import Corpus, Generation, HumanReview, HumanSolution, Judgement, SystemConfig, stable_hash
+from benger.store._convert import system_row
+from benger.store._corpora import apply_corpus
+from benger.store._models import (
+    GenerationRow,
+    HumanReviewRow,
+    HumanSolutionRow,
+    JudgementRow,
+    MetricValueRow,
+    SystemRow,
+)
 from benger.store._session import row_values
 
 if TYPE_CHECKING:
@@ -34,6 +51,7 @@ RELEASE_SIGNATURE = "release"
 TEXT_WITHHELD = "released, text withheld"
 SUPERSEDED_CAMPAIGN = "2026-04"
 _CONDITIONS = {"classic": "traditional", "co_creation": "co_creation"}
+_R = TypeVar("_R", bound=BaseModel)
 
 
 def superseded_config_hash(config_hash: str) -> str:
@@ -81,19 +99,56 @@ def _human_solutions(release: Release) -> list[HumanSolution]:
     return out
 
 
-def import_release(store: Store, release: Release | str | Path) -> dict[str, int]:
-    """Load the release (a loaded ``Release`` or its folder) into ``store``; returns counts per kind."""
+def _validated(records: Sequence[_R], what: str) -> list[_R]:
+    """Every record re-validated (a value changed after loading is caught before the first write)."""
+    out = []
+    for index, record in enumerate(records):
+        try:
+            out.append(type(record).model_validate(record.model_dump(warnings=False)))
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            field = ".".join(str(p) for p in error["loc"])
+            raise InputError(
+                f"{what} {index + 1}: {error['msg']} (nothing was imported)", file="release", field=field
+            ) from exc
+    return out
+
+
+def _check_tasks(records: Sequence[Generation | HumanSolution], known: set[str], what: str) -> None:
+    for record in records:
+        if record.task_id not in known:
+            rid = record.generation_id if isinstance(record, Generation) else record.solution_id
+            raise InputError(
+                f"{what} {rid!r} names task {record.task_id!r}, which is in neither released corpus "
+                "(nothing was imported)",
+                file="release",
+                field="task_id",
+            )
+
+
+def import_release(store: Store, release: Release | str | Path, *, replace: bool = False) -> dict[str, int]:
+    """Load the release (a loaded ``Release`` or its folder) into ``store`` in ONE transaction.
+
+    Every record is validated first; on any error (InputError naming the record) nothing is written.
+    Returns counts per kind.
+    """
     if isinstance(release, str | Path):
         from benger.corpora import load_release
 
         release = load_release(release)
-    store.add_corpus(release.benchathon)
-    store.add_corpus(release.grundprinzipien)
-    for info in release.systems:
-        store.upsert_system(info.config)
+    corpora = [release.benchathon, release.grundprinzipien]
+    known = {t.task_id for c in corpora for t in c.tasks}
     pick_ids = {p.subject_id: p.pick_id for p in release.picks}
-    gens = [_generation(g, g.generation_id in release.superseded_ids, pick_ids) for g in release.generations]
-    solutions = _human_solutions(release)
+    gens = _validated(
+        [_generation(g, g.generation_id in release.superseded_ids, pick_ids) for g in release.generations],
+        "generation",
+    )
+    solutions = _validated(_human_solutions(release), "human solution")
+    _check_tasks(gens, known, "generation")
+    _check_tasks(solutions, known, "human solution")
+    judgements = _validated(list(release.judgements), "judgement")
+    reviews = _validated(list(release.reviews), "human review")
+    systems = _validated([info.config for info in release.systems], "system")
     metric_rows = [
         {
             "target_kind": "generation",
@@ -105,7 +160,36 @@ def import_release(store: Store, release: Release | str | Path) -> dict[str, int
         }
         for m in release.metrics
     ]
+    for index, row in enumerate(metric_rows):
+        if not isinstance(row["value"], int | float) or isinstance(row["value"], bool):
+            raise InputError(
+                f"metric value {index + 1} is {row['value']!r}, not a number (nothing was imported)",
+                file="release",
+                field="value",
+            )
+    try:
+        return _write(store, release, corpora, systems, gens, solutions, judgements, reviews, metric_rows, replace)
+    except SQLAlchemyError as exc:
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        raise InputError(f"the release could not be stored, nothing was imported: {reason}", file=store.url) from exc
+
+
+def _write(
+    store: Store,
+    release: Release,
+    corpora: list[Corpus],
+    systems: list[SystemConfig],
+    gens: list[Generation],
+    solutions: list[HumanSolution],
+    judgements: list[Judgement],
+    reviews: list[HumanReview],
+    metric_rows: list[dict[str, Any]],
+    replace: bool,
+) -> dict[str, int]:
     with store._write() as session, session.begin():
+        for corpus in corpora:
+            apply_corpus(store, session, corpus, replace=replace)
+        store._upsert(session, SystemRow, [system_row(c) for c in systems], ["name", "config_hash"])
         stamp = store._stamped
         store._upsert(
             session,
@@ -118,7 +202,7 @@ def import_release(store: Store, release: Release | str | Path) -> dict[str, int
         store._upsert(
             session,
             JudgementRow,
-            [stamp(row_values(JudgementRow, j)) for j in release.judgements],
+            [stamp(row_values(JudgementRow, j)) for j in judgements],
             ["target_kind", "target_id", "judge_config_hash", "rubric_version", "repeat_index"],
             keep=["created_at"],
             where=JudgementRow.__table__.c.status == "unscored",
@@ -134,7 +218,7 @@ def import_release(store: Store, release: Release | str | Path) -> dict[str, int
         store._upsert(
             session,
             HumanReviewRow,
-            [stamp(row_values(HumanReviewRow, r)) for r in release.reviews],
+            [stamp(row_values(HumanReviewRow, r)) for r in reviews],
             ["review_id"],
             keep=["created_at"],
         )
@@ -157,11 +241,11 @@ def import_release(store: Store, release: Release | str | Path) -> dict[str, int
         )
     return {
         "corpora": 2,
-        "tasks": len(release.benchathon.tasks) + len(release.grundprinzipien.tasks),
-        "systems": len(release.systems),
+        "tasks": sum(len(c.tasks) for c in corpora),
+        "systems": len(systems),
         "generations": stored_gens,
-        "judgements": len(release.judgements),
+        "judgements": len(judgements),
         "human_solutions": len(solutions),
-        "human_reviews": len(release.reviews),
+        "human_reviews": len(reviews),
         "metric_values": len(metric_rows),
     }

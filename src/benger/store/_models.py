@@ -44,12 +44,13 @@ class TaskRow(Base):
 
 
 class SystemRow(Base):
-    """A system under test or a judge, with its output-relevant config hash."""
+    """A system configuration (under test or a judge): keyed by name and output-relevant config hash, so two
+    configurations that share a name are both kept (the name is a label, the hash the identity)."""
 
     __tablename__ = "systems"
 
     name: Mapped[str] = mapped_column(String(200), primary_key=True)
-    config_hash: Mapped[str] = mapped_column(String(64), index=True)
+    config_hash: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
     config: Mapped[dict[str, Any]] = mapped_column(JSONType)
 
 
@@ -153,6 +154,20 @@ class MetricValueRow(_Timestamps, Base):
     details: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
 
 
+class ClaimRow(Base):
+    """A lease on one unit of work: the runner that holds it pays for the model call; others skip it.
+
+    ``expires_at`` is a Unix time in seconds (a float compares the same on every backend); an expired
+    claim may be taken over. The row is deleted once the unit's result is saved.
+    """
+
+    __tablename__ = "claims"
+
+    unit_key: Mapped[str] = mapped_column(String(400), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(100))
+    expires_at: Mapped[float] = mapped_column(Float)
+
+
 CORE_TABLES: tuple[str, ...] = (
     "corpora",
     "tasks",
@@ -162,4 +177,5 @@ CORE_TABLES: tuple[str, ...] = (
     "judgements",
     "human_reviews",
     "metric_values",
+    "claims",
 )

@@ -17,6 +17,7 @@ from benger.store._base import utcnow
 from benger.store._engine import SQLITE_BEGIN, shown
 from benger.store._models import TaskRow
 from benger.store._sqlite_writer import InlineWriter
+from benger.store._text import storable
 
 
 def row_values(model: type[DeclarativeBase], record: Any) -> dict[str, Any]:
@@ -98,6 +99,7 @@ class StoreBase:
         but ``key`` and ``keep``, only where ``where`` holds for the existing row."""
         if not rows:
             return
+        rows = [storable(model, row) for row in rows]
         stmt = self._insert(model)
         update = {c: stmt.excluded[c] for c in rows[0] if c not in key and c not in keep}
         stmt = stmt.on_conflict_do_update(index_elements=key, set_=update, where=where)
@@ -112,6 +114,7 @@ class StoreBase:
         True when the row was written, False when a finished row was kept unchanged (``RETURNING`` yields
         no row when the conflict's ``WHERE`` is false, on SQLite >= 3.35 and PostgreSQL alike).
         """
+        values = storable(model, values)
         names = tuple(values)
         stmt = self._save_stmts.get((model, names))
         if stmt is None:  # built once per table and column set; SQLAlchemy caches its compiled form

@@ -7,12 +7,11 @@ workers (threads or processes) racing on the same unit-of-work key can never cre
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import Select, delete, exists, func, select, update
+from sqlalchemy import Select, func, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
 from benger.errors import InputError
 from benger.schema import (
@@ -26,7 +25,10 @@ from benger.schema import (
     SystemConfig,
 )
 from benger.store import _convert as conv
+from benger.store._claims import ClaimsMixin
+from benger.store._corpora import CorpusChange, apply_corpus
 from benger.store._models import (
+    ClaimRow,
     CorpusRow,
     GenerationRow,
     HumanReviewRow,
@@ -37,6 +39,7 @@ from benger.store._models import (
     TaskRow,
 )
 from benger.store._session import StoreBase, row_values
+from benger.store._text import restored_json
 
 _GEN_KEY = ["task_id", "config_hash", "run_index"]
 _JUDGE_KEY = ["target_kind", "target_id", "judge_config_hash", "rubric_version", "repeat_index"]
@@ -56,63 +59,23 @@ def _id_filter(stmt: Select[Any], column: Any, ids: Iterable[str] | None) -> tup
     return stmt, set(wanted)
 
 
-class Store(StoreBase):
+class Store(ClaimsMixin, StoreBase):
     """Typed access to the benger database (SQLite file or PostgreSQL); safe across threads and processes."""
 
     # -- corpora and tasks -------------------------------------------------------------------------
-    def add_corpus(self, corpus: Corpus) -> None:
-        """Insert or update a corpus and its tasks (idempotent); the task order is kept.
+    def add_corpus(self, corpus: Corpus, *, replace: bool = False) -> CorpusChange:
+        """Insert ``corpus`` and its tasks (order kept) in one transaction; returns what changed.
 
-        Tasks of an earlier version of the corpus that are gone now are deleted, unless a generation or
-        human solution refers to them (those stay, after the current tasks).
+        Re-adding the same tasks is a no-op. InputError (nothing written) when a task id belongs to another
+        corpus, or when the name is stored with other tasks and ``replace`` is False; with ``replace`` the
+        gone or changed tasks and everything made from them are removed (see ``benger.store._corpora``).
         """
-        seen: set[str] = set()
-        for index, task in enumerate(corpus.tasks):
-            if task.task_id in seen:
-                raise InputError(
-                    f"task id {task.task_id!r} appears twice",
-                    file=f"corpus {corpus.name}",
-                    line=index + 1,
-                    field="task_id",
-                )
-            seen.add(task.task_id)
-        rows = [
-            {
-                "task_id": t.task_id,
-                "corpus": corpus.name,
-                "position": i,
-                "kind": t.kind,
-                "area": t.area,
-                "payload": t.model_dump(mode="json"),
-            }
-            for i, t in enumerate(corpus.tasks)
-        ]
-        with self._write() as session, session.begin():
-            self._upsert(session, CorpusRow, [{"name": corpus.name, "description": corpus.description}], ["name"])
-            if rows:
-                self._upsert(session, TaskRow, rows, ["task_id"])
-            self._drop_stale_tasks(session, corpus.name, seen, len(rows))
+        return self.add_corpora([corpus], replace=replace)[0]
 
-    def _drop_stale_tasks(self, session: Session, corpus: str, current: set[str], n_current: int) -> None:
-        """Delete tasks of ``corpus`` not in ``current``; referenced ones move behind the current tasks."""
-        stored = set(session.scalars(select(TaskRow.task_id).where(TaskRow.corpus == corpus)))
-        gone = sorted(stored - current)
-        referenced = exists().where(GenerationRow.task_id == TaskRow.task_id) | exists().where(
-            HumanSolutionRow.task_id == TaskRow.task_id
-        )
-        kept: list[str] = []
-        for start in range(0, len(gone), MAX_IN_IDS):
-            chunk = gone[start : start + MAX_IN_IDS]
-            session.execute(
-                delete(TaskRow).where(TaskRow.task_id.in_(chunk), ~referenced),
-                execution_options={"synchronize_session": False},
-            )
-            kept += session.scalars(select(TaskRow.task_id).where(TaskRow.task_id.in_(chunk)))
-        for offset, task_id in enumerate(sorted(kept)):
-            session.execute(
-                update(TaskRow).where(TaskRow.task_id == task_id).values(position=n_current + offset),
-                execution_options={"synchronize_session": False},
-            )
+    def add_corpora(self, corpora: Sequence[Corpus], *, replace: bool = False) -> list[CorpusChange]:
+        """``add_corpus`` for several corpora in ONE transaction: all are written, or none."""
+        with self._write() as session, session.begin():
+            return [apply_corpus(self, session, c, replace=replace) for c in corpora]
 
     def corpus_names(self) -> list[str]:
         """Names of the stored corpora, sorted."""
@@ -137,15 +100,17 @@ class Store(StoreBase):
 
     # -- systems -----------------------------------------------------------------------------------
     def upsert_system(self, system: SystemConfig) -> None:
-        """Insert or replace the system ``system.name``."""
-        row = {"name": system.name, "config_hash": system.config_hash(), "config": system.model_dump(mode="json")}
+        """Insert or update the system configuration (key: name and ``config_hash()``).
+
+        Two configurations under one name are both kept: the hash is the identity, the name a label.
+        """
         with self._write() as session, session.begin():
-            self._upsert(session, SystemRow, [row], ["name"])
+            self._upsert(session, SystemRow, [conv.system_row(system)], ["name", "config_hash"])
 
     def systems(self) -> list[SystemConfig]:
-        """Every stored system, sorted by name."""
-        configs = self._scalars(select(SystemRow.config).order_by(SystemRow.name))
-        return [SystemConfig.model_validate(c) for c in configs]
+        """Every stored system configuration, sorted by name, then config hash (a name may appear twice)."""
+        configs = self._scalars(select(SystemRow.config).order_by(SystemRow.name, SystemRow.config_hash))
+        return [SystemConfig.model_validate(restored_json(c)) for c in configs]
 
     # -- generations -------------------------------------------------------------------------------
     def get_generation(self, task_id: str, config_hash: str, run_index: int) -> Generation | None:
@@ -361,7 +326,7 @@ class Store(StoreBase):
                 metric=r.metric,
                 signature=r.signature,
                 value=r.value,
-                details=r.details,
+                details=restored_json(r.details),
             )
             for r in self._scalars(stmt)
         ]
@@ -381,6 +346,7 @@ class Store(StoreBase):
                 ("corpora", CorpusRow),
                 ("tasks", TaskRow),
                 ("systems", SystemRow),
+                ("claims", ClaimRow),
                 ("human_solutions", HumanSolutionRow),
                 ("human_reviews", HumanReviewRow),
                 ("metric_values", MetricValueRow),
@@ -388,8 +354,12 @@ class Store(StoreBase):
                 result[name] = {"total": session.scalar(select(func.count()).select_from(counted)) or 0}
         return result
 
-    def import_release(self, release: Any) -> dict[str, int]:
-        """Load the released BenGER data (a ``benger.corpora.Release`` or its folder) into the store."""
+    def import_release(self, release: Any, *, replace: bool = False) -> dict[str, int]:
+        """Load the released BenGER data (a ``benger.corpora.Release`` or its folder) in ONE transaction.
+
+        Everything is validated before the first write; on any error (InputError) the store is unchanged.
+        ``replace`` as in ``add_corpus`` for the two corpora.
+        """
         from benger.store._import import import_release
 
-        return import_release(self, release)
+        return import_release(self, release, replace=replace)

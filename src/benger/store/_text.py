@@ -1,0 +1,120 @@
+"""Text safety: the one place that makes text and JSON values storable on every backend, losslessly.
+
+PostgreSQL cannot store the NUL character (U+0000) in ``TEXT``/``VARCHAR`` nor ``\\u0000`` in ``JSONB``;
+SQLite can. So that a model reply or a corpus text with NUL is neither lost nor a traceback, every row
+the store writes passes :func:`storable`: when a free-text (``Text``) or JSON column holds a NUL, every
+string of those columns is escaped (backslash -> ``\\\\``, NUL -> ``\\0``) and the row is flagged with
+``ESCAPED_KEY: True`` in its JSON flag column (``meta``, ``details``, ``payload`` or ``config``). Reading
+(:func:`restored`) reverses this only for flagged rows, so rows written before (or without a NUL) read
+unchanged. The same escaping runs on SQLite, so both backends hold the same bytes.
+
+A NUL in a key or short label column (``String``: ids, names, hashes) is refused with an ``InputError``
+naming the column: such a value is never a legitimate id.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from sqlalchemy import JSON, String, Text
+from sqlalchemy.orm import DeclarativeBase
+
+from benger.errors import InputError
+
+#: The flag a row carries in its JSON flag column when its text was escaped.
+ESCAPED_KEY = "_benger_escaped"
+NUL = "\x00"
+_FLAG_COLUMNS = ("meta", "details", "payload", "config")
+_UNESCAPE = re.compile(r"\\(\\|0)")
+
+
+def escape(text: str) -> str:
+    """``text`` with backslashes doubled and NUL written as ``\\0`` (reversed by :func:`unescape`)."""
+    return text.replace("\\", "\\\\").replace(NUL, "\\0")
+
+
+def unescape(text: str) -> str:
+    """The inverse of :func:`escape`."""
+    return _UNESCAPE.sub(lambda m: "\\" if m.group(1) == "\\" else NUL, text)
+
+
+def has_nul(value: Any) -> bool:
+    """True when ``value`` (a string or any JSON-like structure, keys included) contains a NUL."""
+    if isinstance(value, str):
+        return NUL in value
+    if isinstance(value, dict):
+        return any(has_nul(k) or has_nul(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return any(has_nul(v) for v in value)
+    return False
+
+
+def _walk(value: Any, fn: Any) -> Any:
+    if isinstance(value, str):
+        return fn(value)
+    if isinstance(value, dict):
+        return {fn(k) if isinstance(k, str) else k: _walk(v, fn) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_walk(v, fn) for v in value]
+    return value
+
+
+@cache
+def layout(model: type[DeclarativeBase]) -> tuple[tuple[str, ...], tuple[str, ...], str | None]:
+    """(free-text and JSON columns, key/label string columns, flag column) of ``model``'s table."""
+    free: list[str] = []
+    short: list[str] = []
+    for column in model.__table__.columns:
+        if isinstance(column.type, Text | JSON):
+            free.append(column.name)
+        elif isinstance(column.type, String):
+            short.append(column.name)
+    flag = next((name for name in _FLAG_COLUMNS if name in free), None)
+    return tuple(free), tuple(short), flag
+
+
+def storable(model: type[DeclarativeBase], values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` ready to write into ``model``'s table: escaped and flagged when it holds a NUL.
+
+    Raises InputError when a key or label column holds a NUL, or when a table without a flag column
+    (``corpora``) would need escaping.
+    """
+    free, short, flag = layout(model)
+    for name in short:
+        value = values.get(name)
+        if isinstance(value, str) and NUL in value:
+            raise InputError(f"the {model.__tablename__} value {value!r} contains a NUL character (U+0000)", field=name)
+    if not any(has_nul(values.get(name)) for name in free):
+        return values
+    if flag is None:
+        bad = next(name for name in free if has_nul(values.get(name)))
+        raise InputError(f"the {model.__tablename__} text contains a NUL character (U+0000)", field=bad)
+    out = dict(values)
+    for name in free:
+        if out.get(name) is not None:
+            out[name] = _walk(out[name], escape)
+    out[flag] = {**(out.get(flag) or {}), ESCAPED_KEY: True}
+    return out
+
+
+def restored(model: type[DeclarativeBase], values: dict[str, Any]) -> dict[str, Any]:
+    """Column values of a ``model`` row as read back: unescaped when the row carries the flag."""
+    free, _short, flag = layout(model)
+    marker = values.get(flag) if flag is not None else None
+    if flag is None or not isinstance(marker, dict) or not marker.get(ESCAPED_KEY):
+        return values
+    out = dict(values)
+    out[flag] = {k: v for k, v in marker.items() if k != ESCAPED_KEY}
+    for name in free:
+        if out.get(name) is not None:
+            out[name] = _walk(out[name], unescape)
+    return out
+
+
+def restored_json(value: Any) -> Any:
+    """A JSON value that carries its own flag (a task ``payload``, metric ``details``, system ``config``)."""
+    if not isinstance(value, dict) or not value.get(ESCAPED_KEY):
+        return value
+    return _walk({k: v for k, v in value.items() if k != ESCAPED_KEY}, unescape)
