@@ -10,6 +10,7 @@ from benger.stats import (
     bootstrap_mean_ci,
     bootstrap_tost,
     cluster_bootstrap_diff_ci,
+    normal_ci_from_summary,
     normal_mean_ci,
     paired_bootstrap_ci,
     paired_system_comparisons,
@@ -30,7 +31,7 @@ def test_bootstrap_is_seeded_and_brackets_the_mean() -> None:
     assert a.estimate == pytest.approx(340 / 6)
     assert a.low < a.estimate < a.high
     assert bootstrap_mean_ci(values, seed=4) != a
-    assert bootstrap_mean_ci([5.0, 5.0, 5.0]) == (5.0, 5.0, 5.0)
+    assert bootstrap_mean_ci([5.0, 5.0, 5.0])[:3] == (5.0, 5.0, 5.0)
 
 
 def test_two_sample_and_paired_constant_shift() -> None:
@@ -38,7 +39,7 @@ def test_two_sample_and_paired_constant_shift() -> None:
     ci = bootstrap_diff_ci([10.0] * 5, [4.0] * 7)
     assert (ci.estimate, ci.low, ci.high) == pytest.approx((6.0, 6.0, 6.0))
     # paired differences are all 2 -> (2, 2, 2) although the arms themselves vary
-    assert paired_bootstrap_ci([3.0, 5.0, 9.0], [1.0, 3.0, 7.0]) == pytest.approx((2.0, 2.0, 2.0))
+    assert paired_bootstrap_ci([3.0, 5.0, 9.0], [1.0, 3.0, 7.0])[:3] == pytest.approx((2.0, 2.0, 2.0))
 
 
 def test_cluster_bootstrap_resamples_whole_clusters() -> None:
@@ -68,3 +69,71 @@ def test_paired_system_comparisons_holm() -> None:
     assert [(r.a, r.b) for r in rows] == [("A", "B")]
     r = rows[0]
     assert (r.n, r.delta, r.low, r.high, r.p_value, r.p_holm, r.significant) == (3, 10.0, 10.0, 10.0, 0.0, 0.0, True)
+
+
+# ---------------------------------------------------------------- issue 11 item 8: undefined and bounded intervals
+def test_interval_of_one_value_is_undefined_not_a_point() -> None:
+    # before: n = 1 printed 72.0 [72.0, 72.0]
+    for ci in (bootstrap_mean_ci([72.0]), normal_mean_ci([72.0])):
+        assert (ci.estimate, ci.low, ci.high, ci.half_width, ci.n) == (72.0, None, None, None, 1)
+    assert bootstrap_diff_ci([70.0], [60.0, 65.0])[:3] == (7.5, None, None)
+    assert normal_ci_from_summary(72.0, 0.0, 1)[:3] == (72.0, None, None)
+
+
+def test_no_values_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="no values"):
+        bootstrap_mean_ci([])
+    with pytest.raises(ValueError, match="no values"):
+        normal_mean_ci([None, float("nan")])
+
+
+def test_normal_interval_is_clipped_to_the_scale() -> None:
+    # n = 2, values 30 and 100: mean 65, sd = sqrt(2 * 35^2) = 49.497, half = 1.959964 * 49.497 / sqrt(2) = 68.6
+    # before: [-3.6, 133.6] on a 0-100 scale
+    ci = normal_mean_ci([30.0, 100.0], bounds=(0.0, 100.0))
+    assert (ci.estimate, ci.low, ci.high) == pytest.approx((65.0, 0.0, 100.0))
+    unbounded = normal_mean_ci([30.0, 100.0])
+    assert (unbounded.low, unbounded.high) == pytest.approx((65.0 - 68.59874, 65.0 + 68.59874), abs=1e-4)
+    # a rate: 1 of 3 passed -> mean 1/3, sd = 0.57735, half = 1.959964 * 0.57735 / sqrt(3) = 0.653321 -> [0, 0.98665]
+    rate = normal_mean_ci([1.0, 0.0, 0.0], bounds=(0.0, 1.0))
+    assert (rate.low, rate.high) == pytest.approx((0.0, 1 / 3 + 0.653321), abs=1e-6)
+    with pytest.raises(ValueError, match="outside the scale"):
+        normal_mean_ci([50.0, 101.0], bounds=(0.0, 100.0))
+
+
+def test_summary_interval_matches_the_sample_interval() -> None:
+    ci = normal_mean_ci([1, 2, 3, 4, 5])
+    assert normal_ci_from_summary(3.0, float(np.std([1, 2, 3, 4, 5], ddof=1)), 5)[:3] == pytest.approx(ci[:3])
+
+
+def _old_bootstrap_mean_ci(values: list[float], n_resamples: int, seed: int) -> tuple[float, float, float]:
+    """The pre-issue-18 implementation: one (B, n) index matrix."""
+    arr = np.asarray(values, dtype=float)
+    idx = np.random.default_rng(seed).integers(0, arr.size, size=(n_resamples, arr.size))
+    alpha = (1.0 - 0.95) / 2.0
+    low, high = np.percentile(arr[idx].mean(axis=1), [100 * alpha, 100 * (1 - alpha)])
+    return float(arr.mean()), float(low), float(high)
+
+
+@pytest.mark.parametrize("n,b,seed", [(2, 2000, 0), (7, 2000, 3), (15, 2000, 7), (40, 999, 11), (3, 1, 5)])
+def test_chunked_bootstrap_equals_the_one_matrix_bootstrap(
+    n: int, b: int, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import benger.stats._intervals as iv
+
+    values = [float(v) for v in np.random.default_rng(100 + n).integers(0, 101, n)]
+    expected = _old_bootstrap_mean_ci(values, b, seed)
+    monkeypatch.setattr(iv, "CHUNK_ELEMENTS", 3 * n + 1)  # many small chunks (3 rows each)
+    assert bootstrap_mean_ci(values, n_resamples=b, seed=seed)[:3] == expected
+    monkeypatch.setattr(iv, "CHUNK_ELEMENTS", 1)  # one row per chunk
+    assert bootstrap_mean_ci(values, n_resamples=b, seed=seed)[:3] == expected
+
+
+def test_chunks_are_bounded_and_leave_the_generator_where_one_matrix_would() -> None:
+    from benger.stats._intervals import CHUNK_ELEMENTS, resample_index_chunks
+
+    rng_a, rng_b = np.random.default_rng(9), np.random.default_rng(9)
+    chunks = list(resample_index_chunks(64_000, 2000, rng_a))
+    assert max(c.size for c in chunks) <= CHUNK_ELEMENTS and sum(c.shape[0] for c in chunks) == 2000
+    rng_b.integers(0, 64_000, size=(2000, 64_000))
+    assert rng_a.integers(0, 10**9) == rng_b.integers(0, 10**9)

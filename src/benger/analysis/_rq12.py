@@ -9,9 +9,9 @@ import numpy as np
 
 from benger.analysis._data import CorpusSummary, StudyData
 from benger.judge import grade_points
-from benger.stats import bootstrap_diff_ci, bootstrap_mean_ci
+from benger.stats import bootstrap_diff_ci, bootstrap_mean_ci, normal_ci_from_summary
 
-_Z = 1.959963984540054
+RAW_SCALE = (0.0, 100.0)
 
 
 def _bench_block(raws: list[float], rng: np.random.Generator, n_boot: int) -> dict[str, Any]:
@@ -29,14 +29,14 @@ def _bench_block(raws: list[float], rng: np.random.Generator, n_boot: int) -> di
 
 
 def _summary_block(s: CorpusSummary, *, acc: bool) -> dict[str, Any]:
-    half = _Z * s.sd / np.sqrt(s.n) if s.n > 1 else 0.0
+    ci = normal_ci_from_summary(s.mean, s.sd, s.n, bounds=RAW_SCALE)
     out = {
         "n": s.n_generations,
         "n_judged": s.n,
         "raw": s.mean,
-        "low": s.mean - half,
-        "high": s.mean + half,
-        "halfwidth": float(half),
+        "low": ci.low,
+        "high": ci.high,
+        "halfwidth": ci.half_width,
         "pass_rate": s.pass_rate,
         "source": "released_aggregates",
     }

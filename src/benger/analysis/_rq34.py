@@ -100,7 +100,7 @@ class _Obs(NamedTuple):
     area: str
 
 
-def _iv(ci: Interval) -> dict[str, float]:
+def _iv(ci: Interval) -> dict[str, float | None]:
     return {"estimate": ci.estimate, "low": ci.low, "high": ci.high}
 
 

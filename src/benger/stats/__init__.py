@@ -38,6 +38,7 @@ from benger.stats._intervals import (
     bootstrap_tost,
     cluster_bootstrap_diff_ci,
     cluster_bootstrap_mean_ci,
+    normal_ci_from_summary,
     normal_mean_ci,
     paired_bootstrap_ci,
 )
@@ -70,6 +71,7 @@ __all__ = [
     "kendall_tau_b",
     "krippendorff_alpha_interval",
     "mae",
+    "normal_ci_from_summary",
     "normal_mean_ci",
     "omega_from_counts",
     "paired_bootstrap_ci",

@@ -2,31 +2,24 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 from scipy import stats as sps
 
+from benger.stats._clean import check_confidence, check_resamples, clean_pairs, is_missing, to_float_array
+from benger.stats._intervals import resample_index_chunks
+
 Values = Sequence[float | None] | np.ndarray
 MIN_PAIRS = 3
 
 
 def complete_pairs(a: Values, b: Values) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs where neither value is None or NaN, as two float arrays."""
-    if len(a) != len(b):
-        raise ValueError(f"paired sequences differ in length ({len(a)} vs {len(b)})")
-    xs, ys = [], []
-    for x, y in zip(a, b, strict=True):
-        if x is None or y is None:
-            continue
-        fx, fy = float(x), float(y)
-        if math.isnan(fx) or math.isnan(fy):
-            continue
-        xs.append(fx)
-        ys.append(fy)
-    return np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+    """The pairs where neither value is None or NaN, as two float arrays (``benger.stats._clean.clean_pairs``;
+    ``ValueError`` for unequal lengths or an infinite value)."""
+    x, y, _ = clean_pairs(a, b)
+    return x, y
 
 
 def _finite(value: float) -> float | None:
@@ -70,13 +63,20 @@ def mae(a: Values, b: Values) -> float | None:
 
 
 def cohen_kappa(a: Sequence[object], b: Sequence[object]) -> float | None:
-    """Unweighted Cohen's kappa of two label sequences; None when chance agreement is 1."""
-    if len(a) != len(b) or len(a) == 0:
-        raise ValueError("kappa needs two non-empty label sequences of equal length")
-    labels = sorted({*a, *b}, key=str)
+    """Unweighted Cohen's kappa of two label sequences (paper Table 17, pass/fail).
+
+    A pair with a missing label (None or any float NaN) is dropped; None when no pair remains or when chance
+    agreement is 1 (undefined). ``ValueError`` for unequal lengths.
+    """
+    if len(a) != len(b):
+        raise ValueError(f"kappa needs two label sequences of equal length ({len(a)} vs {len(b)})")
+    pairs = [(x, y) for x, y in zip(a, b, strict=True) if not is_missing(x) and not is_missing(y)]
+    if not pairs:
+        return None
+    labels = sorted({p for pair in pairs for p in pair}, key=str)
     index = {label: i for i, label in enumerate(labels)}
     table = np.zeros((len(labels), len(labels)))
-    for x, y in zip(a, b, strict=True):
+    for x, y in pairs:
         table[index[x], index[y]] += 1
     n = table.sum()
     observed = np.trace(table) / n
@@ -103,7 +103,10 @@ def icc2(matrix: Sequence[Sequence[float]] | np.ndarray) -> ICCResult:
 
     Both are None (undefined) when their denominator is 0, e.g. when every rating is identical.
     """
-    x = np.asarray(matrix, dtype=float)
+    rows = [to_float_array(row, f"ICC row {i}") for i, row in enumerate(matrix)]
+    if len({r.size for r in rows}) > 1:
+        raise ValueError("ICC needs an n x k matrix (every row the same length)")
+    x = np.asarray(rows, dtype=float)
     if x.ndim != 2 or x.shape[0] < 2 or x.shape[1] < 2:
         raise ValueError("ICC needs an n x k matrix with n >= 2 and k >= 2")
     if np.isnan(x).any():
@@ -123,11 +126,13 @@ def icc2(matrix: Sequence[Sequence[float]] | np.ndarray) -> ICCResult:
 
 
 def krippendorff_alpha_interval(units: Sequence[Sequence[float | None]]) -> float | None:
-    """Krippendorff's alpha with the interval metric; ``units`` holds each unit's ratings (None = missing).
+    """Krippendorff's alpha with the interval metric; ``units`` holds each unit's ratings (None/NaN = missing).
 
-    Units with fewer than two ratings are not pairable and are ignored. None if undefined.
+    Units with fewer than two ratings are not pairable and are ignored. None if undefined (no pairable unit, or
+    no variation at all). ``ValueError`` for an infinite rating.
     """
-    groups = [np.asarray([v for v in unit if v is not None], dtype=float) for unit in units]
+    cleaned = [to_float_array(unit, f"ratings of unit {i}") for i, unit in enumerate(units)]
+    groups = [g[~np.isnan(g)] for g in cleaned]
     groups = [g for g in groups if g.size >= 2]
     if not groups:
         return None
@@ -137,7 +142,7 @@ def krippendorff_alpha_interval(units: Sequence[Sequence[float | None]]) -> floa
     expected = float(((values[:, None] - values[None, :]) ** 2).sum()) / (n * (n - 1))
     if expected == 0:
         return None
-    return 1.0 - observed / expected
+    return float(1.0 - observed / expected)
 
 
 def bootstrap_pearson_ci(
@@ -149,18 +154,22 @@ def bootstrap_pearson_ci(
     seed: int | np.random.Generator | None = 0,
 ) -> tuple[float | None, float | None, float | None]:
     """Pearson r with a paired percentile bootstrap CI (pairs resampled together; degenerate resamples dropped)."""
+    check_resamples(n_resamples)
+    check_confidence(confidence)
     x, y = complete_pairs(a, b)
     r = pearson(x, y)
     if r is None:
         return None, None, None
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    idx = rng.integers(0, x.size, size=(n_resamples, x.size))
-    xs, ys = x[idx], y[idx]
-    xs = xs - xs.mean(axis=1, keepdims=True)
-    ys = ys - ys.mean(axis=1, keepdims=True)
-    den = np.sqrt((xs * xs).sum(axis=1) * (ys * ys).sum(axis=1))
-    ok = den > 0
-    rs = (xs * ys).sum(axis=1)[ok] / den[ok]
+    parts = []
+    for idx in resample_index_chunks(x.size, n_resamples, rng):
+        xs, ys = x[idx], y[idx]
+        xs = xs - xs.mean(axis=1, keepdims=True)
+        ys = ys - ys.mean(axis=1, keepdims=True)
+        den = np.sqrt((xs * xs).sum(axis=1) * (ys * ys).sum(axis=1))
+        ok = den > 0
+        parts.append((xs * ys).sum(axis=1)[ok] / den[ok])
+    rs = np.concatenate(parts)
     if rs.size == 0:
         return r, None, None
     alpha = (1 - confidence) / 2

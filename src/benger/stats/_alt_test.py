@@ -18,6 +18,8 @@ import numpy as np
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
+from benger.stats._clean import is_missing, require_finite
+
 T_TEST_MIN_N = 30
 MIN_INSTANCES = 5
 JudgeScores = Mapping[str, float] | Callable[[str, str], float | None]
@@ -54,11 +56,22 @@ class AltTestResult(NamedTuple):
         return out
 
 
+def _score(value: object, what: str) -> float | None:
+    """A finite float, or None for a missing value (None/NaN); ``ValueError`` for anything else."""
+    if is_missing(value):
+        return None
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ValueError(f"{what}: expected a number, got {value!r}") from None
+    if math.isinf(number):
+        raise ValueError(f"{what}: infinite value; use None or NaN to mark a missing score")
+    return number
+
+
 def _judge_value(judge: JudgeScores, annotator: str, instance: str) -> float | None:
-    if callable(judge):
-        return judge(annotator, instance)
-    value = judge.get(instance)
-    return None if value is None else float(value)
+    value = judge(annotator, instance) if callable(judge) else judge.get(instance)
+    return _score(value, f"judge score of instance {instance!r}")
 
 
 def _outcome(s_f: float, s_h: float) -> int:
@@ -71,10 +84,14 @@ def blind_pool_outcomes(
     """d per annotator against the other annotators of each instance (S = -RMSE); also the instance count.
 
     Instances need ``min_reviews`` reviews and a judge score; ``judge`` may depend on the annotator (GLOO).
+    A missing judge score or review score (None/NaN) is left out as if absent (never compared, so never a tie);
+    the instance count reports the instances actually used. ``ValueError`` for an infinite score.
     """
     by_instance: dict[str, list[tuple[str, float]]] = {}
     for instance, annotator, score in reviews:
-        by_instance.setdefault(instance, []).append((annotator, float(score)))
+        value = _score(score, f"review of {annotator!r} on {instance!r}")
+        if value is not None:
+            by_instance.setdefault(instance, []).append((annotator, value))
     outcomes: dict[str, list[int]] = {}
     used: set[str] = set()
     for instance, rows in by_instance.items():
@@ -95,15 +112,17 @@ def blind_pool_outcomes(
 def single_expert_outcomes(
     judge: JudgeScores, reviews: Sequence[Review], expert: Mapping[str, float]
 ) -> tuple[dict[str, list[int]], int]:
-    """d per annotator against one expert grade per instance (S = -|x - expert|)."""
+    """d per annotator against one expert grade per instance (S = -|x - expert|); a missing judge, review or
+    expert score (None/NaN) leaves that review out."""
     outcomes: dict[str, list[int]] = {}
     used: set[str] = set()
-    for instance, annotator, h in reviews:
+    for instance, annotator, score in reviews:
         f = _judge_value(judge, annotator, instance)
-        if f is None or instance not in expert:
+        h = _score(score, f"review of {annotator!r} on {instance!r}")
+        ref = _score(expert.get(instance), f"expert grade of {instance!r}")
+        if f is None or h is None or ref is None:
             continue
-        ref = float(expert[instance])
-        outcomes.setdefault(annotator, []).append(_outcome(-abs(f - ref), -abs(float(h) - ref)))
+        outcomes.setdefault(annotator, []).append(_outcome(-abs(f - ref), -abs(h - ref)))
         used.add(instance)
     return outcomes, len(used)
 
@@ -145,10 +164,16 @@ def alt_test(
     n_instances_total: int | None = None,
     min_instances: int = MIN_INSTANCES,
 ) -> AltTestResult:
-    """Run the per-annotator tests, Benjamini-Yekutieli over annotators, omega and its Clopper-Pearson CI."""
+    """Run the per-annotator tests, Benjamini-Yekutieli over annotators, omega and its Clopper-Pearson CI.
+
+    ``outcomes`` must be complete (a missing d is a ``ValueError``: drop missing scores before computing the
+    outcomes, as :func:`blind_pool_outcomes` does). No annotator with ``min_instances``: omega None, no pass.
+    """
+    if not 0 <= epsilon < 1 or not 0 < q < 1:
+        raise ValueError(f"alt_test needs 0 <= epsilon < 1 and 0 < q < 1, got epsilon={epsilon}, q={q}")
     rows: list[AnnotatorTest] = []
     for grader in sorted(outcomes):
-        d = np.asarray(outcomes[grader], dtype=float)
+        d = require_finite(outcomes[grader], f"alt-test outcomes of {grader!r}")
         if d.size < min_instances:
             continue
         rho_f, rho_h = float(np.mean(d <= 0)), float(np.mean(d >= 0))
@@ -189,7 +214,10 @@ def omega_from_counts(
     """
     if not 0 < epsilon < 0.5:
         raise ValueError("the counting form needs 0 < epsilon < 0.5")
-    a, b, c = (np.asarray(x, dtype=np.int64) for x in (ties, judge_loses, judge_wins))
+    raw = [np.asarray(x, dtype=float) for x in (ties, judge_loses, judge_wins)]
+    if any(not np.isfinite(x).all() or (x < 0).any() or (x != np.round(x)).any() for x in raw):
+        raise ValueError("omega_from_counts: counts must be finite non-negative integers")
+    a, b, c = (x.astype(np.int64) for x in raw)
     n = a + b + c
     p = np.full(n.shape, np.inf)
     w_plus = b * a + b * (b + 1) // 2

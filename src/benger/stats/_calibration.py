@@ -8,6 +8,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from scipy import stats as sps
 
+from benger.stats._clean import clean_pairs, to_float_array
+
 TIERS = ("raw", "scalar", "affine")
 
 
@@ -45,15 +47,23 @@ def calibration_offsets(
 
     ``full`` = mean of the k human raws; ``sub`` = the pool with one human replaced by the judge, divided by k.
     Delta_dir = judge - full (paired t, Wilcoxon); Delta_sub = sub - full (Shapiro-Wilk, paired t, Wilcoxon).
+    A solution with any missing value (None/NaN) is dropped and counted (``n_missing``); ``ValueError`` for
+    unequal lengths, an infinite value, or fewer than 3 complete solutions. Paper Tables 21-22.
     """
-    j, f, s = (np.asarray(x, dtype=float) for x in (judge, full, sub))
-    if not j.size == f.size == s.size or j.size < 3:
-        raise ValueError("calibration needs at least 3 aligned solutions")
+    j, f, s = (to_float_array(x, name) for x, name in ((judge, "judge"), (full, "full"), (sub, "sub")))
+    if not j.size == f.size == s.size:
+        raise ValueError(f"calibration needs aligned arrays (sizes {j.size}, {f.size}, {s.size})")
+    keep = ~(np.isnan(j) | np.isnan(f) | np.isnan(s))
+    n_missing = int(j.size - keep.sum())
+    j, f, s = j[keep], f[keep], s[keep]
+    if j.size < 3:
+        raise ValueError(f"calibration needs at least 3 complete solutions, got {j.size} ({n_missing} missing)")
     diff, direct = s - f, j - f
     sw = sps.shapiro(diff) if _varies(diff) else None
     tt_sub, tt_dir = _ttest(s, f), _ttest(j, f)
     return {
         "n": int(j.size),
+        "n_missing": n_missing,
         "full_mean": float(f.mean()),
         "sub_mean": float(s.mean()),
         "diff_mean": float(diff.mean()),
@@ -86,9 +96,15 @@ class CalibrationFit(NamedTuple):
 
 
 def fit_calibration(judge: Sequence[float] | np.ndarray, creator: Sequence[float] | np.ndarray) -> CalibrationFit:
-    """Fit both tiers on anchor pairs: a_scalar = mean(creator - judge); OLS of creator on judge (b = 0 if constant)."""
-    fits = fit_calibration_batch(np.asarray(judge, float), np.asarray(creator, float), np.ones((1, len(judge))))
-    return CalibrationFit(float(fits[0][0]), float(fits[1][0]), float(fits[2][0]), len(judge))
+    """Fit both tiers on anchor pairs: a_scalar = mean(creator - judge); OLS of creator on judge (b = 0 if constant).
+
+    Pairs with a missing side are dropped; ``ValueError`` when none remains.
+    """
+    j, c, _ = clean_pairs(judge, creator, "calibration anchors")
+    if j.size == 0:
+        raise ValueError("a calibration fit needs at least one complete anchor pair")
+    fits = fit_calibration_batch(j, c, np.ones((1, j.size)))
+    return CalibrationFit(float(fits[0][0]), float(fits[1][0]), float(fits[2][0]), int(j.size))
 
 
 def fit_calibration_batch(
@@ -96,6 +112,8 @@ def fit_calibration_batch(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Many fits at once: ``weights`` (R, n) holds each fit's multiplicity of every anchor (0 = left out)."""
     w = np.asarray(weights, dtype=float)
+    if not (np.isfinite(judge).all() and np.isfinite(creator).all() and np.isfinite(w).all()):
+        raise ValueError("fit_calibration_batch needs finite anchors and weights (drop missing anchors first)")
     total = w.sum(axis=1)
     if np.any(total == 0):
         raise ValueError("a calibration fit needs at least one anchor")
@@ -111,6 +129,8 @@ def fit_calibration_batch(
 def apply_calibration(tier: str, y: np.ndarray | float, a_scalar: Any, a_affine: Any, b_affine: Any) -> np.ndarray:
     """Calibrated judge score(s) for a tier, clipped to [0, 100] (``raw`` returns y unchanged)."""
     y = np.asarray(y, dtype=float)
+    if not np.isfinite(y).all():
+        raise ValueError("apply_calibration needs finite judge scores (drop missing scores first)")
     if tier == "raw":
         return y
     if tier == "scalar":

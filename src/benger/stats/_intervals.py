@@ -1,75 +1,49 @@
-"""Confidence intervals for a mean: seeded, vectorised percentile bootstrap and the analytic normal interval."""
+"""Confidence intervals for a mean: seeded percentile bootstraps (resamples drawn in bounded chunks) and the
+analytic normal interval (clipped to the scale's bounds when given).
+
+Missing values (None/NaN) are dropped and counted (``Interval.n_missing``); an interval that is undefined (fewer
+than 2 values) has ``low = high = None``; no values at all, an infinite value or ``n_resamples < 1`` raise
+``ValueError`` (see ``benger.stats._clean``).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 import numpy as np
 from scipy import stats as sps
 
+from benger.stats._clean import Numbers, check_confidence, check_resamples, clean, clean_pairs, keep_mask
+
 DEFAULT_RESAMPLES = 2000
 DEFAULT_SEED = 0
+# At most this many resample indices exist at once (8 MiB of int64): memory stays bounded for any n.
+CHUNK_ELEMENTS = 1 << 20
+Seed = int | np.random.Generator | None
 
 
 class Interval(NamedTuple):
-    """A point estimate with the ends of its confidence interval."""
+    """A point estimate, its confidence interval (``None`` ends when undefined), the values used and dropped.
+
+    ``n`` counts the values used (both arms together for a two-sample interval); ``n_missing`` the missing
+    values (None/NaN) that were dropped before computing.
+    """
 
     estimate: float
-    low: float
-    high: float
+    low: float | None
+    high: float | None
+    n: int = 0
+    n_missing: int = 0
 
     @property
-    def half_width(self) -> float:
+    def half_width(self) -> float | None:
+        if self.low is None or self.high is None:
+            return None
         return (self.high - self.low) / 2.0
 
 
-def _as_array(values: Sequence[float] | np.ndarray) -> np.ndarray:
-    arr = np.asarray(values, dtype=float)
-    if arr.ndim != 1:
-        raise ValueError("expected a one-dimensional sequence of numbers")
-    return arr
-
-
-def bootstrap_mean_ci(
-    values: Sequence[float] | np.ndarray,
-    *,
-    confidence: float = 0.95,
-    n_resamples: int = DEFAULT_RESAMPLES,
-    seed: int | np.random.Generator | None = DEFAULT_SEED,
-) -> Interval:
-    """Percentile bootstrap interval for the mean (iid resampling, all resamples drawn in one matrix).
-
-    With fewer than 2 values the interval collapses to the estimate (or NaN for no values).
-    """
-    arr = _as_array(values)
-    if arr.size == 0:
-        return Interval(float("nan"), float("nan"), float("nan"))
-    estimate = float(arr.mean())
-    if arr.size == 1:
-        return Interval(estimate, estimate, estimate)
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    idx = rng.integers(0, arr.size, size=(n_resamples, arr.size))
-    means = arr[idx].mean(axis=1)
-    alpha = (1.0 - confidence) / 2.0
-    low, high = np.percentile(means, [100 * alpha, 100 * (1 - alpha)])
-    return Interval(estimate, float(low), float(high))
-
-
-def normal_mean_ci(values: Sequence[float] | np.ndarray, *, confidence: float = 0.95) -> Interval:
-    """Analytic normal interval mean ± z·sd/sqrt(n) with the sample sd (n-1), z = Φ⁻¹((1+confidence)/2)."""
-    arr = _as_array(values)
-    if arr.size == 0:
-        return Interval(float("nan"), float("nan"), float("nan"))
-    estimate = float(arr.mean())
-    if arr.size == 1:
-        return Interval(estimate, estimate, estimate)
-    z = float(sps.norm.ppf(0.5 + confidence / 2.0))
-    half = z * float(arr.std(ddof=1)) / float(np.sqrt(arr.size))
-    return Interval(estimate, estimate - half, estimate + half)
-
-
-def _rng(seed: int | np.random.Generator | None) -> np.random.Generator:
+def _rng(seed: Seed) -> np.random.Generator:
     return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
 
 
@@ -79,28 +53,139 @@ def _percentiles(samples: np.ndarray, confidence: float) -> tuple[float, float]:
     return float(low), float(high)
 
 
-def bootstrap_means(values: Sequence[float] | np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """``n_resamples`` iid bootstrap means of ``values`` (one index matrix ``(B, n)``)."""
-    arr = _as_array(values)
-    idx = rng.integers(0, arr.size, size=(n_resamples, arr.size))
-    return np.asarray(arr[idx].mean(axis=1))
+def resample_index_chunks(n: int, n_resamples: int, rng: np.random.Generator) -> Iterator[np.ndarray]:
+    """The ``(B, n)`` iid resample index matrix, yielded as consecutive row blocks of at most ``CHUNK_ELEMENTS``.
+
+    numpy draws the integers in stream order, so the blocks stacked equal ``rng.integers(0, n, (B, n))`` exactly
+    and leave the generator in the same state (tested).
+    """
+    rows = max(1, CHUNK_ELEMENTS // max(n, 1))
+    for start in range(0, n_resamples, rows):
+        yield rng.integers(0, n, size=(min(rows, n_resamples - start), n))
 
 
-def bootstrap_diff_ci(
-    a: Sequence[float] | np.ndarray,
-    b: Sequence[float] | np.ndarray,
+def _means(arr: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    return np.concatenate([arr[idx].mean(axis=1) for idx in resample_index_chunks(arr.size, n_resamples, rng)])
+
+
+def bootstrap_means(values: Numbers, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """``n_resamples`` iid bootstrap means of ``values`` (missing values dropped), shape ``(B,)``.
+
+    Raises ``ValueError`` without values or with ``n_resamples < 1``.
+    """
+    arr = clean(values).values
+    if arr.size == 0:
+        raise ValueError("bootstrap_means: no values (after dropping missing ones)")
+    return _means(arr, check_resamples(n_resamples), rng)
+
+
+def bootstrap_mean_ci(
+    values: Numbers,
     *,
     confidence: float = 0.95,
     n_resamples: int = DEFAULT_RESAMPLES,
-    seed: int | np.random.Generator | None = DEFAULT_SEED,
+    seed: Seed = DEFAULT_SEED,
 ) -> Interval:
-    """Two-sample iid percentile bootstrap of mean(a) - mean(b); each arm is resampled on its own."""
-    xa, xb = _as_array(a), _as_array(b)
+    """Percentile bootstrap interval for the mean (iid resampling; paper Table 1, B = 2000).
+
+    The ends are percentiles of resampled means, so they lie inside [min, max] of the data and therefore inside
+    any bounded scale. n = 1: ends ``None`` (undefined). n = 0: ``ValueError``.
+    """
+    arr, n_missing = clean(values, "bootstrap_mean_ci")
+    check_confidence(confidence)
+    check_resamples(n_resamples)
+    if arr.size == 0:
+        raise ValueError(f"bootstrap_mean_ci: no values ({n_missing} missing dropped)")
+    estimate = float(arr.mean())
+    if arr.size == 1:
+        return Interval(estimate, None, None, 1, n_missing)
+    means = _means(arr, n_resamples, _rng(seed))
+    return Interval(estimate, *_percentiles(means, confidence), int(arr.size), n_missing)
+
+
+def _clip(low: float, high: float, bounds: tuple[float, float] | None) -> tuple[float, float]:
+    if bounds is None:
+        return low, high
+    return max(low, bounds[0]), min(high, bounds[1])
+
+
+def _check_bounds(arr: np.ndarray, bounds: tuple[float, float] | None, what: str) -> None:
+    if bounds is None:
+        return
+    lo, hi = bounds
+    if not lo < hi:
+        raise ValueError(f"{what}: bounds must satisfy low < high, got {bounds}")
+    if arr.size and (arr.min() < lo or arr.max() > hi):
+        raise ValueError(f"{what}: values outside the scale [{lo:g}, {hi:g}] (min {arr.min():g}, max {arr.max():g})")
+
+
+def normal_mean_ci(values: Numbers, *, confidence: float = 0.95, bounds: tuple[float, float] | None = None) -> Interval:
+    """Analytic normal interval mean ± z·sd/√n (sample sd, n − 1; z = Φ⁻¹((1 + confidence)/2)); paper Table 1 ZJS.
+
+    ``bounds`` (e.g. ``(0, 100)`` for raw points, ``(0, 1)`` for rates) clips the ends to the scale, and values
+    outside it are a ``ValueError``. n = 1: ends ``None``. n = 0: ``ValueError``.
+    """
+    arr, n_missing = clean(values, "normal_mean_ci")
+    check_confidence(confidence)
+    _check_bounds(arr, bounds, "normal_mean_ci")
+    if arr.size == 0:
+        raise ValueError(f"normal_mean_ci: no values ({n_missing} missing dropped)")
+    estimate = float(arr.mean())
+    if arr.size == 1:
+        return Interval(estimate, None, None, 1, n_missing)
+    return _normal(estimate, float(arr.std(ddof=1)), int(arr.size), confidence, bounds, n_missing)
+
+
+def _normal(
+    mean: float, sd: float, n: int, confidence: float, bounds: tuple[float, float] | None, n_missing: int
+) -> Interval:
+    half = float(sps.norm.ppf(0.5 + confidence / 2.0)) * sd / float(np.sqrt(n))
+    return Interval(mean, *_clip(mean - half, mean + half, bounds), n, n_missing)
+
+
+def normal_ci_from_summary(
+    mean: float, sd: float, n: int, *, confidence: float = 0.95, bounds: tuple[float, float] | None = None
+) -> Interval:
+    """:func:`normal_mean_ci` from a released summary (mean, sample sd, n); ends ``None`` when n < 2."""
+    check_confidence(confidence)
+    if not (np.isfinite(mean) and np.isfinite(sd)) or sd < 0 or n < 0:
+        raise ValueError(f"normal_ci_from_summary: invalid summary mean={mean!r}, sd={sd!r}, n={n!r}")
+    if n < 2:
+        return Interval(float(mean), None, None, int(n), 0)
+    return _normal(float(mean), float(sd), int(n), confidence, bounds, 0)
+
+
+def bootstrap_diff_ci(
+    a: Numbers,
+    b: Numbers,
+    *,
+    confidence: float = 0.95,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    seed: Seed = DEFAULT_SEED,
+) -> Interval:
+    """Two-sample iid percentile bootstrap of mean(a) − mean(b); each arm is resampled on its own (paper RQ4).
+
+    Ends ``None`` when an arm has fewer than 2 values; ``ValueError`` when an arm has none.
+    """
+    (xa, ma), (xb, mb) = clean(a, "bootstrap_diff_ci (a)"), clean(b, "bootstrap_diff_ci (b)")
+    check_confidence(confidence)
+    check_resamples(n_resamples)
     if xa.size == 0 or xb.size == 0:
-        return Interval(float("nan"), float("nan"), float("nan"))
+        raise ValueError(f"bootstrap_diff_ci: an arm has no values (sizes {xa.size}, {xb.size})")
+    estimate, n = float(xa.mean() - xb.mean()), int(xa.size + xb.size)
+    if xa.size < 2 or xb.size < 2:
+        return Interval(estimate, None, None, n, ma + mb)
     rng = _rng(seed)
-    diffs = bootstrap_means(xa, n_resamples, rng) - bootstrap_means(xb, n_resamples, rng)
-    return Interval(float(xa.mean() - xb.mean()), *_percentiles(diffs, confidence))
+    diffs = _means(xa, n_resamples, rng) - _means(xb, n_resamples, rng)
+    return Interval(estimate, *_percentiles(diffs, confidence), n, ma + mb)
+
+
+def _clean_clustered(values: Numbers, clusters: Sequence[str], what: str) -> tuple[np.ndarray, list[str], int]:
+    if len(clusters) != len(values):
+        raise ValueError(f"{what}: {len(values)} values but {len(clusters)} cluster labels")
+    keep = keep_mask(values, what)
+    arr = clean(values, what).values
+    return arr, [str(c) for c, k in zip(clusters, keep, strict=True) if k], int((~keep).sum())
 
 
 def _cluster_means(
@@ -109,80 +194,99 @@ def _cluster_means(
     labels, inverse = np.unique(np.asarray(clusters, dtype=object).astype(str), return_inverse=True)
     sums = np.bincount(inverse, weights=values, minlength=labels.size)
     counts = np.bincount(inverse, minlength=labels.size).astype(float)
-    idx = rng.integers(0, labels.size, size=(n_resamples, labels.size))
-    return np.asarray(sums[idx].sum(axis=1) / counts[idx].sum(axis=1))
+    return np.concatenate(
+        [sums[i].sum(axis=1) / counts[i].sum(axis=1) for i in resample_index_chunks(labels.size, n_resamples, rng)]
+    )
 
 
 def cluster_bootstrap_mean_ci(
-    values: Sequence[float] | np.ndarray,
+    values: Numbers,
     clusters: Sequence[str],
     *,
     confidence: float = 0.95,
     n_resamples: int = DEFAULT_RESAMPLES,
-    seed: int | np.random.Generator | None = DEFAULT_SEED,
+    seed: Seed = DEFAULT_SEED,
 ) -> Interval:
-    """Percentile bootstrap of a pooled mean that resamples whole clusters (e.g. participants or tasks)."""
-    arr = _as_array(values)
-    if arr.size == 0 or len(clusters) != arr.size:
-        raise ValueError("values and clusters must be non-empty and of equal length")
-    means = _cluster_means(arr, clusters, n_resamples, _rng(seed))
-    return Interval(float(arr.mean()), *_percentiles(means, confidence))
+    """Percentile bootstrap of a pooled mean that resamples whole clusters (e.g. participants or tasks).
+
+    A missing value drops its cluster label with it; ends ``None`` with fewer than 2 clusters.
+    """
+    arr, labels, n_missing = _clean_clustered(values, clusters, "cluster_bootstrap_mean_ci")
+    check_confidence(confidence)
+    check_resamples(n_resamples)
+    if arr.size == 0:
+        raise ValueError(f"cluster_bootstrap_mean_ci: no values ({n_missing} missing dropped)")
+    if len(set(labels)) < 2:
+        return Interval(float(arr.mean()), None, None, int(arr.size), n_missing)
+    means = _cluster_means(arr, labels, n_resamples, _rng(seed))
+    return Interval(float(arr.mean()), *_percentiles(means, confidence), int(arr.size), n_missing)
 
 
 def cluster_bootstrap_diff_ci(
-    a: Sequence[float] | np.ndarray,
+    a: Numbers,
     clusters_a: Sequence[str],
-    b: Sequence[float] | np.ndarray,
+    b: Numbers,
     clusters_b: Sequence[str],
     *,
     confidence: float = 0.95,
     n_resamples: int = DEFAULT_RESAMPLES,
-    seed: int | np.random.Generator | None = DEFAULT_SEED,
+    seed: Seed = DEFAULT_SEED,
 ) -> Interval:
-    """Difference of pooled means; clusters are resampled with replacement separately in each arm."""
-    xa, xb = _as_array(a), _as_array(b)
-    if xa.size == 0 or xb.size == 0 or len(clusters_a) != xa.size or len(clusters_b) != xb.size:
-        raise ValueError("each arm needs values and cluster labels of equal, non-zero length")
+    """Difference of pooled means; clusters are resampled with replacement separately in each arm (paper RQ4).
+
+    Ends ``None`` when an arm has fewer than 2 clusters; ``ValueError`` when an arm has no values.
+    """
+    xa, la, ma = _clean_clustered(a, clusters_a, "cluster_bootstrap_diff_ci (a)")
+    xb, lb, mb = _clean_clustered(b, clusters_b, "cluster_bootstrap_diff_ci (b)")
+    check_confidence(confidence)
+    check_resamples(n_resamples)
+    if xa.size == 0 or xb.size == 0:
+        raise ValueError(f"cluster_bootstrap_diff_ci: an arm has no values (sizes {xa.size}, {xb.size})")
+    estimate, n = float(xa.mean() - xb.mean()), int(xa.size + xb.size)
+    if len(set(la)) < 2 or len(set(lb)) < 2:
+        return Interval(estimate, None, None, n, ma + mb)
     rng = _rng(seed)
-    diffs = _cluster_means(xa, clusters_a, n_resamples, rng) - _cluster_means(xb, clusters_b, n_resamples, rng)
-    return Interval(float(xa.mean() - xb.mean()), *_percentiles(diffs, confidence))
+    diffs = _cluster_means(xa, la, n_resamples, rng) - _cluster_means(xb, lb, n_resamples, rng)
+    return Interval(estimate, *_percentiles(diffs, confidence), n, ma + mb)
 
 
 def paired_bootstrap_ci(
-    a: Sequence[float] | np.ndarray,
-    b: Sequence[float] | np.ndarray,
+    a: Numbers,
+    b: Numbers,
     *,
     confidence: float = 0.95,
     n_resamples: int = DEFAULT_RESAMPLES,
-    seed: int | np.random.Generator | None = DEFAULT_SEED,
+    seed: Seed = DEFAULT_SEED,
 ) -> Interval:
-    """Paired percentile bootstrap of mean(a - b): the pairs are resampled together."""
-    xa, xb = _as_array(a), _as_array(b)
-    if xa.size != xb.size:
-        raise ValueError("paired samples must have equal length")
-    return bootstrap_mean_ci(xa - xb, confidence=confidence, n_resamples=n_resamples, seed=seed)
+    """Paired percentile bootstrap of mean(a − b): pairs with a missing side are dropped (counted), the rest
+    resampled together."""
+    xa, xb, n_missing = clean_pairs(a, b, "paired_bootstrap_ci")
+    ci = bootstrap_mean_ci(xa - xb, confidence=confidence, n_resamples=n_resamples, seed=seed)
+    return ci._replace(n_missing=n_missing)
 
 
 class TostResult(NamedTuple):
-    """Bootstrap TOST: the (1 - 2·alpha) percentile interval of mean(a) - mean(b) against ±margin."""
+    """Bootstrap TOST: the (1 − 2·alpha) percentile interval of mean(a) − mean(b) against ±margin."""
 
     estimate: float
-    low: float
-    high: float
+    low: float | None
+    high: float | None
     margin: float
     equivalent: bool
 
 
 def bootstrap_tost(
-    a: Sequence[float] | np.ndarray,
-    b: Sequence[float] | np.ndarray,
+    a: Numbers,
+    b: Numbers,
     *,
     margin: float,
     alpha: float = 0.05,
     n_resamples: int = DEFAULT_RESAMPLES,
-    seed: int | np.random.Generator | None = DEFAULT_SEED,
+    seed: Seed = DEFAULT_SEED,
 ) -> TostResult:
-    """Two one-sided tests by bootstrap: equivalent iff the alpha and 1-alpha percentiles lie inside ±margin."""
+    """Two one-sided tests by bootstrap: equivalent iff the alpha and 1 − alpha percentiles lie inside ±margin
+    (never equivalent when the interval is undefined)."""
     interval = bootstrap_diff_ci(a, b, confidence=1 - 2 * alpha, n_resamples=n_resamples, seed=seed)
-    equivalent = bool(interval.low > -margin and interval.high < margin)
-    return TostResult(interval.estimate, interval.low, interval.high, margin, equivalent)
+    low, high = interval.low, interval.high
+    equivalent = low is not None and high is not None and low > -margin and high < margin
+    return TostResult(interval.estimate, low, high, margin, bool(equivalent))
