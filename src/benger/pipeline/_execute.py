@@ -221,9 +221,7 @@ async def execute_generation(
 
     try:
         response, (text, answer) = await _ask(model, base, parse, tally, reask_policy, prices)
-        fields.update(
-            text=text, answer=answer, finish_reason=response.finish_reason, truncated=response.truncated
-        )
+        fields.update(text=text, answer=answer, finish_reason=response.finish_reason, truncated=response.truncated)
         if is_fall and answer_tokens(response) < min_output_tokens:  # cut off by the limit: no re-ask helps
             fields.update(status="excluded", reason=f"short: {response.usage.output_tokens} output tokens")
         else:

@@ -6,7 +6,9 @@ import random
 import threading
 from dataclasses import dataclass
 
-KNOWN_FAULTS = ("timeout", "malformed", "badjson", "content_filter", "refusal", "length", "delay")
+from benger.testing._behaviours import BEHAVIOURS
+
+KNOWN_FAULTS = ("timeout", "malformed", "badjson", "length", "delay", *BEHAVIOURS)
 
 
 @dataclass(frozen=True)

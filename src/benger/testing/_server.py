@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from benger.testing._behaviours import BEHAVIOURS, Shaped, apply, model_behaviours
 from benger.testing._faults import Fault, FaultPlan
 from benger.testing._http import HttpResponse, HttpServer
 from benger.testing._responder import default_responder
@@ -170,22 +171,23 @@ class StubServer:
             content = self.responder(request)
         except Exception as exc:  # a broken custom responder must not kill the connection silently
             return HttpResponse.json({"error": {"message": f"responder failed: {type(exc).__name__}: {exc}"}}, 500)
-        finish = "stop"
-        refusal = None
+        shaped = Shaped(content)
+        behaviours = model_behaviours(request.get("model"))
+        if fault is not None and fault.kind in BEHAVIOURS:
+            behaviours.append(fault.kind)
+        for behaviour in behaviours:
+            shaped = apply(behaviour, shaped)
+        content, finish = shaped.content, shaped.finish
         if fault is not None and fault.kind == "malformed":
             content = content[: max(1, len(content) // 2)].rstrip("}") + ' "unterbrochen'
-        elif fault is not None and fault.kind == "content_filter":
-            content, finish = "", "content_filter"
-        elif fault is not None and fault.kind == "refusal":
-            content, refusal = "", "Dazu kann ich keine Auskunft geben."
         elif fault is not None and fault.kind == "length":
             finish = "length"
         max_tokens = request.get("max_completion_tokens") or request.get("max_tokens")
         if isinstance(max_tokens, int) and tokens(content) > max_tokens:
             content = " ".join(content.split()[: int(max_tokens / TOKENS_PER_WORD)])
             finish = "length"
-        usage = (tokens(_text_of(request["messages"])), tokens(content))
-        return _render(dialect, request, content, finish, refusal, usage)
+        usage = (tokens(_text_of(request["messages"])), tokens(content), tokens(shaped.reasoning or ""))
+        return _render(dialect, request, Shaped(content, finish, shaped.refusal, shaped.reasoning), usage)
 
 
 def _error(fault: Fault, dialect: str) -> HttpResponse:
@@ -200,24 +202,36 @@ def _error(fault: Fault, dialect: str) -> HttpResponse:
     return HttpResponse.json({"error": {"message": message, "type": kind, "code": status}}, status, headers)
 
 
-def _render(
-    dialect: str, request: dict[str, Any], content: str, finish: str, refusal: str | None, usage: tuple[int, int]
-) -> HttpResponse:
+def _render(dialect: str, request: dict[str, Any], shaped: Shaped, counts: tuple[int, int, int]) -> HttpResponse:
+    """The reply in the dialect's shape; ``counts``: prompt, content and reasoning tokens."""
     model = request.get("model") or "stub"
+    content, finish, refusal, reasoning = shaped.content, shaped.finish, shaped.refusal, shaped.reasoning
+    usage = (counts[0], counts[1] + counts[2])
     if dialect == "anthropic":
         stop = {"stop": "end_turn", "length": "max_tokens", "content_filter": "refusal"}[finish]
+        stop = "refusal" if refusal else stop
+        thinking = [{"type": "thinking", "thinking": reasoning, "signature": "stub"}] if reasoning else []
         tool = request.get("_tool")
-        if tool and finish == "stop":
+        if tool and stop == "end_turn":
             with contextlib.suppress(json.JSONDecodeError):
                 block = {"type": "tool_use", "id": "toolu_stub", "name": tool, "input": json.loads(content)}
-                return HttpResponse.json(_anthropic_message(model, [block], "tool_use", usage))
-        return HttpResponse.json(_anthropic_message(model, [{"type": "text", "text": content}], stop, usage))
+                return HttpResponse.json(_anthropic_message(model, [*thinking, block], "tool_use", usage))
+        text = [{"type": "text", "text": content}] if content or not thinking else []
+        return HttpResponse.json(_anthropic_message(model, [*thinking, *text], stop, usage))
     if dialect == "gemini":
         reason = {"stop": "STOP", "length": "MAX_TOKENS", "content_filter": "SAFETY"}[finish]
-        candidate = {"content": {"role": "model", "parts": [{"text": content}]}, "finishReason": reason, "index": 0}
-        meta = {"promptTokenCount": usage[0], "candidatesTokenCount": usage[1], "totalTokenCount": sum(usage)}
+        reason = "SAFETY" if refusal else reason
+        parts = ([{"text": reasoning, "thought": True}] if reasoning else []) + [{"text": content}]
+        candidate = {"content": {"role": "model", "parts": parts}, "finishReason": reason, "index": 0}
+        meta = {"promptTokenCount": counts[0], "candidatesTokenCount": counts[1], "totalTokenCount": sum(counts)}
+        if counts[2]:
+            meta["thoughtsTokenCount"] = counts[2]
         return HttpResponse.json({"candidates": [candidate], "usageMetadata": meta, "modelVersion": model})
-    message: dict[str, Any] = {"role": "assistant", "content": content, "refusal": refusal}
+    message: dict[str, Any] = {"role": "assistant", "content": content or None if refusal else content}
+    message["refusal"] = refusal
+    if reasoning:
+        message["reasoning_content"] = reasoning
+    details = {"completion_tokens_details": {"reasoning_tokens": counts[2]}} if counts[2] else {}
     return HttpResponse.json(
         {
             "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
@@ -226,7 +240,12 @@ def _render(
             "model": model,
             "system_fingerprint": "benger-stub",
             "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
-            "usage": {"prompt_tokens": usage[0], "completion_tokens": usage[1], "total_tokens": sum(usage)},
+            "usage": {
+                "prompt_tokens": usage[0],
+                "completion_tokens": usage[1],
+                "total_tokens": sum(usage),
+                **details,
+            },
         }
     )
 
