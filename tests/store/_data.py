@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from benger.schema import Corpus, FalloesungTask, PrincipleItem
 
 
@@ -48,3 +50,16 @@ def make_principles(name: str = "gp") -> Corpus:
         ),
     ]
     return Corpus(name=name, tasks=items)
+
+
+def dump(store: Any) -> dict[str, list[str]]:
+    """Every row of every table, as sorted text: equal dumps = an unchanged store."""
+    from sqlalchemy import select
+
+    from benger.store import Base
+
+    out: dict[str, list[str]] = {}
+    with store.engine.connect() as conn:
+        for table in Base.metadata.sorted_tables:
+            out[table.name] = sorted(repr(tuple(row)) for row in conn.execute(select(table)))
+    return out

@@ -239,21 +239,43 @@ def leaderboard(
 def import_(
     source: Annotated[str, typer.Argument(help="'release:PATH', 'zjs:PATH', a .jsonl/.csv corpus file or 'demo'.")],
     db: DbOption = None,
+    replace: Annotated[
+        bool,
+        typer.Option("--replace", help="Replace a stored corpus of the same name (prints what is removed)."),
+    ] = False,
+    as_name: Annotated[
+        str | None, typer.Option("--as", help="Import the corpus under this name (one-corpus sources).")
+    ] = None,
 ) -> None:
-    """Import corpora (or the whole official release: tasks, human solutions, reviews) into the store."""
+    """Import corpora (or the whole official release: tasks, human solutions, reviews) into the store.
+
+    A corpus name already in the store with other tasks is refused unless --replace or --as NAME is given;
+    a task id of another corpus is always refused. Each import is one transaction: all or nothing.
+    """
+    from benger.corpora import resolve_corpus_source
+    from benger.store._corpora import renamed
+
+    if as_name is not None and source.startswith("release:"):
+        raise ConfigError("--as names one corpus; the release holds two (benchathon, grundprinzipien)")
     store = _open(db)
     try:
         if source.startswith("release:"):
             from benger.corpora import load_release
 
-            counts = store.import_release(load_release(source.partition(":")[2].strip()))
+            counts = store.import_release(load_release(source.partition(":")[2].strip()), replace=replace)
             for what, count in counts.items():
                 _out().print(f"{what}: {count}")
             return
-        from benger.pipeline import load_run_corpora
-
-        for name in load_run_corpora(store, [source]):
-            _out().print(f"imported corpus {name}: {len(store.load_corpus(name).tasks)} tasks")
+        loaded = resolve_corpus_source(source)
+        if as_name is not None:
+            if len(loaded) != 1:
+                raise ConfigError(f"--as names one corpus; {source!r} holds {len(loaded)}")
+            loaded = [renamed(loaded[0], as_name)]
+        for change in store.add_corpora(loaded, replace=replace):
+            what = {"added": "imported", "unchanged": "unchanged", "replaced": "replaced"}[change.action]
+            _out().print(f"{what} corpus {change.corpus}: {change.tasks} tasks")
+            if change.action == "replaced":
+                _out().print(f"  removed {change.removed()}")
     finally:
         store.close()
 

@@ -29,7 +29,12 @@ class RunResult:
 
 
 def load_run_corpora(store: Any, specs: Sequence[str]) -> list[str]:
-    """Corpus names for specs: a corpus already in the store by name, else a source loaded into the store."""
+    """Corpus names for specs: a corpus already in the store by name, else a source loaded into the store.
+
+    Each source is added in one transaction by the store's corpus rules: re-adding the same tasks is a
+    no-op; a stored corpus of that name with other tasks, or a task id of another corpus, is an InputError
+    (use ``benger import SOURCE --replace`` or ``--as NAME`` first).
+    """
     from benger.corpora import resolve_corpus_source
 
     names: list[str] = []
@@ -38,9 +43,9 @@ def load_run_corpora(store: Any, specs: Sequence[str]) -> list[str]:
         if spec in stored and spec != "demo":
             names.append(spec)
             continue
-        for corpus in resolve_corpus_source(spec):
-            store.add_corpus(corpus)
-            names.append(corpus.name)
+        corpora = resolve_corpus_source(spec)
+        store.add_corpora(corpora)
+        names += [corpus.name for corpus in corpora]
     return list(dict.fromkeys(names))
 
 

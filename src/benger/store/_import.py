@@ -187,8 +187,7 @@ def _write(
     replace: bool,
 ) -> dict[str, int]:
     with store._write() as session, session.begin():
-        for corpus in corpora:
-            apply_corpus(store, session, corpus, replace=replace)
+        changes = [apply_corpus(store, session, corpus, replace=replace) for corpus in corpora]
         store._upsert(session, SystemRow, [system_row(c) for c in systems], ["name", "config_hash"])
         stamp = store._stamped
         store._upsert(
@@ -239,7 +238,7 @@ def _write(
                 )
             )
         )
-    return {
+    counts = {
         "corpora": 2,
         "tasks": sum(len(c.tasks) for c in corpora),
         "systems": len(systems),
@@ -249,3 +248,8 @@ def _write(
         "human_reviews": len(reviews),
         "metric_values": len(metric_rows),
     }
+    replaced = [c for c in changes if c.action == "replaced"]
+    if replaced:  # what --replace removed, summed over the two corpora
+        for what in ("tasks", "generations", "judgements", "human_solutions", "human_reviews", "metric_values"):
+            counts[f"removed_{what}"] = sum(getattr(c, f"{what}_removed") for c in replaced)
+    return counts

@@ -1,0 +1,182 @@
+"""Issue 10, observations 1, 2 and 7: imports never replace a corpus by name, never take over another corpus's
+task, and are one transaction (on any error the store is unchanged, compared row by row)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from benger.cli import app
+from benger.cli._app import _register_commands
+from benger.corpora import Release, load_release
+from benger.errors import InputError
+from benger.schema import Generation, Judgement
+from benger.store import Store, open_store
+
+from ._data import dump, make_corpus
+
+_register_commands()
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def release(release_dir: Path) -> Release:
+    return load_release(release_dir)
+
+
+def _principle_line(task_id: str) -> str:
+    record = {
+        "task_id": task_id,
+        "kind": "grundprinzip",
+        "area": "Zivilrecht",
+        "case": "A verkauft B ein Rad.",
+        "question": "Ist ein Kaufvertrag geschlossen?",
+        "gold_answer": "Ja",
+        "gold_reasoning": "Zwei übereinstimmende Willenserklärungen.",
+    }
+    return json.dumps(record, ensure_ascii=False) + "\n"
+
+
+def _benchathon_task_with_generations(store: Store) -> tuple[str, int]:
+    counts: dict[str, int] = {}
+    for g in store.generations(corpus="benchathon"):
+        counts[g.task_id] = counts.get(g.task_id, 0) + 1
+    task_id = max(sorted(counts), key=lambda t: counts[t])
+    return task_id, counts[task_id]
+
+
+@pytest.mark.release
+def test_obs1_a_one_line_file_named_like_a_released_corpus_does_not_replace_it(
+    tmp_path: Path, release: Release
+) -> None:
+    db = str(tmp_path / "s.db")
+    with open_store(db) as store:
+        store.import_release(release)
+        before = dump(store)
+    user_file = tmp_path / "grundprinzipien.jsonl"
+    user_file.write_text(_principle_line("mine-0001"), encoding="utf-8")
+
+    refused = runner.invoke(app, ["import", str(user_file), "--db", db])
+    assert refused.exit_code == 2, refused.output
+    assert "corpus 'grundprinzipien' is already in the store (531 tasks)" in refused.output
+    assert "--replace" in refused.output and "--as NAME" in refused.output
+    with open_store(db) as store:
+        assert dump(store) == before
+
+    other = runner.invoke(app, ["import", str(user_file), "--db", db, "--as", "meine"])
+    assert other.exit_code == 0, other.output
+    assert "imported corpus meine: 1 tasks" in other.output
+    with open_store(db) as store:
+        assert len(store.load_corpus("grundprinzipien").tasks) == 531
+        assert [t.task_id for t in store.load_corpus("meine").tasks] == ["mine-0001"]
+        assert store.load_corpus("meine").tasks[0].corpus == "meine"
+
+    user_file.write_text(_principle_line("mine-0002"), encoding="utf-8")
+    replaced = runner.invoke(app, ["import", str(user_file), "--db", db, "--replace"])
+    assert replaced.exit_code == 0, replaced.output
+    assert "replaced corpus grundprinzipien: 1 tasks" in replaced.output
+    # the 531 released items had no generations in the release: only tasks go (and nothing of benchathon)
+    assert "removed 531 tasks, 0 generations, 0 judgements" in replaced.output
+    with open_store(db) as store:
+        assert [t.task_id for t in store.load_corpus("grundprinzipien").tasks] == ["mine-0002"]
+        assert dump(store)["generations"] == before["generations"]
+
+
+@pytest.mark.release
+def test_obs2_a_user_record_reusing_a_benchathon_task_id_is_refused(tmp_path: Path, release: Release) -> None:
+    db = str(tmp_path / "s.db")
+    with open_store(db) as store:
+        store.import_release(release)
+        task_id, n_gens = _benchathon_task_with_generations(store)
+        before = dump(store)
+    assert n_gens >= 12  # the released systems' generations of that task
+    user_file = tmp_path / "meine.jsonl"
+    user_file.write_text(_principle_line(task_id), encoding="utf-8")
+    result = runner.invoke(app, ["import", str(user_file), "--db", db])
+    assert result.exit_code == 2, result.output
+    flat = " ".join(result.output.split())
+    assert f"task id(s) of corpus 'meine' already belong to corpus 'benchathon': '{task_id}'" in flat
+    with open_store(db) as store:
+        assert dump(store) == before
+        assert store.get_task(task_id) == release.benchathon.get(task_id)
+        assert len(store.generations(corpus="benchathon", task_ids=[task_id])) == n_gens
+    # --replace does not open a door either: a task id of another corpus is always refused
+    again = runner.invoke(app, ["import", str(user_file), "--db", db, "--replace"])
+    assert again.exit_code == 2 and "already belong to corpus 'benchathon'" in " ".join(again.output.split())
+
+
+def test_re_importing_the_same_corpus_is_a_no_op(store: Store) -> None:
+    corpus = make_corpus("demo", 3)
+    assert store.add_corpus(corpus).action == "added"
+    before = dump(store)
+    assert store.add_corpus(corpus).action == "unchanged"
+    assert dump(store) == before
+
+
+def test_several_corpora_are_one_transaction(store: Store) -> None:
+    store.add_corpus(make_corpus("a", 2))
+    before = dump(store)
+    clash = make_corpus("a", 2).model_copy(update={"name": "c"})  # reuses a-t1, a-t2 under another name
+    with pytest.raises(InputError, match="already belong to corpus 'a'"):
+        store.add_corpora([make_corpus("b", 2), clash])
+    assert dump(store) == before  # corpus b, valid on its own, was not written either
+
+
+# -- observation 7: every import is one transaction -------------------------------------------------------
+
+
+def _late_generation(release: Release, **update: object) -> Release:
+    gens = list(release.generations)
+    gens[-1] = gens[-1].model_copy(update=update)
+    return dataclasses.replace(release, generations=type(release.generations)(gens))
+
+
+@pytest.mark.release
+def test_obs7_a_late_wrong_typed_value_leaves_the_store_unchanged(store: Store, release: Release) -> None:
+    store.add_corpus(make_corpus("eigene", 2))
+    before = dump(store)
+    judgements = list(release.judgements)
+    bad = Judgement.model_construct(**{**dict(judgements[-1]), "total": "hoch"})  # not a number
+    broken = dataclasses.replace(release, judgements=type(release.judgements)([*judgements[:-1], bad]))
+    with pytest.raises(InputError, match=r"judgement 208.*nothing was imported"):
+        store.import_release(broken)
+    assert dump(store) == before
+
+
+@pytest.mark.release
+def test_obs7_a_late_generation_of_an_unknown_task_leaves_the_store_unchanged(store: Store, release: Release) -> None:
+    store.add_corpus(make_corpus("eigene", 2))
+    before = dump(store)
+    with pytest.raises(InputError, match="names task 'kein-task'"):
+        store.import_release(_late_generation(release, task_id="kein-task"))
+    assert dump(store) == before
+
+
+@pytest.mark.release
+def test_obs7_a_database_error_late_in_the_import_rolls_everything_back(store: Store, release: Release) -> None:
+    """A NUL in a late generation id: not a legitimate id, refused by the store while writing -> all rolled back."""
+    store.add_corpus(make_corpus("eigene", 2))
+    before = dump(store)
+    gens = list(release.generations)
+    gens[-1] = Generation.model_construct(**{**dict(gens[-1]), "system": "sys\x00tem"})
+    broken = dataclasses.replace(release, generations=type(release.generations)(gens))
+    with pytest.raises(InputError, match="NUL"):
+        store.import_release(broken)
+    assert dump(store) == before
+
+
+@pytest.mark.release
+def test_obs7_obs8_a_nul_in_a_late_pick_text_is_stored_losslessly(store: Store, release: Release) -> None:
+    picks = list(release.picks)
+    index = max(i for i, p in enumerate(picks) if p.subject_type == "human")
+    text = picks[index].text + "\x00Anhang"
+    picks[index] = dataclasses.replace(picks[index], text=text)
+    counts = store.import_release(dataclasses.replace(release, picks=type(release.picks)(picks)))
+    assert counts["human_solutions"] == 30 and counts["generations"] == 208
+    solution = store.get_human_solution(picks[index].subject_id)
+    assert solution is not None and solution.text == text
+    assert "_benger_escaped" not in solution.meta
