@@ -20,7 +20,11 @@ class BengerError(Exception):
 
 
 class InputError(BengerError):
-    """Bad input data: names the file, the line (or record) and the field."""
+    """Bad input data: names the file, the line (1-based, as an editor counts), the record and the field.
+
+    ``record`` is the 1-based number of a record in a list (``file:9, record 2, field 'x'``) for inputs
+    whose records are not one per line; it is never printed as if it were a line.
+    """
 
     def __init__(
         self,
@@ -29,16 +33,20 @@ class InputError(BengerError):
         file: str | Path | None = None,
         line: int | None = None,
         field: str | None = None,
+        record: int | None = None,
     ) -> None:
         self.file = str(file) if file is not None else None
         self.line = line
         self.field = field
+        self.record = record
         self.reason = message
         where = []
         if self.file is not None:
             where.append(self.file if line is None else f"{self.file}:{line}")
         elif line is not None:
-            where.append(f"record {line}")
+            where.append(f"line {line}")
+        if record is not None:
+            where.append(f"record {record}")
         if field is not None:
             where.append(f"field '{field}'")
         prefix = ", ".join(where)

@@ -1,60 +1,98 @@
-"""Small validated readers for the release files: every failure is an InputError naming file, record and field."""
+"""Reading and whole-file validation of the release files: every failure is one InputError naming the file,
+the line an editor shows (found by :func:`benger.corpora._reading.line_of`), the 1-based record and the field.
+"""
 
 from __future__ import annotations
 
-import csv
-import json
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from pydantic import TypeAdapter, ValidationError
+
+from benger.corpora._reading import CsvProblem, csv_rows, line_of, read_json_file, read_text
 from benger.errors import InputError
 
+T = TypeVar("T")
 
-def read_json(path: Path) -> Any:
+
+class JsonFile:
+    """One release JSON file: its path, text (for line numbers) and parsed value."""
+
+    def __init__(self, path: Path) -> None:
+        if not path.is_file():
+            raise InputError("release file is missing", file=path)
+        self.path = path
+        self.data, self.text = read_json_file(path)
+
+    def validate(self, kind: Any, *, context: dict[str, Any] | None = None) -> Any:
+        """The data validated as ``kind`` (a model or e.g. ``list[Model]``), or one InputError."""
+        try:
+            return TypeAdapter(kind).validate_python(self.data, context=context)
+        except ValidationError as exc:
+            raise validation_error(exc, self.path, self.text) from None
+
+    def error(self, message: str, path: tuple[int | str, ...], field: str | None = None) -> InputError:
+        """An InputError about the value at ``path`` (record index first) of this file."""
+        record = path[0] + 1 if path and isinstance(path[0], int) else None
+        return InputError(message, file=self.path, line=line_of(self.text, list(path)), record=record, field=field)
+
+
+def _field(loc: tuple[int | str, ...]) -> str | None:
+    out = ""
+    for step in loc:
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
+    return out or None
+
+
+def _message(error: Any) -> str:
+    message = str(error["msg"]).removeprefix("Value error, ")
+    if error["type"] not in ("missing", "value_error") and "input" in error:
+        shown = repr(error["input"])
+        message += f", got {shown if len(shown) <= 60 else shown[:57] + '...'}"
+    return message
+
+
+def validation_error(exc: ValidationError, path: Path, text: str) -> InputError:
+    """The first problem of a pydantic ValidationError as file:line, record and field (plus how many more)."""
+    errors = exc.errors()
+    first = errors[0]
+    loc = tuple(step for step in first["loc"] if isinstance(step, int | str))
+    record = loc[0] + 1 if loc and isinstance(loc[0], int) else None
+    field = _field(loc[1:] if record is not None else loc)
+    message = _message(first)
+    if len(errors) > 1:
+        message += f" (and {len(errors) - 1} more problem(s) in this file)"
+    return InputError(message, file=path, line=line_of(text, list(loc)), record=record, field=field)
+
+
+def read_csv(path: Path, model: type[T]) -> list[T]:
+    """A release CSV file validated row by row as ``model``; problems name file, line and column."""
     if not path.is_file():
         raise InputError("release file is missing", file=path)
+    rows = csv_rows(read_text(path))
+    out: list[T] = []
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"not valid JSON (truncated or corrupt?): {exc.msg}", file=path, line=exc.lineno) from exc
-    except UnicodeDecodeError as exc:
-        raise InputError("not UTF-8 text", file=path) from exc
-
-
-def read_csv(path: Path) -> list[dict[str, str]]:
-    if not path.is_file():
-        raise InputError("release file is missing", file=path)
-    with path.open(encoding="utf-8", newline="") as handle:
-        return list(csv.DictReader(handle))
-
-
-def as_list(data: Any, path: Path, n: int | None = None) -> list[Any]:
-    if not isinstance(data, list):
-        raise InputError(f"expected a JSON list, got {type(data).__name__}", file=path)
-    if n is not None and len(data) != n:
-        raise InputError(f"expected {n} records, found {len(data)} (truncated?)", file=path)
-    return data
-
-
-def get_field(
-    rec: Any, key: str, kind: type | tuple[type, ...], path: Path, idx: int, *, nullable: bool = False
-) -> Any:
-    if not isinstance(rec, dict):
-        raise InputError("record is not a JSON object", file=path, line=idx)
-    if key not in rec:
-        raise InputError("required field is missing", file=path, line=idx, field=key)
-    value = rec[key]
-    if value is None and nullable:
-        return None
-    if kind is float and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
-    if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
-        raise InputError(f"expected {getattr(kind, '__name__', kind)}, got {value!r}", file=path, line=idx, field=key)
-    return value
-
-
-def parse_float(text: str, path: Path, idx: int, key: str) -> float:
-    try:
-        return float(text)
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"expected a number, got {text!r}", file=path, line=idx, field=key) from exc
+        _, header = next(rows, (1, []))
+        header = [name.strip() for name in header]
+        fields = getattr(model, "model_fields", {})
+        missing = [name for name, info in fields.items() if info.is_required() and name not in header]
+        if missing:
+            found = ", ".join(header) or "nothing"
+            raise InputError(
+                f"required column missing from the header (found: {found})", file=path, line=1, field=missing[0]
+            )
+        for line, row in rows:
+            if not any(cell.strip() for cell in row):
+                continue
+            if len(row) != len(header):
+                raise InputError(f"row has {len(row)} cells, the header {len(header)} columns", file=path, line=line)
+            try:
+                out.append(TypeAdapter(model).validate_python(dict(zip(header, row, strict=True))))
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                raise InputError(_message(first), file=path, line=line, field=_field(first["loc"])) from None
+    except CsvProblem as exc:
+        raise InputError(exc.message, file=path, line=exc.line) from None
+    if not out:
+        raise InputError("no data rows below the header (truncated?)", file=path)
+    return out
