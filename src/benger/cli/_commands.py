@@ -14,6 +14,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "benger.cli._metrics",
     "benger.cli._llm",
     "benger.cli._web",
+    "benger.cli._inspect",
 )
 
 

@@ -3,6 +3,7 @@
 Low layer: depends only on the standard library, pydantic and PyYAML, so metrics and analysis can use it.
 """
 
+from benger.gutachten._analyse import ANALYSER_VERSION, analyse, compare, overlap
 from benger.gutachten._citations import CitationParser, parse_citations
 from benger.gutachten._models import (
     Analysis,
@@ -21,6 +22,7 @@ from benger.gutachten._models import (
 from benger.gutachten._rules import Rules, default_rules, load_rules
 
 __all__ = [
+    "ANALYSER_VERSION",
     "Analysis",
     "Citation",
     "CitationParser",
@@ -35,7 +37,10 @@ __all__ = [
     "Section",
     "StepHit",
     "Structure",
+    "analyse",
+    "compare",
     "default_rules",
     "load_rules",
+    "overlap",
     "parse_citations",
 ]

@@ -1,0 +1,190 @@
+"""``benger inspect-solution`` (the Gutachten analyser on one text) and ``benger errors`` (paper §6.6)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from benger.cli._options import DbOption
+from benger.errors import ConfigError, InputError
+
+FormatOpt = Annotated[str, typer.Option("--format", help="text (for people) or json (for machines).")]
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("file not found", file=path) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text (byte {exc.start})", file=path) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", file=path) from None
+
+
+def _check_format(fmt: str) -> None:
+    if fmt not in ("text", "json"):
+        raise ConfigError(f"--format must be 'text' or 'json', not {fmt!r}")
+
+
+def _from_store(db: str | None, target_id: str) -> tuple[str, str | None]:
+    """(text, reference text or None) of a generation or human solution in the store."""
+    from benger.config import require_existing_store
+    from benger.schema import FalloesungTask
+    from benger.store import open_store
+
+    store = open_store(require_existing_store(db))
+    try:
+        item: Any = store.get_generation_by_id(target_id) or store.get_human_solution(target_id)
+        if item is None:
+            raise InputError(
+                f"no generation or human solution with id {target_id!r} in the store", field="--generation"
+            )
+        if not item.text.strip():
+            raise InputError(f"{target_id!r} has no stored text (released, text withheld)", field="--generation")
+        task = store.get_task(item.task_id)
+        reference = task.reference if isinstance(task, FalloesungTask) else None
+        return item.text, reference
+    finally:
+        store.close()
+
+
+def _print_report(report: Any) -> None:
+    a = report.analysis
+    echo = typer.echo
+    echo(f"{report.source}  ({report.analyser_version})")
+    echo(f"  {a.words} words, {len(a.sections)} sections, Gliederung depth {a.structure.depth}")
+    for h in a.structure.headings[:60]:
+        echo(f"    {'  ' * (h.depth - 1)}{h.marker} {h.title[:70]}")
+    for p in a.structure.problems[:20]:
+        echo(f"  structure  @{p.start}: {p.code}: {p.message}")
+    counts = ", ".join(f"{k} {v}" for k, v in a.step_counts.items())
+    echo(f"  Gutachtenstil sentences: {counts}")
+    share = "–" if a.share_complete is None else f"{a.share_complete:.2f}"
+    first = "–" if a.share_result_first is None else f"{a.share_result_first:.2f}"
+    echo(f"  sections with all four steps: {share}; result-first sections: {first}")
+    echo(f"  norms cited ({len(a.norms)}): {'; '.join(a.norms[:40])}{' …' if len(a.norms) > 40 else ''}")
+    for p in a.citation_problems[:30]:
+        echo(f"  citation   @{p.start}: {p.code}: {p.message} [{p.text}]")
+    echo(f"  claims examined: {len(a.claims)}")
+    if report.comparison is not None:
+        for o in (report.comparison.norms_paragraph, report.comparison.norms_full, report.comparison.claims):
+            fmt = lambda v: "–" if v is None else f"{v:.2f}"  # noqa: E731
+            echo(
+                f"  vs reference [{o.level}]: precision {fmt(o.precision)}, recall {fmt(o.recall)}, "
+                f"F1 {fmt(o.f1)} ({o.common} of {o.reference} reference, {o.candidate} cited)"
+            )
+        missing = report.comparison.norms_paragraph.missing
+        echo(f"  missing vs reference: {'; '.join(missing[:30])}{' …' if len(missing) > 30 else ''}")
+
+
+def _print_errors(report: Any) -> None:
+    echo = typer.echo
+    prov = report.provenance
+    echo(f"error modes (paper §6.6) — judge {prov['judge']}, rubric {prov['rubric_version']}")
+    echo(f"  thresholds: {json.dumps(prov['params'])}")
+    echo(f"  judged generations: {report.n_judged} (length unknown: {report.n_without_length})")
+    for mode, n in report.counts.items():
+        echo(f"  {mode}: {n}")
+    for title, table in (("per tier", report.by_tier), ("per system", report.by_system)):
+        echo(f"  {title}: n / long_but_shallow / wrong_norm_framing / reasoning_outcome_divergence")
+        for key, row in table.items():
+            echo(f"    {key}: {row['n']} / " + " / ".join(str(row[m]) for m in report.counts))
+    echo("  overlaps: " + ", ".join(f"{k} {v}" for k, v in report.overlaps.items()))
+    for mode, items in report.examples.items():
+        for it in items:
+            extra = "" if it.norm_recall is None else f", norm recall {it.norm_recall:.2f}"
+            echo(f"  example {mode}: {it.system} task {it.task_id[:8]} ({it.words} words{extra}): {it.excerpt[:160]}")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("inspect-solution")
+    def inspect_solution(
+        file: Annotated[Path | None, typer.Argument(help="A Falllösung as a UTF-8 text/markdown file.")] = None,
+        generation: Annotated[
+            str | None, typer.Option("--generation", help="Analyse a stored generation (or human solution) by id.")
+        ] = None,
+        reference: Annotated[
+            Path | None,
+            typer.Option("--reference", help="Reference solution file (default with --generation: the task's)."),
+        ] = None,
+        fmt: FormatOpt = "text",
+        db: DbOption = None,
+    ) -> None:
+        """Analyse one German Falllösung without a model: Gliederung, Gutachtenstil steps, norm citations."""
+        from benger.gutachten import Report, analyse, compare
+        from benger.gutachten._analyse import ANALYSER_VERSION
+
+        _check_format(fmt)
+        if (file is None) == (generation is None):
+            raise ConfigError("give either a FILE or --generation ID")
+        ref_text: str | None = None
+        if file is not None:
+            text, source = _read_text(file), str(file)
+        else:
+            assert generation is not None
+            text, ref_text = _from_store(db, generation)
+            source = f"generation {generation}"
+        if reference is not None:
+            ref_text = _read_text(reference)
+        analysis = analyse(text)
+        comparison = compare(analysis, analyse(ref_text)) if ref_text else None
+        report = Report(source=source, analyser_version=ANALYSER_VERSION, analysis=analysis, comparison=comparison)
+        if fmt == "json":
+            typer.echo(report.model_dump_json(indent=1))
+        else:
+            _print_report(report)
+
+    @app.command("errors")
+    def errors_cmd(
+        db: DbOption = None,
+        judge: Annotated[str | None, typer.Option("--judge", help="Judge name (default: the most frequent).")] = None,
+        rubric: Annotated[str | None, typer.Option("--rubric", help="Rubric version id of the judgements.")] = None,
+        corpus: Annotated[str | None, typer.Option("--corpus", help="Only generations of this corpus.")] = None,
+        release: Annotated[
+            Path | None,
+            typer.Option("--release", help="Release folder: word counts of generations whose text is withheld."),
+        ] = None,
+        long_words: Annotated[int, typer.Option("--long-words", min=0, help="Long: more words than this.")] = 2000,
+        shallow: Annotated[float, typer.Option("--shallow", min=0, max=1, help="Shallow: share at most.")] = 0.5,
+        wellformed: Annotated[
+            float, typer.Option("--wellformed", min=0, max=1, help="Well-formed: share at least.")
+        ] = 0.7,
+        grounding: Annotated[
+            float, typer.Option("--grounding", min=0, max=1, help="Low grounding: share at most.")
+        ] = 0.5,
+        gap: Annotated[float, typer.Option("--gap", min=0, max=1, help="Divergence: share gap at least.")] = 0.4,
+        fmt: FormatOpt = "text",
+    ) -> None:
+        """Classify judged generations by the paper's error modes (§6.6): counts per system and tier."""
+        from benger.analysis._error_modes import ErrorModeParams, error_modes_from_store, release_word_counts
+        from benger.config import require_existing_store
+        from benger.store import open_store
+
+        _check_format(fmt)
+        params = ErrorModeParams(
+            long_words=long_words,
+            shallow_share=shallow,
+            wellformed_share=wellformed,
+            grounding_share=grounding,
+            divergence_gap=gap,
+        )
+        words = None
+        if release is not None:
+            from benger.corpora import load_release
+
+            words = release_word_counts(load_release(release))
+        store = open_store(require_existing_store(db))
+        try:
+            report = error_modes_from_store(
+                store, judge=judge, rubric_version=rubric, corpus=corpus, params=params, words=words
+            )
+        finally:
+            store.close()
+        if fmt == "json":
+            typer.echo(report.model_dump_json(indent=1))
+        else:
+            _print_errors(report)
