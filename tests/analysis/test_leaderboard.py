@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from benger.analysis import leaderboard
+from benger.analysis import Leaderboard, LeaderboardRow, leaderboard
 from benger.schema import FalloesungTask, Generation, Judgement, PrincipleItem, SystemConfig
 from benger.store import MetricValue
 
@@ -54,34 +54,129 @@ SYSTEMS = {"A": SystemConfig(name="A", provider="local", model="a", tier="local"
            "B": SystemConfig(name="B", provider="local", model="b", tier="flagship")}  # fmt: skip
 
 
+def _row(board: Leaderboard, system: str, corpus: str, judge: str | None = "J") -> LeaderboardRow:
+    (row,) = [r for r in board.rows if (r.system, r.corpus, r.judge) == (system, corpus, judge)]
+    return row
+
+
 def test_rows_and_ranking_by_hand() -> None:
     board = leaderboard(GENS, JUDGEMENTS, _tasks(), systems=SYSTEMS, ci="normal", judges=["J"])
-    rows = {(r.system, r.corpus): r for r in board.rows}
     # A on "fall": per-generation means f1 = (60+70)/2 = 65, f2 = 40 (unscored repeat left out) -> mean 52.5;
     # grade points (7+10)/2 = 8.5 and 3 -> 5.75; pass 1.0 and 0.0 -> 0.5; sd([65, 40]) = 17.678,
     # half width = 1.959964 * 17.678 / sqrt(2) = 24.4996 -> CI [28.0004, 76.9996].
-    a = rows[("A", "fall")]
-    assert (a.n, a.mean, a.mean_grade_points, a.pass_rate) == (2, 52.5, 5.75, 0.5)
+    a = _row(board, "A", "fall")
+    assert (a.n, a.mean, a.mean_grade_points, a.pass_rate, a.repeats) == (2, 52.5, 5.75, 0.5, 1.5)
     assert a.ci_low == pytest.approx(28.0004, abs=1e-3) and a.ci_high == pytest.approx(76.9996, abs=1e-3)
-    assert (a.unscored, a.excluded, a.failed, a.generations, a.accuracy) == (1, 1, 0, 3, None)
-    # A on "gp": (80 + 30)/2 = 55; answers Ja/Ja vs gold Ja/Nein -> accuracy 1/2; no grade points
-    g = rows[("A", "gp")]
-    assert (g.n, g.mean, g.accuracy, g.mean_grade_points, g.pass_rate) == (2, 55.0, 0.5, None, None)
+    assert (a.unscored, a.excluded, a.failed, a.generations) == (1, 1, 0, 3)
+    assert (a.accuracy, a.answered, a.answer_items) == (None, 0, 0)
+    # A on "gp": (80 + 30)/2 = 55; answers Ja/Ja vs gold Ja/Nein -> accuracy 1/2 (2 of 2 answered)
+    g = _row(board, "A", "gp")
+    assert (g.n, g.mean, g.accuracy, g.answered, g.answer_items, g.mean_grade_points) == (2, 55.0, 0.5, 2, 2, None)
     # B: "fall" 90 (n 1, the failed f2 counted apart), "gp" 20 with p2 unjudged; answers Nein/Nein -> 1/2
-    b_fall, b_gp = rows[("B", "fall")], rows[("B", "gp")]
+    b_fall, b_gp = _row(board, "B", "fall"), _row(board, "B", "gp")
     assert (b_fall.n, b_fall.mean, b_fall.mean_grade_points, b_fall.pass_rate, b_fall.failed) == (1, 90.0, 16, 1.0, 1)
-    assert b_fall.ci_low == b_fall.ci_high == 90.0
+    assert b_fall.ci_low is None and b_fall.ci_high is None  # n = 1: undefined, never [90, 90]
     assert (b_gp.n, b_gp.mean, b_gp.unjudged, b_gp.accuracy) == (1, 20.0, 1, 0.5)
-    # ranking: mean of per-corpus means, A = (52.5 + 55)/2 = 53.75, B = (90 + 20)/2 = 55 -> B first
-    assert [(r.system, r.rank, r.overall) for r in board.ranking] == [("B", 1, 55.0), ("A", 2, 53.75)]
+    # ranking within judge J: A = (52.5 + 55)/2 = 53.75, B = (90 + 20)/2 = 55 -> B first
+    assert [(r.group, r.system, r.rank, r.overall) for r in board.ranking] == [
+        ("J", "B", 1, 55.0),
+        ("J", "A", 2, 53.75),
+    ]
     assert [(r.system, r.corpus) for r in board.rows] == [("B", "fall"), ("B", "gp"), ("A", "fall"), ("A", "gp")]
     assert a.tier == "local" and b_fall.tier == "flagship"
+    assert (a.config_id, a.judge, a.judge_config_id, a.rubric) == ("h", "J", "jh", "r@1")
 
 
-def test_without_judge_filter_every_judge_counts() -> None:
+def test_two_configurations_of_one_name_are_two_rows() -> None:
+    """Issue 10 obs. 3: a changed model under the same name gives a second row, never n = 2 x corpus."""
+    gens = [_gen("A", "f1"), _gen("A", "f2")]
+    gens += [g.model_copy(update={"generation_id": f"{g.generation_id}-new", "config_hash": "h2"}) for g in gens]
+    js = [_j("A-f1", 60), _j("A-f2", 40), _j("A-f1-new", 90), _j("A-f2-new", 70)]
+    board = leaderboard(gens, js, _tasks(), ci="normal")
+    rows = sorted((r.config_id, r.n, r.mean, r.generations, r.rank) for r in board.rows)
+    assert rows == [("h", 2, 50.0, 2, 2), ("h2", 2, 80.0, 2, 1)]
+    assert [(r.system, r.config_id, r.rank) for r in board.ranking] == [("A", "h2", 1), ("A", "h", 2)]
+    assert all(r.n <= 3 for r in board.rows)  # never more than the corpus's 3 tasks x 1 repetition
+
+
+def test_judges_are_never_mixed_in_one_ranking() -> None:
+    """Issue 10 obs. 4: each judge is its own group with its own ranks; pooling only when asked for."""
     board = leaderboard(GENS, JUDGEMENTS, _tasks(), ci="normal")
-    b_fall = next(r for r in board.rows if (r.system, r.corpus) == ("B", "fall"))
-    assert b_fall.mean == 50.0  # (90 + 10) / 2 over the two judges
+    assert board.groups() == ["J", "OTHER"]
+    other = _row(board, "B", "fall", judge="OTHER")
+    assert (other.group, other.rank, other.n, other.mean) == ("OTHER", 1, 1, 10.0)
+    assert _row(board, "B", "fall").mean == 90.0  # judge J alone, not (90 + 10)/2
+    assert [(r.group, r.system, r.rank) for r in board.ranking] == [
+        ("J", "B", 1), ("J", "A", 2), ("OTHER", "B", 1)
+    ]  # fmt: skip
+    pooled = leaderboard(GENS, JUDGEMENTS, _tasks(), ci="normal", pool_judges=True)
+    b_fall = _row(pooled, "B", "fall", judge="J, OTHER")
+    assert (b_fall.group, b_fall.mean, b_fall.n) == ("all judges (pooled)", 50.0, 1)  # (90 + 10)/2
+    # pooled per generation: the mean of each judge's repeat mean (A-f1: J's (60 + 70)/2 only)
+    assert _row(pooled, "A", "fall", judge="J").mean == 52.5
+
+
+def test_a_judge_with_two_configurations_on_one_corpus_is_split() -> None:
+    js = [_j("A-f1", 60), _j("B-f1", 80)]
+    js.append(js[1].model_copy(update={"judgement_id": "x", "judge_config_hash": "jh-other", "total": 20.0}))
+    board = leaderboard(GENS, js, _tasks(), ci="normal")
+    assert board.groups() == ["J [jh, r@1]", "J [jh-other, r@1]", "unranked (no scored judgement)"]
+    assert {(r.group, r.system, r.rank) for r in board.ranking} == {
+        ("J [jh, r@1]", "B", 1), ("J [jh, r@1]", "A", 2), ("J [jh-other, r@1]", "B", 1)
+    }  # fmt: skip
+
+
+def test_accuracy_counts_unanswered_items_as_wrong() -> None:
+    """Issue 11 item 5: 6 answered of 13, all right -> 6/13 = 46 %, shown with answered/total."""
+    tasks: dict[str, FalloesungTask | PrincipleItem] = {
+        f"p{i}": PrincipleItem(
+            task_id=f"p{i}",
+            corpus="gp",
+            area="Strafrecht",
+            case="F",
+            question="Q?",
+            gold_answer="Ja",
+            gold_reasoning="w",
+        )
+        for i in range(13)
+    }
+    gens = [_gen("A", f"p{i}", answer="Ja" if i < 6 else None) for i in range(13)]
+    board = leaderboard(gens, [], tasks)
+    (row,) = board.rows
+    assert (row.answered, row.answer_items) == (6, 13) and row.accuracy == pytest.approx(6 / 13)
+    assert (row.group, row.rank, row.unjudged) == ("unranked (no scored judgement)", None, 13)
+    assert "46% (6/13)" in board.to_markdown()
+
+
+def test_undefined_and_bounded_intervals() -> None:
+    """Issue 11 item 8: n = 1 has no interval ("–", null); the normal interval of n = 2 stays inside 0-100."""
+    one = leaderboard([_gen("A", "f1")], [_j("A-f1", 72)], _tasks(), ci="normal")
+    assert "| 72.0 | – |" in one.to_markdown()
+    assert json.loads(one.to_json())["rows"][0]["ci_low"] is None
+    two = leaderboard([_gen("A", "f1"), _gen("A", "f2")], [_j("A-f1", 30), _j("A-f2", 100)], _tasks(), ci="normal")
+    (row,) = two.rows
+    # mean 65, sd 49.497, half width 1.959964 * 49.497 / sqrt(2) = 68.6 -> [-3.6, 133.6] clipped to [0, 100]
+    assert (row.mean, row.ci_low, row.ci_high) == (65.0, 0.0, 100.0)
+    assert "clipped to 0–100" in two.ci_method and "clipped to 0–100" in two.to_markdown()
+
+
+def test_counts_and_provenance_are_printed_and_exported() -> None:
+    gens = [*GENS, _gen("A", "f1").model_copy(update={"generation_id": "A-f1-t", "config_hash": "t" * 16,
+                                                       "truncated": True, "meta": {"prompt_hash": "ph"}})]  # fmt: skip
+    board = leaderboard(gens, JUDGEMENTS, _tasks(), ci="normal", judges=["J"])
+    md = board.to_markdown()
+    header = md.splitlines()[2]
+    for column in ("Failed", "Excluded", "Truncated", "Unjudged", "Unscored", "Judge", "Config", "Judge cfg"):
+        assert f"| {column} |" in header
+    assert "| – | A | tttttttt | – | – | – | fall | 0 |" in md  # unjudged config: listed, not ranked
+    rows = {(r["system"], r["config_id"], r["corpus"]): r for r in csv.DictReader(io.StringIO(board.to_csv()))}
+    trunc = rows[("A", "tttttttt", "fall")]
+    assert (trunc["truncated"], trunc["unjudged"], trunc["prompt_hash"], trunc["rank"]) == ("1", "1", "ph", "")
+    a = rows[("A", "h", "fall")]
+    assert (a["judge"], a["judge_config_id"], a["judge_config_hash"], a["rubric"]) == ("J", "jh", "jh", "r@1")
+    from benger import __version__
+
+    assert a["benger_version"] == __version__ and "bootstrap" not in a["ci_method"]
 
 
 def test_bootstrap_ci_is_seeded_and_brackets_the_mean() -> None:
@@ -100,8 +195,11 @@ def test_exports() -> None:
     assert len(rows) == 4 and rows[0]["system"] == "B" and rows[0]["mean"] == "90.0"
     assert rows[1]["mean_grade_points"] == ""  # None is an empty cell, never 0
     md = board.to_markdown().splitlines()
-    assert md[0].startswith("| Rank | System") and len([line for line in md if line.startswith("| ")]) == 5
-    assert md[2].startswith("| 1 | B | – | fall | 1 | 90.0 | [90.0, 90.0] | 16.0 | 100% |")
+    assert md[0] == "### Judge: J" and md[2].startswith("| Rank | System | Config | Tier | Judge |")
+    assert len([line for line in md if line.startswith("| ")]) == 5
+    assert md[4].startswith(
+        "| 1 | B | h | – | J | jh | fall | 1 | 90.0 | – | 16.0 | 100% | – | 1 | 0 | 0 | 0 | 0 |"
+    )
     data = json.loads(board.to_json())
     assert data["ranking"][0]["system"] == "B" and data["ci"] == "normal"
     assert not any(isinstance(v, float) and math.isnan(v) for r in data["rows"] for v in r.values())
@@ -128,7 +226,10 @@ def test_metric_columns_by_hand() -> None:
     # bleu: 6 values signed bleu@2 (counting excluded/failed targets) vs 1 bleu@1 -> bleu@2
     assert board.metric_signatures == {"bleu": "bleu@2", "chrf": "chrf@1"}
     rows = {(r["system"], r["corpus"]): r for r in csv.DictReader(io.StringIO(board.to_csv()))}
-    assert list(next(iter(rows.values())))[-4:] == ["metric_bleu", "metric_bleu_n", "metric_chrf", "metric_chrf_n"]
+    assert list(next(iter(rows.values())))[-8:-2] == [
+        "metric_bleu", "metric_bleu_n", "metric_bleu_signature", "metric_chrf", "metric_chrf_n", "metric_chrf_signature"
+    ]  # fmt: skip
+    assert {r["metric_bleu_signature"] for r in rows.values()} == {"bleu@2"}
     # A fall: bleu (0.2 + 0.4)/2 = 0.3 (n 2; f3 excluded), chrf 50 (n 1); A gp: bleu 0.5 (n 1), no chrf
     # B fall: bleu 0.6 (f2 failed), chrf 70; B gp: no bleu (empty cell, n 0), chrf (30 + 40)/2 = 35 (n 2)
     got = {k: (r["metric_bleu"], r["metric_bleu_n"], r["metric_chrf"], r["metric_chrf_n"]) for k, r in rows.items()}
@@ -142,16 +243,19 @@ def test_metric_columns_by_hand() -> None:
     assert by_key[("A", "fall")]["bleu"]["mean"] == pytest.approx(0.3) and by_key[("A", "fall")]["bleu"]["n"] == 2
     # the tables gain short-labelled columns with 3 decimals
     md = board.to_markdown().splitlines()
-    assert md[0].endswith("| Excluded | BLEU | chrF |")
-    assert md[2].endswith("| 0.600 | 70.000 |") and md[3].endswith("| – | 35.000 |")
+    assert md[2].endswith("| Unscored | BLEU | chrF |")
+    assert md[4].endswith("| 0.600 | 70.000 |") and md[5].endswith("| – | 35.000 |")
+    assert "bleu = bleu@2; chrf = chrf@1" in board.to_markdown()
+    # the user may choose a signature: the minority bleu@1 then gives A fall 0.99 (n 1)
+    chosen = leaderboard(GENS, JUDGEMENTS, _tasks(), judges=["J"], metric_values=METRIC_VALUES,
+                         metric_signatures={"bleu": "bleu@1"})  # fmt: skip
+    assert chosen.metric_signatures == {"bleu": "bleu@1", "chrf": "chrf@1"}
+    assert _row(chosen, "A", "fall").metrics["bleu"].n == 1 and _row(chosen, "B", "fall").metrics.get("bleu") is None
 
 
 def test_without_metric_values_the_tables_are_unchanged() -> None:
     plain = leaderboard(GENS, JUDGEMENTS, _tasks(), ci="normal", judges=["J"])
     empty = leaderboard(GENS, JUDGEMENTS, _tasks(), ci="normal", judges=["J"], metric_values=[])
     assert plain.to_markdown() == empty.to_markdown()
-    assert plain.to_markdown().splitlines()[0] == (
-        "| Rank | System | Tier | Corpus | n | Mean | 95% CI | Grade pts | Pass | Ja/Nein acc. | Unscored | Excluded |"
-    )
     assert plain.metric_signatures == {} and all(r.metrics == {} for r in plain.rows)
     assert not any(c.startswith("metric_") for c in next(csv.reader(io.StringIO(plain.to_csv()))))

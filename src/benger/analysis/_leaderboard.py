@@ -1,167 +1,184 @@
-"""The leaderboard: per system x corpus n, mean raw score with a 95% CI, grade points, pass rate, accuracy.
+"""The leaderboard: one definition for ``benger leaderboard``, ``benger analyze``, ``benger run`` and the report.
 
-Optionally also the mean of each stored automatic metric over a row's ok generations (``metric_values``).
+A row is one **system configuration** (generation ``config_hash``; the name is a label, ``config_id`` its first 8
+hex characters) x one **judge configuration** (judge name, ``judge_config_hash``, rubric id) x one **corpus**.
 
-Systems are ranked by the mean of their per-corpus raw means (as in the paper's Table 1). Unscored
-judgements are left out of every mean but counted; excluded and failed generations are counted apart.
+Aggregation (paper Section 4, Table 1): a generation's score is the mean over the judge configuration's scored
+repeats; the row's mean (0-100 raw points), grade points and pass rate are means over its generations, and its
+95% CI is over those per-generation scores (percentile bootstrap, seeded, or the normal interval clipped to 0-100
+by the stats layer; undefined for n < 2 and then ``None``). Unscored judgements are counted (``unscored``), never
+averaged; ok generations without a scored judgement are ``unjudged``; failed, excluded and truncated generations
+are counted apart. Ja/Nein accuracy is ``benger.metrics.accuracy``: correct / all generations of the row
+(unanswered count as wrong), shown with ``answered`` / ``answer_items``.
+
+Rankings never mix judges: each judge is its own ranking group (a judge name that carries two configurations on
+one corpus is split per configuration), and a system configuration is ranked within its group by the mean of its
+per-corpus means. ``pool_judges=True`` (``--pool-judges``) asks for one pooled group instead: per generation the
+mean over judge configurations of their repeat means.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import math
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Literal
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from benger.analysis._leaderboard_metrics import (
-    MetricMean,
-    MetricRecord,
-    choose_signatures,
-    metric_means,
-    short_label,
-)
+from benger.analysis._leaderboard_metrics import MetricMean, MetricRecord, choose_signatures
 from benger.schema import FalloesungTask, Generation, Judgement, PrincipleItem, SystemConfig
-from benger.stats import bootstrap_mean_ci, normal_mean_ci
+from benger.store._aggregate import Answer, GenerationCount, ItemScore, MetricGroupMean
 
 CiKind = Literal["bootstrap", "normal"]
+AGGREGATION = (
+    "per generation: mean over the judge configuration's scored repeats; per row: mean over generations "
+    "(n = generations with a scored judgement); ranking: mean of per-corpus means within one judge group"
+)
+NOT_RANKED = "unranked (no scored judgement)"
+POOLED = "all judges (pooled)"
+RAW_SCALE = (0.0, 100.0)
 
 
 class LeaderboardRow(BaseModel):
-    """One system on one corpus."""
+    """One system configuration x judge configuration x corpus."""
 
-    rank: int
+    rank: int | None
+    group: str
     system: str
+    config_id: str
+    config_hash: str
     tier: str | None
+    judge: str | None
+    judge_config_id: str | None
+    judge_config_hash: str | None
+    rubric: str | None
+    prompt_hash: str | None
     corpus: str
     n: int
+    repeats: float | None
     mean: float | None
     ci_low: float | None
     ci_high: float | None
     mean_grade_points: float | None
     pass_rate: float | None
     accuracy: float | None
+    answered: int
+    answer_items: int
     generations: int
     excluded: int
     failed: int
+    truncated: int
     unscored: int
     unjudged: int
     metrics: dict[str, MetricMean] = {}
 
 
 class SystemRank(BaseModel):
-    """A system's overall score: the mean of its per-corpus raw means."""
+    """A system configuration's place within a judge group: the mean of its per-corpus raw means."""
 
     rank: int
+    group: str
     system: str
+    config_id: str
     tier: str | None
     overall: float | None
     corpora: dict[str, float | None]
 
 
 class Leaderboard(BaseModel):
+    """Rows, rankings per judge group, and the provenance of every number (CSV/JSON/Markdown/rich exports)."""
+
     rows: list[LeaderboardRow]
     ranking: list[SystemRank]
     ci: CiKind
+    ci_method: str
     seed: int
     n_resamples: int
     confidence: float = 0.95
+    aggregation: str = AGGREGATION
+    pooled_judges: bool = False
     metric_signatures: dict[str, str] = {}
+    benger_version: str = ""
 
-    # -- exports -----------------------------------------------------------------------------------
+    def groups(self) -> list[str]:
+        """The judge groups in display order."""
+        return list(dict.fromkeys(r.group for r in self.rows))
+
     def to_json(self) -> str:
-        return json.dumps(self.model_dump(), indent=2, ensure_ascii=False, allow_nan=False, default=str)
+        from benger.analysis._leaderboard_render import to_json
+
+        return to_json(self)
 
     def to_csv(self) -> str:
-        buffer = io.StringIO()
-        fields = [f for f in LeaderboardRow.model_fields if f != "metrics"]
-        metric_fields = [name for m in self.metric_signatures for name in (f"metric_{m}", f"metric_{m}_n")]
-        writer = csv.DictWriter(buffer, fieldnames=fields + metric_fields, lineterminator="\n")
-        writer.writeheader()
-        for row in self.rows:
-            cells: dict[str, Any] = {k: "" if v is None else v for k, v in row.model_dump(exclude={"metrics"}).items()}
-            for m in self.metric_signatures:
-                value = row.metrics.get(m)
-                cells[f"metric_{m}"] = "" if value is None else value.mean
-                cells[f"metric_{m}_n"] = 0 if value is None else value.n
-            writer.writerow(cells)
-        return buffer.getvalue()
+        from benger.analysis._leaderboard_render import to_csv
 
-    def _cells(self, row: LeaderboardRow) -> list[str]:
-        ci = f"[{_f(row.ci_low)}, {_f(row.ci_high)}]" if row.ci_low is not None else "–"
-        return [
-            str(row.rank),
-            row.system,
-            row.tier or "–",
-            row.corpus,
-            str(row.n),
-            _f(row.mean),
-            ci,
-            _f(row.mean_grade_points),
-            _pct(row.pass_rate),
-            _pct(row.accuracy),
-            str(row.unscored),
-            str(row.excluded),
-        ] + [_f(row.metrics[m].mean if m in row.metrics else None, 3) for m in self.metric_signatures]
-
-    def _headers(self) -> list[str]:
-        return [*self.HEADERS, *(short_label(m) for m in self.metric_signatures)]
-
-    HEADERS: ClassVar[tuple[str, ...]] = (
-        "Rank",
-        "System",
-        "Tier",
-        "Corpus",
-        "n",
-        "Mean",
-        "95% CI",
-        "Grade pts",
-        "Pass",
-        "Ja/Nein acc.",
-        "Unscored",
-        "Excluded",
-    )
+        return to_csv(self)
 
     def to_markdown(self) -> str:
-        headers = self._headers()
-        lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
-        lines += ["| " + " | ".join(self._cells(row)) + " |" for row in self.rows]
-        lines.append("")
-        lines.append(
-            f"Ranked by the mean of per-corpus raw means; CI: {self.ci}"
-            + (f" (B = {self.n_resamples}, seed {self.seed})" if self.ci == "bootstrap" else " (1.96·sd/√n)")
-        )
-        return "\n".join(lines) + "\n"
+        from benger.analysis._leaderboard_render import to_markdown
+
+        return to_markdown(self)
 
     def to_rich(self) -> Any:
-        from rich.table import Table
+        from benger.analysis._leaderboard_render import to_rich
 
-        table = Table(title="BenGER leaderboard", caption=f"ranked by mean of per-corpus means; CI {self.ci}")
-        for header in self._headers():
-            table.add_column(header, justify="right" if header not in ("System", "Tier", "Corpus") else "left")
-        previous = None
-        for row in self.rows:
-            if previous is not None and row.system != previous:
-                table.add_section()
-            table.add_row(*self._cells(row))
-            previous = row.system
-        return table
-
-
-def _f(value: float | None, digits: int = 1) -> str:
-    return "–" if value is None else f"{value:.{digits}f}"
-
-
-def _pct(value: float | None) -> str:
-    return "–" if value is None else f"{100 * value:.0f}%"
+        return to_rich(self)
 
 
 def _mean(values: Sequence[float]) -> float | None:
     return math.fsum(values) / len(values) if values else None
+
+
+def _short(value: str | None) -> str | None:
+    return value[:8] if value else None
+
+
+# -- inputs from records (the reference path) ----------------------------------------------------------
+def _items_from_records(
+    generations: Sequence[Generation],
+    judgements: Iterable[Judgement],
+    corpus_of: Mapping[str, str],
+    judges: Sequence[str] | None,
+) -> list[ItemScore]:
+    ok = {g.generation_id: g for g in generations if g.status == "ok" and g.task_id in corpus_of}
+    by_key: dict[tuple[str, str, str, str], list[Judgement]] = defaultdict(list)
+    for j in judgements:
+        if j.target_kind == "generation" and j.target_id in ok and (judges is None or j.judge in judges):
+            by_key[(j.target_id, j.judge, j.judge_config_hash, j.rubric_version)].append(j)
+    items = []
+    for (gid, judge, jhash, rubric), js in by_key.items():
+        g = ok[gid]
+        scored = [j for j in js if j.status == "scored" and j.total is not None]
+        gp = [float(j.grade_points) for j in scored if j.grade_points is not None]
+        ps = [1.0 if j.passed else 0.0 for j in scored if j.passed is not None]
+        items.append(
+            ItemScore(
+                g.system,
+                g.config_hash,
+                corpus_of[g.task_id],
+                gid,
+                judge,
+                jhash,
+                rubric,
+                len(scored),
+                sum(1 for j in js if j.status == "unscored"),
+                _mean([float(j.total) for j in scored if j.total is not None]),
+                _mean(gp),
+                _mean(ps),
+            )
+        )
+    return items
+
+
+def _counts_from_records(generations: Sequence[Generation], corpus_of: Mapping[str, str]) -> list[GenerationCount]:
+    counts: dict[tuple[str, str, str, str], list[int]] = defaultdict(lambda: [0, 0])
+    for g in generations:
+        if g.task_id in corpus_of:
+            cell = counts[(g.system, g.config_hash, corpus_of[g.task_id], g.status)]
+            cell[0] += 1
+            cell[1] += int(g.truncated)
+    return [GenerationCount(*k, n, t) for k, (n, t) in sorted(counts.items())]
 
 
 def leaderboard(
@@ -176,109 +193,56 @@ def leaderboard(
     confidence: float = 0.95,
     judges: Sequence[str] | None = None,
     metric_values: Sequence[MetricRecord] | None = None,
+    metric_signatures: Mapping[str, str] | None = None,
+    pool_judges: bool = False,
 ) -> Leaderboard:
-    """Compute the leaderboard from records.
+    """The leaderboard from records (``tasks``: task id -> task; ``systems``: name -> config, for the tier).
 
-    Each generation's score is the mean over its scored judgements (judges x repeats); a row's mean and
-    CI are over those per-generation scores. ``n`` counts generations with at least one scored judgement;
-    ``unscored`` counts unscored judgements, ``unjudged`` ok generations without any scored judgement.
-    ``metric_values`` (e.g. ``store.metric_values(target_kind="generation")``) add per row the mean and n of
-    each metric over its ok generations, using the metric's most frequent signature (``metric_signatures``).
+    ``judges`` keeps only those judge names; ``metric_values`` add per-row metric means under one signature per
+    metric (``metric_signatures`` chooses; default: each metric's most frequent signature). The store path
+    :func:`leaderboard_from_store` computes the same numbers in SQL.
     """
-    signatures = choose_signatures(metric_values or [])
-    by_target: dict[str, list[Judgement]] = defaultdict(list)
-    for j in judgements:
-        if j.target_kind == "generation" and (judges is None or j.judge in judges):
-            by_target[j.target_id].append(j)
-    groups: dict[tuple[str, str], list[Generation]] = defaultdict(list)
-    for gen in generations:
-        task = tasks.get(gen.task_id)
-        if task is not None:
-            groups[(gen.system, task.corpus)].append(gen)
-    raw_rows: list[dict[str, Any]] = []
-    for (system, corpus), gens in groups.items():
-        scores: list[float] = []
-        points: list[float] = []
-        passes: list[float] = []
-        correct: list[float] = []
-        unscored = unjudged = 0
-        for gen in gens:
-            if gen.status != "ok":
-                continue
-            task = tasks[gen.task_id]
-            if isinstance(task, PrincipleItem) and gen.answer is not None:
-                correct.append(1.0 if gen.answer == task.gold_answer else 0.0)
-            js = by_target.get(gen.generation_id, [])
-            unscored += sum(1 for j in js if j.status == "unscored")
-            scored = [j for j in js if j.status == "scored" and j.total is not None]
-            if not scored:
-                unjudged += 1
-                continue
-            scores.append(math.fsum(j.total for j in scored if j.total is not None) / len(scored))
-            gp = [float(j.grade_points) for j in scored if j.grade_points is not None]
-            if gp:
-                points.append(math.fsum(gp) / len(gp))
-            ps = [1.0 if j.passed else 0.0 for j in scored if j.passed is not None]
-            if ps:
-                passes.append(math.fsum(ps) / len(ps))
-        low: float | None = None
-        high: float | None = None
-        if scores:
-            interval = (
-                bootstrap_mean_ci(scores, confidence=confidence, n_resamples=n_resamples, seed=seed)
-                if ci == "bootstrap"
-                else normal_mean_ci(scores, confidence=confidence)
-            )
-            low, high = interval.low, interval.high
-        ok_ids = [g.generation_id for g in gens if g.status == "ok"]
-        config = (systems or {}).get(system)
-        raw_rows.append(
-            {
-                "system": system,
-                "tier": config.tier if config else None,
-                "corpus": corpus,
-                "n": len(scores),
-                "mean": _mean(scores),
-                "ci_low": low,
-                "ci_high": high,
-                "mean_grade_points": _mean(points),
-                "pass_rate": _mean(passes),
-                "accuracy": _mean(correct),
-                "generations": len(gens),
-                "excluded": sum(1 for g in gens if g.status == "excluded"),
-                "failed": sum(1 for g in gens if g.status == "failed"),
-                "unscored": unscored,
-                "unjudged": unjudged,
-                "metrics": metric_means(metric_values or [], ok_ids, signatures),
-            }
-        )
-    ranking = _rank(raw_rows)
-    order = {r.system: r.rank for r in ranking}
-    rows = [LeaderboardRow(rank=order[r["system"]], **r) for r in raw_rows]
-    rows.sort(key=lambda r: (r.rank, r.system, r.corpus))
-    return Leaderboard(
-        rows=rows,
-        ranking=ranking,
+    corpus_of = {tid: t.corpus for tid, t in tasks.items()}
+    gold = {tid: t.gold_answer for tid, t in tasks.items() if isinstance(t, PrincipleItem)}
+    answers = [
+        Answer(g.system, g.config_hash, corpus_of[g.task_id], g.task_id, g.status, g.answer)
+        for g in sorted(generations, key=lambda g: g.generation_id)
+        if g.task_id in gold
+    ]
+    values = [v for v in metric_values or [] if v.target_kind == "generation"]
+    signatures = _signatures(choose_signatures(values), metric_signatures)
+    ok = {g.generation_id: g for g in generations if g.status == "ok" and g.task_id in corpus_of}
+    sums: dict[tuple[str, str, str, str], list[float]] = defaultdict(list)
+    for v in values:
+        g = ok.get(v.target_id)
+        if g is not None and signatures.get(v.metric) == v.signature:
+            sums[(g.system, g.config_hash, corpus_of[g.task_id], v.metric)].append(v.value)
+    means = [MetricGroupMean(*k, math.fsum(xs) / len(xs), len(xs)) for k, xs in sorted(sums.items())]
+    prompts: dict[str, str | None] = {}
+    for g in sorted(generations, key=lambda g: g.generation_id):
+        value = g.meta.get("prompt_hash")
+        prompts.setdefault(g.config_hash, str(value) if value is not None else None)
+    from benger.analysis._leaderboard_build import build
+
+    return build(
+        _items_from_records(generations, judgements, corpus_of, judges),
+        _counts_from_records(generations, corpus_of),
+        answers,
+        gold,
+        means,
+        tiers={name: s.tier for name, s in (systems or {}).items()},
+        prompt_hashes=prompts,
+        signatures=signatures,
         ci=ci,
         seed=seed,
         n_resamples=n_resamples,
         confidence=confidence,
-        metric_signatures=signatures,
+        pool_judges=pool_judges,
     )
 
 
-def _rank(rows: Sequence[dict[str, Any]]) -> list[SystemRank]:
-    per_system: dict[str, dict[str, float | None]] = defaultdict(dict)
-    tiers: dict[str, str | None] = {}
-    for row in rows:
-        per_system[row["system"]][row["corpus"]] = row["mean"]
-        tiers[row["system"]] = row["tier"]
-    overall = {s: _mean([m for m in c.values() if m is not None]) for s, c in per_system.items()}
-    ordered = sorted(per_system, key=lambda s: (overall[s] is None, -(overall[s] or 0.0), s))
-    return [
-        SystemRank(rank=i + 1, system=s, tier=tiers[s], overall=overall[s], corpora=dict(sorted(per_system[s].items())))
-        for i, s in enumerate(ordered)
-    ]
+def _signatures(chosen: Mapping[str, str], override: Mapping[str, str] | None) -> dict[str, str]:
+    return {**chosen, **(override or {})}
 
 
 def leaderboard_from_store(
@@ -290,20 +254,43 @@ def leaderboard_from_store(
     ci: CiKind = "bootstrap",
     seed: int = 0,
     n_resamples: int = 2000,
+    confidence: float = 0.95,
+    metric_signatures: Mapping[str, str] | None = None,
+    pool_judges: bool = False,
 ) -> Leaderboard:
-    """The leaderboard of everything in a store (optionally restricted to corpora, systems and judges).
+    """The leaderboard of a store (optionally restricted to corpora, system names and judge names).
 
-    The store's generation metric values become the automatic-metric columns.
+    Counts and repeat means are computed in SQL (``benger.store._aggregate``); only per-generation score
+    columns reach Python (for the bootstrap), never texts, justifications or ORM objects.
     """
-    names = list(corpora) if corpora is not None else store.corpus_names()
-    tasks: dict[str, FalloesungTask | PrincipleItem] = {}
-    for name in names:
-        for task in store.load_corpus(name).tasks:
-            tasks[task.task_id] = task
-    gens = [g for g in store.generations() if g.task_id in tasks and (systems is None or g.system in systems)]
-    js = store.judgements(target_kind="generation", target_ids=[g.generation_id for g in gens]) if gens else []
-    configs = {s.name: s for s in store.systems()}
-    values = store.metric_values(target_kind="generation")
-    return leaderboard(
-        gens, js, tasks, systems=configs, ci=ci, seed=seed, n_resamples=n_resamples, judges=judges, metric_values=values
+    from benger.store import _aggregate as agg
+
+    items = agg.item_scores(store, corpora=corpora, systems=systems, judges=judges)
+    counts = agg.generation_counts(store, corpora=corpora, systems=systems)
+    answers = agg.answers(store, corpora=corpora, systems=systems)
+    gold: dict[str, str] = {}
+    for corpus in sorted({a.corpus for a in answers}):
+        gold |= {t.task_id: t.gold_answer for t in store.load_corpus(corpus).tasks if isinstance(t, PrincipleItem)}
+    counted = agg.metric_signature_counts(store)
+    chosen = {m: min(c, key=lambda s: (-c[s], s)) for m, c in sorted(counted.items())}
+    signatures = _signatures(chosen, metric_signatures)
+    tiers: dict[str, str | None] = {}
+    for s in store.systems():
+        tiers.setdefault(s.name, s.tier)
+    from benger.analysis._leaderboard_build import build
+
+    return build(
+        items,
+        counts,
+        answers,
+        gold,
+        agg.metric_means(store, signatures, corpora=corpora, systems=systems),
+        tiers=tiers,
+        prompt_hashes=agg.prompt_hashes(store, [c.config_hash for c in counts]),
+        signatures=signatures,
+        ci=ci,
+        seed=seed,
+        n_resamples=n_resamples,
+        confidence=confidence,
+        pool_judges=pool_judges,
     )

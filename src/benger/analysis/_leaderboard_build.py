@@ -1,0 +1,227 @@
+"""The one aggregation of the leaderboard (see :mod:`benger.analysis._leaderboard` for the definition).
+
+:func:`build` turns per-generation judge items, status counts, answers and metric means (from records or from
+SQL, :mod:`benger.store._aggregate`) into rows, rankings per judge group and provenance.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from benger.analysis._leaderboard import (
+    NOT_RANKED,
+    POOLED,
+    RAW_SCALE,
+    CiKind,
+    Leaderboard,
+    LeaderboardRow,
+    SystemRank,
+)
+from benger.analysis._leaderboard_metrics import MetricMean
+from benger.stats import bootstrap_mean_ci, normal_mean_ci
+from benger.store._aggregate import Answer, GenerationCount, ItemScore, MetricGroupMean
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return math.fsum(values) / len(values) if values else None
+
+
+def _short(value: str | None) -> str | None:
+    return value[:8] if value else None
+
+
+# -- the one aggregation ---------------------------------------------------------------------------------
+JudgeKey = tuple[str, str, str]  # judge name, judge config hash, rubric id
+RowKey = tuple[str, str, str]  # system, config hash, corpus
+
+
+def _group_labels(items: Sequence[ItemScore]) -> dict[JudgeKey, str]:
+    per_corpus: dict[tuple[str, str], set[tuple[str, str]]] = defaultdict(set)
+    for it in items:
+        if it.n_scored:
+            per_corpus[(it.judge, it.corpus)].add((it.judge_config_hash, it.rubric))
+    split = {judge for (judge, _), configs in per_corpus.items() if len(configs) > 1}
+    labels = {}
+    for it in items:
+        key = (it.judge, it.judge_config_hash, it.rubric)
+        labels[key] = f"{it.judge} [{it.judge_config_hash[:8]}, {it.rubric}]" if it.judge in split else it.judge
+    return labels
+
+
+def _ci(scores: list[float], ci: CiKind, confidence: float, n_resamples: int, seed: int) -> tuple[Any, Any]:
+    if len(scores) < 2:
+        return None, None
+    if ci == "bootstrap":
+        interval = bootstrap_mean_ci(scores, confidence=confidence, n_resamples=n_resamples, seed=seed)
+    else:
+        interval = normal_mean_ci(scores, confidence=confidence, bounds=RAW_SCALE)
+    return interval.low, interval.high
+
+
+def build(
+    items: Sequence[ItemScore],
+    counts: Sequence[GenerationCount],
+    answers: Sequence[Answer],
+    gold: Mapping[str, str],
+    metric_rows: Sequence[MetricGroupMean],
+    *,
+    tiers: Mapping[str, str | None],
+    prompt_hashes: Mapping[str, str | None],
+    signatures: Mapping[str, str],
+    ci: CiKind = "bootstrap",
+    seed: int = 0,
+    n_resamples: int = 2000,
+    confidence: float = 0.95,
+    pool_judges: bool = False,
+) -> Leaderboard:
+    """Assemble the leaderboard from per-generation judge items, status counts, answers and metric means."""
+    from benger import __version__
+    from benger.metrics._answers import accuracy
+
+    status: dict[RowKey, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for c in counts:
+        cell = status[(c.system, c.config_hash, c.corpus)]
+        cell[c.status] += c.n
+        cell["truncated"] += c.truncated
+    answered: dict[RowKey, list[tuple[str | None, str]]] = defaultdict(list)
+    for a in answers:
+        if a.task_id in gold:
+            answered[(a.system, a.config_hash, a.corpus)].append(
+                (a.answer if a.status == "ok" else None, gold[a.task_id])
+            )
+    metric_by_row: dict[RowKey, dict[str, MetricMean]] = defaultdict(dict)
+    for m in metric_rows:
+        metric_by_row[(m.system, m.config_hash, m.corpus)][m.metric] = MetricMean(mean=m.mean, n=m.n)
+
+    labels = _group_labels(items)
+    grouped: dict[tuple[RowKey, JudgeKey | None], list[ItemScore]] = defaultdict(list)
+    for it in items:
+        key: JudgeKey = (POOLED, "", "") if pool_judges else (it.judge, it.judge_config_hash, it.rubric)
+        grouped[((it.system, it.config_hash, it.corpus), key)].append(it)
+    judged_rows = {rk for rk, _ in grouped}
+    for rk in status:
+        if rk not in judged_rows:
+            grouped.setdefault((rk, None), [])
+
+    raw: list[dict[str, Any]] = []
+    for (rk, jkey), its in grouped.items():
+        scored = [it for it in its if it.n_scored]
+        system, config_hash, corpus = rk
+        per_gen: dict[str, list[ItemScore]] = defaultdict(list)
+        for it in scored:
+            per_gen[it.generation_id].append(it)
+        order = sorted(per_gen)
+        scores = [math.fsum(float(i.total or 0.0) for i in per_gen[g]) / len(per_gen[g]) for g in order]
+        points = [
+            v
+            for g in order
+            if (v := _mean([i.grade_points for i in per_gen[g] if i.grade_points is not None])) is not None
+        ]
+        passes = [v for g in order if (v := _mean([i.passed for i in per_gen[g] if i.passed is not None])) is not None]
+        low, high = _ci(scores, ci, confidence, n_resamples, seed)
+        cell = status.get(rk, {})
+        pairs = answered.get(rk, [])
+        if jkey is None:
+            group, judge, jhash, rubric = NOT_RANKED, None, None, None
+        elif pool_judges:
+            group, judge, jhash = POOLED, ", ".join(sorted({i.judge for i in scored})), None
+            rubric = ", ".join(sorted({i.rubric for i in scored}))
+        else:
+            group, judge, jhash, rubric = labels[jkey], jkey[0], jkey[1], jkey[2]
+        raw.append(
+            {
+                "group": group,
+                "system": system,
+                "config_id": config_hash[:8],
+                "config_hash": config_hash,
+                "tier": tiers.get(system),
+                "judge": judge,
+                "judge_config_id": _short(jhash),
+                "judge_config_hash": jhash,
+                "rubric": rubric,
+                "prompt_hash": prompt_hashes.get(config_hash),
+                "corpus": corpus,
+                "n": len(scores),
+                "repeats": _mean([float(i.n_scored) for i in scored]),
+                "mean": _mean(scores),
+                "ci_low": low,
+                "ci_high": high,
+                "mean_grade_points": _mean(points),
+                "pass_rate": _mean(passes),
+                "accuracy": accuracy([p for p, _ in pairs], [g for _, g in pairs]) if pairs else None,  # type: ignore[misc]
+                "answered": sum(1 for p, _ in pairs if p is not None),
+                "answer_items": len(pairs),
+                "generations": sum(v for k, v in cell.items() if k != "truncated"),
+                "excluded": cell.get("excluded", 0),
+                "failed": cell.get("failed", 0),
+                "truncated": cell.get("truncated", 0),
+                "unscored": sum(i.n_unscored for i in its),
+                "unjudged": cell.get("ok", 0) - len(scores),
+                "metrics": dict(sorted(metric_by_row.get(rk, {}).items())),
+            }
+        )
+    ranking = _rank(raw)
+    place = {(r.group, r.system, r.config_id): r.rank for r in ranking}
+    group_order = sorted({r["group"] for r in raw}, key=lambda g: (g == NOT_RANKED, g))
+    rows = [LeaderboardRow(rank=place.get((r["group"], r["system"], r["config_id"])), **r) for r in raw]
+    rows.sort(key=lambda r: (group_order.index(r.group), r.rank or 10**9, r.system, r.config_hash, r.corpus))
+    return Leaderboard(
+        rows=rows,
+        ranking=ranking,
+        ci=ci,
+        ci_method=_ci_method(ci, confidence, n_resamples, seed),
+        seed=seed,
+        n_resamples=n_resamples,
+        confidence=confidence,
+        pooled_judges=pool_judges,
+        metric_signatures=dict(sorted(signatures.items())),
+        benger_version=__version__,
+    )
+
+
+def _ci_method(ci: CiKind, confidence: float, n_resamples: int, seed: int) -> str:
+    level = f"{100 * confidence:g}%"
+    if ci == "bootstrap":
+        return f"{level} percentile bootstrap (B = {n_resamples}, seed {seed}); undefined (–) for n < 2"
+    return f"{level} normal interval mean ± z·sd/√n, ends clipped to 0–100; undefined (–) for n < 2"
+
+
+def _rank(rows: Sequence[dict[str, Any]]) -> list[SystemRank]:
+    per: dict[tuple[str, str, str], dict[str, float | None]] = defaultdict(dict)
+    tiers: dict[tuple[str, str, str], str | None] = {}
+    for row in rows:
+        if row["group"] == NOT_RANKED:
+            continue
+        key = (row["group"], row["system"], row["config_id"])
+        per[key][row["corpus"]] = row["mean"]
+        tiers[key] = row["tier"]
+    overall = {k: _mean([m for m in c.values() if m is not None]) for k, c in per.items()}
+    out: list[SystemRank] = []
+    for group in sorted({k[0] for k in per}):
+        keys = sorted((k for k in per if k[0] == group), key=lambda k: (overall[k] is None, -(overall[k] or 0.0), k))
+        out += [
+            SystemRank(
+                rank=i + 1,
+                group=group,
+                system=k[1],
+                config_id=k[2],
+                tier=tiers[k],
+                overall=overall[k],
+                corpora=dict(sorted(per[k].items())),
+            )
+            for i, k in enumerate(keys)
+        ]
+    return out
+
+
+def _per_generation(per_gen: Mapping[str, list[ItemScore]], order: Sequence[str], field: str) -> list[float]:
+    """Per generation (in ``order``) the mean of ``field`` over its items, generations without a value left out."""
+    out = []
+    for g in order:
+        value = _mean([v for i in per_gen[g] if (v := getattr(i, field)) is not None])
+        if value is not None:
+            out.append(value)
+    return out

@@ -1,0 +1,208 @@
+"""Exports of the leaderboard: JSON, CSV, Markdown, a rich table, and the Table 1 block of results.json.
+
+Every row of the CSV/JSON carries its provenance: system config id and hash, judge, judge config id and hash,
+rubric id (with its content hash), prompt-set hash (when the generations record one), the metric signatures
+and the benger version. Undefined numbers (a CI for n < 2, a mean without scores) are empty in CSV, ``null`` in
+JSON and "–" in the tables.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import TYPE_CHECKING, Any
+
+from benger.analysis._leaderboard_metrics import short_label
+
+if TYPE_CHECKING:
+    from benger.analysis._leaderboard import Leaderboard, LeaderboardRow
+
+HEADERS = (
+    "Rank",
+    "System",
+    "Config",
+    "Tier",
+    "Judge",
+    "Judge cfg",
+    "Corpus",
+    "n",
+    "Mean",
+    "95% CI",
+    "Grade pts",
+    "Pass",
+    "Ja/Nein acc. (answered/all)",
+    "Failed",
+    "Excluded",
+    "Truncated",
+    "Unjudged",
+    "Unscored",
+)
+_LEFT = {"System", "Config", "Tier", "Judge", "Judge cfg", "Corpus"}
+
+
+def _f(value: float | None, digits: int = 1) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.0f}%"
+
+
+def to_json(board: Leaderboard) -> str:
+    """The whole board (rows, rankings, method, provenance) as JSON; undefined numbers are ``null``."""
+    return json.dumps(board.model_dump(), indent=2, ensure_ascii=False, allow_nan=False, default=str)
+
+
+def to_csv(board: Leaderboard) -> str:
+    """One line per row with its provenance columns; metric columns carry their signature."""
+    from benger.analysis._leaderboard import LeaderboardRow
+
+    buffer = io.StringIO()
+    fields = [f for f in LeaderboardRow.model_fields if f != "metrics"]
+    metric_fields = [
+        name for m in board.metric_signatures for name in (f"metric_{m}", f"metric_{m}_n", f"metric_{m}_signature")
+    ]
+    extra = ["ci_method", "benger_version"]
+    writer = csv.DictWriter(buffer, fieldnames=fields + metric_fields + extra, lineterminator="\n")
+    writer.writeheader()
+    for row in board.rows:
+        cells: dict[str, Any] = {k: "" if v is None else v for k, v in row.model_dump(exclude={"metrics"}).items()}
+        for m, signature in board.metric_signatures.items():
+            value = row.metrics.get(m)
+            cells[f"metric_{m}"] = "" if value is None else value.mean
+            cells[f"metric_{m}_n"] = 0 if value is None else value.n
+            cells[f"metric_{m}_signature"] = signature
+        cells["ci_method"] = board.ci_method
+        cells["benger_version"] = board.benger_version
+        writer.writerow(cells)
+    return buffer.getvalue()
+
+
+def _accuracy(row: LeaderboardRow) -> str:
+    if row.answer_items == 0:
+        return "–"
+    return f"{_pct(row.accuracy)} ({row.answered}/{row.answer_items})"
+
+
+def cells(board: Leaderboard, row: LeaderboardRow) -> list[str]:
+    """The printed cells of one row (``HEADERS`` then one column per metric)."""
+    ci = f"[{_f(row.ci_low)}, {_f(row.ci_high)}]" if row.ci_low is not None and row.ci_high is not None else "–"
+    return [
+        "–" if row.rank is None else str(row.rank),
+        row.system,
+        row.config_id,
+        row.tier or "–",
+        row.judge or "–",
+        row.judge_config_id or "–",
+        row.corpus,
+        str(row.n),
+        _f(row.mean),
+        ci,
+        _f(row.mean_grade_points),
+        _pct(row.pass_rate),
+        _accuracy(row),
+        str(row.failed),
+        str(row.excluded),
+        str(row.truncated),
+        str(row.unjudged),
+        str(row.unscored),
+    ] + [_f(row.metrics[m].mean if m in row.metrics else None, 3) for m in board.metric_signatures]
+
+
+def headers(board: Leaderboard) -> list[str]:
+    return [*HEADERS, *(short_label(m) for m in board.metric_signatures)]
+
+
+def provenance_lines(board: Leaderboard) -> list[str]:
+    """What every number means: aggregation, CI method, rubric per judge group, metric signatures, version."""
+    lines = [f"Aggregation: {board.aggregation}.", f"CI: {board.ci_method}."]
+    for group in board.groups():
+        rubrics = sorted({r.rubric for r in board.rows if r.group == group and r.rubric})
+        configs = sorted({r.judge_config_id for r in board.rows if r.group == group and r.judge_config_id})
+        if rubrics:
+            lines.append(f"Judge group {group}: judge config {', '.join(configs) or '–'}; rubric {', '.join(rubrics)}.")
+    if board.metric_signatures:
+        sigs = "; ".join(f"{m} = {s}" for m, s in board.metric_signatures.items())
+        lines.append(f"Metric signatures (most frequent per metric unless chosen): {sigs}.")
+    lines.append(f"benger {board.benger_version}.")
+    return lines
+
+
+def to_markdown(board: Leaderboard) -> str:
+    """One Markdown table per judge group (ranks are within a group), then the provenance lines."""
+    out: list[str] = []
+    head = headers(board)
+    for group in board.groups():
+        out.append(f"### Judge: {group}")
+        out.append("")
+        out.append("| " + " | ".join(head) + " |")
+        out.append("|" + "|".join("---" for _ in head) + "|")
+        out += ["| " + " | ".join(cells(board, r)) + " |" for r in board.rows if r.group == group]
+        out.append("")
+    out += provenance_lines(board)
+    return "\n".join(out) + "\n"
+
+
+def to_rich(board: Leaderboard) -> Any:
+    """A rich Table: one section per judge group, then per system configuration."""
+    from rich.table import Table
+
+    caption = "Ranks are within a judge group (judges are never mixed). " + " ".join(provenance_lines(board))
+    table = Table(title="BenGER leaderboard", caption=caption, caption_justify="left")
+    for header in headers(board):
+        table.add_column(header, justify="left" if header in _LEFT else "right")
+    previous: tuple[str, str] | None = None
+    for row in board.rows:
+        key = (row.group, row.config_hash)
+        if previous is not None and key != previous:
+            table.add_section()
+        table.add_row(*cells(board, row))
+        previous = key
+    return table
+
+
+def table1(board: Leaderboard, *, group: str | None = None, bench_corpus: str = "benchathon") -> dict[str, Any]:
+    """The ``rq1.leaderboard`` block of results.json (paper Table 1 layout) for one judge group of ``board``.
+
+    ``group`` defaults to the group with the most scored generations. Rows are system configurations (a name
+    with several configurations is shown as ``name [config id]``); corpora map to the blocks ``bench``
+    (``bench_corpus``), ``zjs`` and ``gp`` (``grundprinzipien``). Ranked as in the board's group.
+    """
+    groups = [g for g in board.groups() if any(r.n for r in board.rows if r.group == g)]
+    if group is None:
+        group = max(groups, key=lambda g: sum(r.n for r in board.rows if r.group == g)) if groups else None
+    rows = [r for r in board.rows if r.group == group and r.rank is not None]
+    names: dict[str, set[str]] = {}
+    for r in rows:
+        names.setdefault(r.system, set()).add(r.config_hash)
+    slots = {bench_corpus: "bench", "zjs": "zjs", "grundprinzipien": "gp"}
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in rows:
+        label = r.system if len(names[r.system]) == 1 else f"{r.system} [{r.config_id}]"
+        entry = out.setdefault(
+            (r.system, r.config_hash),
+            {"system": label, "display": label, "tier": r.tier, "config_id": r.config_id, "judge": r.judge,
+             "rubric": r.rubric, "kind": "system", "rank": r.rank, "bench": None, "zjs": None, "gp": None},
+        )  # fmt: skip
+        slot = slots.get(r.corpus)
+        if slot is None or r.n == 0:
+            continue
+        half = (r.ci_high - r.ci_low) / 2 if r.ci_low is not None and r.ci_high is not None else None
+        entry[slot] = {
+            "n": r.n, "raw": r.mean, "low": r.ci_low, "high": r.ci_high, "halfwidth": half,
+            "pass_rate": r.pass_rate, "grade_points": r.mean_grade_points, "source": "store",
+        }  # fmt: skip
+        if slot == "gp":
+            entry[slot]["acc"] = r.accuracy
+    ranked = sorted(out.values(), key=lambda e: e["rank"])
+    return {
+        "method": f"benger leaderboard, judge group {group}: {board.aggregation}; CI {board.ci_method}",
+        "inputs": {
+            "judge_group": group,
+            "seed": board.seed,
+            "n_boot": board.n_resamples,
+            "benger_version": board.benger_version,
+        },
+        "rows": ranked,
+    }

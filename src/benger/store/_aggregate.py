@@ -1,0 +1,207 @@
+"""Aggregates for the leaderboard computed in SQL (SQLAlchemy Core, one code path for SQLite and PostgreSQL).
+
+Nothing here loads an ORM object, a generation text or a justification: each query returns plain tuples of
+short columns. The repeats of one judge configuration on one generation are averaged by ``GROUP BY``
+(:func:`item_scores`); counts per system configuration x corpus and status likewise
+(:func:`generation_counts`); the automatic-metric means by ``GROUP BY`` over one chosen signature per metric
+(:func:`metric_means`). The indexes these queries use are created by migration ``0005_indexes``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from sqlalchemy import Float, Select, and_, case, cast, func, or_, select
+
+from benger.store._models import GenerationRow, JudgementRow, MetricValueRow, TaskRow
+
+_G = GenerationRow.__table__.c
+_J = JudgementRow.__table__.c
+_T = TaskRow.__table__.c
+_M = MetricValueRow.__table__.c
+
+
+class ItemScore(NamedTuple):
+    """One ok generation under one judge configuration: its repeats' counts and means (None when unscored)."""
+
+    system: str
+    config_hash: str
+    corpus: str
+    generation_id: str
+    judge: str
+    judge_config_hash: str
+    rubric: str
+    n_scored: int
+    n_unscored: int
+    total: float | None
+    grade_points: float | None
+    passed: float | None
+
+
+class GenerationCount(NamedTuple):
+    """How many generations of one system configuration on one corpus have a status (and how many truncated)."""
+
+    system: str
+    config_hash: str
+    corpus: str
+    status: str
+    n: int
+    truncated: int
+
+
+class Answer(NamedTuple):
+    """A generation's parsed Ja/Nein answer (None when it gave none) on a Grundprinzipien task."""
+
+    system: str
+    config_hash: str
+    corpus: str
+    task_id: str
+    status: str
+    answer: str | None
+
+
+class MetricGroupMean(NamedTuple):
+    """Mean and count of one metric (one signature) over a row's ok generations."""
+
+    system: str
+    config_hash: str
+    corpus: str
+    metric: str
+    mean: float
+    n: int
+
+
+def _scope(stmt: Select[Any], corpora: Sequence[str] | None, systems: Sequence[str] | None) -> Select[Any]:
+    if corpora is not None:
+        stmt = stmt.where(_T.corpus.in_(list(corpora)))
+    if systems is not None:
+        stmt = stmt.where(_G.system.in_(list(systems)))
+    return stmt
+
+
+def _rows(store: Any, stmt: Select[Any]) -> list[Any]:
+    with store.engine.connect() as connection:
+        return list(connection.execute(stmt))
+
+
+def item_scores(
+    store: Any,
+    *,
+    corpora: Sequence[str] | None = None,
+    systems: Sequence[str] | None = None,
+    judges: Sequence[str] | None = None,
+) -> list[ItemScore]:
+    """Per ok generation and judge configuration (judge, judge config hash, rubric id): the number of scored
+    and unscored repeats and the means over the scored repeats of total (0-100), grade points (0-18) and pass
+    (0/1). Ordered by system, config hash, corpus, judge configuration and generation id."""
+    scored = and_(_J.status == "scored", _J.total.is_not(None))
+    passed = case((and_(scored, _J.passed.is_(True)), 1.0), (and_(scored, _J.passed.is_(False)), 0.0))
+    keys = (_G.system, _G.config_hash, _T.corpus, _G.generation_id, _J.judge, _J.judge_config_hash, _J.rubric_version)
+    stmt: Any = (
+        select(
+            *keys,
+            func.sum(case((scored, 1), else_=0)),
+            func.sum(case((_J.status == "unscored", 1), else_=0)),
+            func.avg(case((scored, _J.total))),
+            func.avg(case((scored, cast(_J.grade_points, Float)))),
+            func.avg(passed),
+        )
+        .select_from(GenerationRow.__table__)
+        .join(TaskRow.__table__, _T.task_id == _G.task_id)
+        .join(JudgementRow.__table__, and_(_J.target_kind == "generation", _J.target_id == _G.generation_id))
+        .where(_G.status == "ok")
+    )
+    stmt = _scope(stmt, corpora, systems)
+    if judges is not None:
+        stmt = stmt.where(_J.judge.in_(list(judges)))
+    stmt = stmt.group_by(*keys).order_by(
+        _G.system, _G.config_hash, _T.corpus, _J.judge, _J.judge_config_hash, _J.rubric_version, _G.generation_id
+    )
+    return [
+        ItemScore(
+            r[0], r[1], r[2], r[3], r[4], r[5], r[6], int(r[7]), int(r[8]), _float(r[9]), _float(r[10]), _float(r[11])
+        )
+        for r in _rows(store, stmt)
+    ]
+
+
+def _float(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def generation_counts(
+    store: Any, *, corpora: Sequence[str] | None = None, systems: Sequence[str] | None = None
+) -> list[GenerationCount]:
+    """Generations per system, config hash, corpus and status, with the number truncated (``GROUP BY``)."""
+    keys = (_G.system, _G.config_hash, _T.corpus, _G.status)
+    stmt: Any = (
+        select(*keys, func.count(), func.sum(case((_G.truncated.is_(True), 1), else_=0)))
+        .select_from(GenerationRow.__table__)
+        .join(TaskRow.__table__, _T.task_id == _G.task_id)
+    )
+    stmt = _scope(stmt, corpora, systems).group_by(*keys).order_by(*keys)
+    return [GenerationCount(r[0], r[1], r[2], r[3], int(r[4]), int(r[5] or 0)) for r in _rows(store, stmt)]
+
+
+def answers(store: Any, *, corpora: Sequence[str] | None = None, systems: Sequence[str] | None = None) -> list[Answer]:
+    """The answer column of every generation of a Grundprinzipien task (kind ``grundprinzip``)."""
+    stmt: Any = (
+        select(_G.system, _G.config_hash, _T.corpus, _G.task_id, _G.status, _G.answer)
+        .select_from(GenerationRow.__table__)
+        .join(TaskRow.__table__, _T.task_id == _G.task_id)
+        .where(_T.kind == "grundprinzip")
+    )
+    stmt = _scope(stmt, corpora, systems).order_by(_G.generation_id)
+    return [Answer(*r) for r in _rows(store, stmt)]
+
+
+def metric_signature_counts(store: Any) -> dict[str, dict[str, int]]:
+    """Per metric, how many generation values each signature has (``GROUP BY metric, signature``)."""
+    stmt: Any = (
+        select(_M.metric, _M.signature, func.count())
+        .where(_M.target_kind == "generation")
+        .group_by(_M.metric, _M.signature)
+    )
+    out: dict[str, dict[str, int]] = {}
+    for metric, signature, n in _rows(store, stmt):
+        out.setdefault(metric, {})[signature] = int(n)
+    return out
+
+
+def metric_means(
+    store: Any,
+    signatures: dict[str, str],
+    *,
+    corpora: Sequence[str] | None = None,
+    systems: Sequence[str] | None = None,
+) -> list[MetricGroupMean]:
+    """Mean and n of each metric (its one chosen signature) per system, config hash and corpus (ok generations)."""
+    if not signatures:
+        return []
+    chosen = [and_(_M.metric == m, _M.signature == s) for m, s in signatures.items()]
+    keys = (_G.system, _G.config_hash, _T.corpus, _M.metric)
+    stmt: Any = (
+        select(*keys, func.avg(_M.value), func.count())
+        .select_from(MetricValueRow.__table__)
+        .join(GenerationRow.__table__, and_(_M.target_kind == "generation", _M.target_id == _G.generation_id))
+        .join(TaskRow.__table__, _T.task_id == _G.task_id)
+        .where(_G.status == "ok", or_(*chosen))
+    )
+    stmt = _scope(stmt, corpora, systems).group_by(*keys).order_by(*keys)
+    return [MetricGroupMean(r[0], r[1], r[2], r[3], float(r[4]), int(r[5])) for r in _rows(store, stmt)]
+
+
+def prompt_hashes(store: Any, config_hashes: Sequence[str]) -> dict[str, str | None]:
+    """The prompt-set hash recorded in ``meta["prompt_hash"]`` of one generation per config hash (None when the
+    generation does not record one, e.g. released generations)."""
+    wanted = sorted(set(config_hashes))
+    if not wanted:
+        return {}
+    first = select(func.min(_G.generation_id)).where(_G.config_hash.in_(wanted)).group_by(_G.config_hash)
+    stmt = select(_G.config_hash, _G.meta).where(_G.generation_id.in_(first))
+    out: dict[str, str | None] = dict.fromkeys(wanted)
+    for config_hash, meta in _rows(store, stmt):
+        value = (meta or {}).get("prompt_hash") if isinstance(meta, dict) else None
+        out[config_hash] = str(value) if value is not None else None
+    return out
