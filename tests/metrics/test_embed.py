@@ -6,7 +6,7 @@ import pytest
 
 from benger.errors import ConfigError
 from benger.metrics import bertscore, moverscore, semantic_similarity
-from benger.metrics._embed import TokenEncoder, token_encoder
+from benger.metrics._encoder import TokenEncoder, token_encoder
 
 pytest.importorskip("transformers")
 pytest.importorskip("bert_score")
@@ -50,9 +50,10 @@ def test_swap_and_order_behaviour(encoder: TokenEncoder) -> None:
     a, b = bertscore([CANDS[0]], [REF], encoder)[0], bertscore([REF], [CANDS[0]], encoder)[0]
     assert a.value == pytest.approx(b.value, abs=1e-6)
     assert a.details and b.details and a.details["precision"] == pytest.approx(b.details["recall"], abs=1e-6)
-    # MoverScore with one pair: IDF is 0 everywhere, so weights are uniform and EMD is symmetric
-    assert moverscore([CANDS[0]], [REF], encoder)[0].value == pytest.approx(
-        moverscore([REF], [CANDS[0]], encoder)[0].value, abs=1e-9
+    # MoverScore: with one IDF corpus for both directions, EMD is symmetric
+    corpus = [REF, CANDS[0]]
+    assert moverscore([CANDS[0]], [REF], encoder, corpus)[0].value == pytest.approx(
+        moverscore([REF], [CANDS[0]], encoder, corpus)[0].value, abs=1e-9
     )
     # a word permutation keeps the bag of words, but contextual vectors change: below 1, above the unrelated text
     shuffled = " ".join(reversed(REF.rstrip(".").split())) + "."

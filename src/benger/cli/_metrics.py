@@ -31,8 +31,14 @@ def register(app: typer.Typer) -> None:
         ] = None,
         layer: Annotated[int | None, typer.Option("--layer", help="Encoder layer (default: last).")] = None,
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+        list_: Annotated[
+            bool, typer.Option("--list", help="Print every registered metric with its signature and exit.")
+        ] = False,
     ) -> None:
         """Compute automatic metrics per item and store them with their signatures (resumable)."""
+        if list_:
+            _print_list(encoder, layer)
+            return
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -67,3 +73,18 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"{m}: {summary.written[m]} computed, {summary.skipped[m]} already stored")
         if summary.no_reference:
             typer.echo(f"{summary.no_reference} targets skipped: empty text or no reference")
+
+
+def _print_list(encoder: str | None, layer: int | None) -> None:
+    """One block per registered metric: ``key [family] label``, then its signature (or why it is unavailable)."""
+    from benger.errors import BengerError
+    from benger.metrics import EmbeddingOptions, all_metrics, bind_metrics
+
+    options = EmbeddingOptions(encoder=encoder, layer=layer)
+    for key, defn in all_metrics().items():
+        default = ", default" if defn.default else ""
+        typer.echo(f"{key} [{defn.family}{default}] {defn.label}")
+        try:
+            typer.echo(f"    {bind_metrics([key], options)[key][2]}")
+        except BengerError as exc:
+            typer.echo(f"    unavailable: {exc}")

@@ -1,4 +1,8 @@
-"""benger.metrics: automatic metrics for German legal texts (lexical, embedding-based, Ja/Nein accuracy)."""
+"""benger.metrics: automatic metrics for German legal texts (lexical, embedding-based, Ja/Nein accuracy).
+
+Metrics are ``MetricDef`` entries of a registry (``benger.metrics.defs``, the ``benger.metrics`` entry point
+group, ``register``); see docs/metrics.md.
+"""
 
 from benger.metrics._answers import AccuracyReport, accuracy, accuracy_report, balanced_accuracy, parse_answer
 from benger.metrics._api import (
@@ -9,11 +13,13 @@ from benger.metrics._api import (
     LEXICAL_METRICS,
     EmbeddingOptions,
     MetricValue,
+    bind_metrics,
     compute,
     parse_metrics,
     signatures,
 )
-from benger.metrics._embed import TokenEncoder, bertscore, default_encoder_path, moverscore, semantic_similarity
+from benger.metrics._embed import bertscore, idf_corpus_of, moverscore, semantic_similarity
+from benger.metrics._encoder import EncoderSpec, TokenEncoder, default_encoder_path, encoder_spec
 from benger.metrics._lexical import (
     METEOR_LABEL,
     Score,
@@ -27,6 +33,16 @@ from benger.metrics._lexical import (
     sentence_bleu,
     sentence_chrf,
 )
+from benger.metrics._registry import (
+    ENTRY_POINT_GROUP,
+    MetricDef,
+    PairwiseCompute,
+    TextCorpus,
+    all_metrics,
+    get_metric,
+    register,
+    unregister,
+)
 from benger.metrics._store import score_target
 from benger.metrics._tokenize import chunk_words, german_stemmer, normalise, split_sentences, tokenize
 
@@ -34,25 +50,35 @@ __all__ = [
     "ALL_METRICS",
     "DEFAULT_METRICS",
     "EMBEDDING_METRICS",
+    "ENTRY_POINT_GROUP",
     "LABELS",
     "LEXICAL_METRICS",
     "METEOR_LABEL",
     "AccuracyReport",
     "EmbeddingOptions",
+    "EncoderSpec",
+    "MetricDef",
     "MetricValue",
+    "PairwiseCompute",
     "Score",
+    "TextCorpus",
     "TokenEncoder",
     "UnicodeRougeTokenizer",
     "accuracy",
     "accuracy_report",
+    "all_metrics",
     "balanced_accuracy",
     "bertscore",
+    "bind_metrics",
     "chunk_words",
     "compute",
     "corpus_bleu",
     "corpus_chrf",
     "default_encoder_path",
+    "encoder_spec",
     "german_stemmer",
+    "get_metric",
+    "idf_corpus_of",
     "lcs_length",
     "lexical_scores",
     "meteor",
@@ -60,6 +86,7 @@ __all__ = [
     "normalise",
     "parse_answer",
     "parse_metrics",
+    "register",
     "rouge",
     "score_target",
     "semantic_similarity",
@@ -68,4 +95,5 @@ __all__ = [
     "signatures",
     "split_sentences",
     "tokenize",
+    "unregister",
 ]

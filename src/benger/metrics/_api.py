@@ -1,33 +1,55 @@
-"""One entry point: ``compute(candidates, references, metrics=...)`` -> a tidy table of per-item values."""
+"""One entry point: ``compute(candidates, references, metrics=...)`` -> a tidy table of per-item values.
+
+Every metric comes from the registry (``_registry``); this module only selects, binds and runs them.
+"""
 
 from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from benger.errors import InputError
-from benger.metrics import _embed, _lexical
 from benger.metrics._lexical import Score
+from benger.metrics._registry import MetricDef, all_metrics, builtin_metrics, get_metric
+from benger.text import normalise_text
 
-LEXICAL_METRICS: tuple[str, ...] = ("bleu", "chrf", "rouge1", "rouge2", "rougeL", "meteor")
-EMBEDDING_METRICS: tuple[str, ...] = ("semantic_similarity", "bertscore", "moverscore")
-ALL_METRICS: tuple[str, ...] = LEXICAL_METRICS + EMBEDDING_METRICS
-DEFAULT_METRICS: tuple[str, ...] = (*LEXICAL_METRICS, "semantic_similarity")
-LABELS: dict[str, str] = {
-    "bleu": "BLEU (sacrebleu, sentence)",
-    "chrf": "chrF (sacrebleu)",
-    "rouge1": "ROUGE-1 F1 (de)",
-    "rouge2": "ROUGE-2 F1 (de)",
-    "rougeL": "ROUGE-L F1 (de)",
-    "meteor": _lexical.METEOR_LABEL,
-    "semantic_similarity": "Semantic similarity (USE-multilingual, sentence mean)",
-    "bertscore": "BERTScore F1 (chunked)",
-    "moverscore": "MoverScore (IDF, EMD)",
-}
+
+def _keys(family: str | None = None, default: bool | None = None) -> tuple[str, ...]:
+    return tuple(
+        k
+        for k, d in builtin_metrics().items()
+        if (family is None or d.family == family) and (default is None or d.default == default)
+    )
+
+
+#: the built-in metrics (``all_metrics()`` adds entry-point and run-time registrations)
+LEXICAL_METRICS: tuple[str, ...] = _keys("lexical")
+EMBEDDING_METRICS: tuple[str, ...] = _keys("embedding")
+ALL_METRICS: tuple[str, ...] = _keys()
+DEFAULT_METRICS: tuple[str, ...] = _keys(default=True)
+
+
+class _Labels(Mapping[str, str]):
+    """``LABELS[key]``: the label of every registered metric, read from the registry on each access."""
+
+    def __getitem__(self, key: str) -> str:
+        try:
+            return get_metric(key).label
+        except KeyError:
+            raise KeyError(key) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(all_metrics())
+
+    def __len__(self) -> int:
+        return len(all_metrics())
+
+
+LABELS: Mapping[str, str] = _Labels()
 
 
 @dataclass(frozen=True)
@@ -47,55 +69,87 @@ class MetricValue:
 
 @dataclass(frozen=True)
 class EmbeddingOptions:
-    """Encoder for BERTScore/MoverScore: a local HF model directory (None: the packaged default) and layer."""
+    """Options of the embedding metrics: encoder directory (None: the packaged default), layer (None: last),
+    BERTScore IDF on/off, and the texts IDF weights are fitted on (None: the distinct references of the call;
+    ``benger metrics`` passes all references of the target's corpus)."""
 
     encoder: str | None = None
     layer: int | None = None
     idf: bool = False
+    idf_corpus: tuple[str, ...] | None = None
+
+    def overrides(self) -> dict[str, Any]:
+        """The option values by parameter name (``MetricDef.options``)."""
+        return {"encoder": self.encoder, "layer": self.layer, "idf": self.idf, "idf_corpus": self.idf_corpus}
 
 
 def parse_metrics(value: str | Sequence[str] | None) -> tuple[str, ...]:
-    """Accept "all", "lexical", "embedding", a comma list or a sequence; unknown names raise InputError."""
+    """Accept "all", a family ("lexical", "embedding", ...), a comma list or a sequence of keys.
+
+    None gives the default metrics; an unknown name raises ``InputError`` listing the registered keys.
+    """
+    registry = all_metrics()
     if value is None:
-        return DEFAULT_METRICS
+        return tuple(k for k, d in registry.items() if d.default)
     items = [v.strip() for v in (value.split(",") if isinstance(value, str) else value) if v.strip()]
+    families = {d.family for d in registry.values()}
     out: list[str] = []
     for item in items:
-        group = {"all": ALL_METRICS, "lexical": LEXICAL_METRICS, "embedding": EMBEDDING_METRICS}.get(item)
-        names = group if group is not None else (item,)
+        if item == "all":
+            names: Sequence[str] = list(registry)
+        elif item in families and item not in registry:
+            names = [k for k, d in registry.items() if d.family == item]
+        else:
+            names = [item]
         for name in names:
-            if name not in ALL_METRICS:
-                raise InputError(f"unknown metric {name!r}; choose from {', '.join(ALL_METRICS)}", field="metrics")
+            if name not in registry:
+                raise InputError(f"unknown metric {name!r}; choose from {', '.join(registry)}", field="metrics")
             if name not in out:
                 out.append(name)
     return tuple(out)
 
 
-def signatures(metrics: Sequence[str], options: EmbeddingOptions | None = None, stem: bool = True) -> dict[str, str]:
-    """The signature of every requested metric (loads the encoder for BERTScore/MoverScore)."""
-    options = options or EmbeddingOptions()
-    out: dict[str, str] = {}
-    for m in metrics:
-        if m == "bleu":
-            out[m] = _lexical.bleu_signature()
-        elif m == "chrf":
-            out[m] = _lexical.chrf_signature()
-        elif m.startswith("rouge"):
-            out[m] = _lexical.rouge_signature(m, stem)
-        elif m == "meteor":
-            out[m] = _lexical.meteor_signature()
-        elif m == "semantic_similarity":
-            out[m] = _embed.semantic_signature()
-        elif m == "bertscore":
-            out[m] = _embed.bertscore_signature(_embed.token_encoder(options.encoder, options.layer, m), options.idf)
-        elif m == "moverscore":
-            out[m] = _embed.moverscore_signature(_embed.token_encoder(options.encoder, options.layer, m))
+def _overrides(stem: bool, embedding: EmbeddingOptions | None) -> dict[str, Any]:
+    return {**(embedding or EmbeddingOptions()).overrides(), "stem": "snowball-de" if stem else "none"}
+
+
+def bind_metrics(
+    metrics: Sequence[str],
+    options: EmbeddingOptions | None = None,
+    stem: bool = True,
+    references: Sequence[str] = (),
+) -> dict[str, tuple[MetricDef, dict[str, Any], str]]:
+    """Per metric: its definition, resolved parameters and signature (dependencies checked first).
+
+    ``references`` are those of the call; metrics that fit weights on them without an explicit corpus name
+    that corpus in their signature. Raises ``MissingDependencyError`` or ``ConfigError``.
+    """
+    overrides = _overrides(stem, options)
+    refs = [normalise_text(r) for r in references]
+    out: dict[str, tuple[MetricDef, dict[str, Any], str]] = {}
+    for key in metrics:
+        defn = get_metric(key)
+        defn.check_dependencies()
+        params = defn.bind(overrides, refs)
+        out[key] = (defn, params, defn.signature(params))
     return out
 
 
-def _lexical_chunk(args: tuple[list[tuple[str, str]], tuple[str, ...], bool]) -> list[dict[str, Score]]:
-    pairs, metrics, stem = args
-    return [_lexical.lexical_scores(c, r, metrics, stem) for c, r in pairs]
+def signatures(
+    metrics: Sequence[str],
+    options: EmbeddingOptions | None = None,
+    stem: bool = True,
+    references: Sequence[str] = (),
+) -> dict[str, str]:
+    """The signature of every requested metric (reads the encoder's config, loads no model)."""
+    return {k: sig for k, (_, _, sig) in bind_metrics(metrics, options, stem, references).items()}
+
+
+def _run_chunk(args: tuple[list[tuple[MetricDef, dict[str, Any]]], list[tuple[str, str]]]) -> list[list[Score]]:
+    """Worker: every metric of the chunk over its pairs (pair-major, so token caches are shared)."""
+    bound, pairs = args
+    cands, refs = [c for c, _ in pairs], [r for _, r in pairs]
+    return [defn.compute(cands, refs, params) for defn, params in bound]
 
 
 def compute(
@@ -110,8 +164,10 @@ def compute(
 ) -> list[MetricValue]:
     """Score each candidate against its reference; returns one ``MetricValue`` per (item, metric).
 
-    ``workers`` processes share the lexical metrics (default: ``os.cpu_count()`` for >= 64 items, else 1);
-    ``progress(n)`` is called with the number of newly finished items of each metric family.
+    Texts are normalised once (``benger.text.normalise_text``). Metrics marked ``parallel`` are shared by
+    ``workers`` processes (default: ``os.cpu_count()`` for >= 64 items, else 1); ``progress(n)`` is called with
+    the number of newly finished items of each group. Raises ``InputError`` (bad input, unknown metric),
+    ``MissingDependencyError`` (extra not installed) or ``ConfigError`` (e.g. no encoder model).
     """
     if len(candidates) != len(references):
         raise InputError(f"{len(candidates)} candidates but {len(references)} references", field="references")
@@ -119,42 +175,43 @@ def compute(
         if not isinstance(c, str) or not isinstance(r, str):
             raise InputError("candidate and reference must be strings", line=i + 1, field="text")
     names = parse_metrics(metrics)
-    options = embedding or EmbeddingOptions()
-    sigs = signatures(names, options, stem)
+    cands = [normalise_text(c) for c in candidates]
+    refs = [normalise_text(r) for r in references]
+    bound = bind_metrics(names, embedding, stem, refs)
     rows: list[MetricValue] = []
-    lexical = tuple(m for m in names if m in LEXICAL_METRICS)
-    if lexical:
-        n_workers = workers if workers is not None else (os.cpu_count() or 1) if len(candidates) >= 64 else 1
-        pairs = list(zip(candidates, references, strict=True))
+
+    def emit(key: str, offset: int, scores: list[Score]) -> None:
+        sig = bound[key][2]
+        rows.extend(MetricValue(offset + i, key, s.value, sig, s.details) for i, s in enumerate(scores))
+
+    chunked = [k for k in names if bound[k][0].parallel and bound[k][0].pairwise]
+    if chunked:
+        n_workers = workers if workers is not None else (os.cpu_count() or 1) if len(cands) >= 64 else 1
+        pairs = list(zip(cands, refs, strict=True))
         step = 32
-        chunks = [(pairs[i : i + step], lexical, stem) for i in range(0, len(pairs), step)]
-        results: list[dict[str, Score]] = []
-        if n_workers > 1 and len(chunks) > 1:
+        jobs = [([bound[k][:2] for k in chunked], pairs[i : i + step]) for i in range(0, len(pairs), step)]
+        if n_workers > 1 and len(jobs) > 1:
             # spawn, not fork: the parent may already hold torch threads (embedding metrics)
             with ProcessPoolExecutor(n_workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-                for part in pool.map(_lexical_chunk, chunks):
-                    results.extend(part)
+                results = pool.map(_run_chunk, jobs)
+                for j, part in enumerate(results):
+                    for key, scores in zip(chunked, part, strict=True):
+                        emit(key, j * step, scores)
                     if progress:
-                        progress(len(part))
+                        progress(len(jobs[j][1]))
         else:
-            for chunk in chunks:
-                part = _lexical_chunk(chunk)
-                results.extend(part)
+            for j, job in enumerate(jobs):
+                for key, scores in zip(chunked, _run_chunk(job), strict=True):
+                    emit(key, j * step, scores)
                 if progress:
-                    progress(len(part))
-        for i, scores in enumerate(results):
-            rows.extend(MetricValue(i, m, scores[m].value, sigs[m], scores[m].details) for m in lexical)
-    for m in (x for x in names if x in EMBEDDING_METRICS):
-        if m == "semantic_similarity":
-            scores_list = _embed.semantic_similarity(candidates, references)
-        else:
-            encoder = _embed.token_encoder(options.encoder, options.layer, m)
-            if m == "bertscore":
-                scores_list = _embed.bertscore(candidates, references, encoder, idf=options.idf)
-            else:
-                scores_list = _embed.moverscore(candidates, references, encoder)
+                    progress(len(job[1]))
+    for key in (k for k in names if k not in chunked):
+        defn, params, _ = bound[key]
+        scores = defn.compute(cands, refs, params)
+        if len(scores) != len(cands):
+            raise RuntimeError(f"metric {key!r} returned {len(scores)} values for {len(cands)} pairs")
+        emit(key, 0, scores)
         if progress:
-            progress(len(scores_list))
-        rows.extend(MetricValue(i, m, s.value, sigs[m], s.details) for i, s in enumerate(scores_list))
+            progress(len(scores))
     rows.sort(key=lambda row: (row.index, names.index(row.metric)))
     return rows

