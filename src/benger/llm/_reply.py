@@ -47,7 +47,7 @@ PLACEHOLDER_WORDS = frozenset(
     }
 )  # fmt: skip
 _PLACEHOLDER = re.compile(r"^\s*(<[^<>]{0,120}>|\[[^\[\]]{0,120}\]|\{\{[^{}]{0,120}\}\})\s*$")
-_CORRECTION = re.compile(
+CORRECTION_PATTERN = _CORRECTION = re.compile(
     r"\b(korrektur|korrigier\w*|berichtig\w*|richtigstellung|endg(ü|ue)ltig\w*|überarbeitet\w*|"
     r"correction|corrected|revised|final (answer|assessment|version))\b",
     re.IGNORECASE,
@@ -172,8 +172,12 @@ def read_json_reply(
     *,
     reasoning: str | None = None,
     quoted: Iterable[str] = (),
+    check_placeholders: bool = True,
 ) -> Reply[T]:
     """The reply's final valid object, validated by ``validate`` (which raises ``MalformedOutput`` to reject).
+
+    ``check_placeholders=False`` leaves format-echo detection to ``validate`` (the Ja/Nein parser only
+    looks at the answer field, so "..." in another field does not matter there).
 
     Raises ``MalformedOutput`` (no valid object; the reason of the last rejected object, or why nothing
     decoded) or ``AmbiguousOutput`` (several different valid objects). Rules: module docstring.
@@ -196,7 +200,7 @@ def read_json_reply(
             dropped.append("quoted from the prompt")
             last_reason = "the only JSON object(s) are quoted from the prompt"
             continue
-        placeholder = find_placeholder(obj.value)
+        placeholder = find_placeholder(obj.value) if check_placeholders else None
         if placeholder is not None:
             dropped.append(f"format echo: placeholder {placeholder!r}")
             last_reason = f"format echo: placeholder {placeholder!r} instead of content"

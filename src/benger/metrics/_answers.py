@@ -1,86 +1,188 @@
-"""Ja/Nein answers of Grundprinzipien items: robust German answer parsing, accuracy, balanced accuracy.
+"""Ja/Nein answers of Grundprinzipien items: decision parsing for German legal prose, accuracy.
 
-``parse_answer`` reads „Ja.“, "ja", "Nein, weil …", "**Antwort:** Nein", JSON ({"antwort": "Ja", ...}) and
-free text whose first decision word is ja/nein. It returns None when it cannot decide (no decision word, or
-both "Antwort: Ja" and "Antwort: Nein"); such answers are counted separately, never as right or wrong.
+``parse_answer`` reads what a text *finally decides* (docs/metrics.md and docs/pipeline.md, "Ja/Nein"):
+
+1. Reasoning blocks (``<think>…</think>``) are dropped (``benger.llm.split_reasoning``).
+2. JSON: when the text holds objects with an answer key (``antwort``, ``answer``, ``entscheidung``, …),
+   they decide through ``benger.llm.read_json_reply`` (the last valid object; several different ones -> None).
+3. Prose, after removing echoed templates ("Ja/Nein", "Ja oder Nein", "(yes/no)"): decisions are found in
+   three tiers and the highest tier present decides:
+
+   - **final statements**: a label ("Antwort:", "Ergebnis:", "Entscheidung:", "Fazit:", "Answer:"),
+     "… lautet: Ja", "Antwort ist Nein", "im Ergebnis (aber) nein", "mit Ja zu beantworten", "die Frage ist
+     zu bejahen / (nicht) zu verneinen", "bejahe die Frage", a conclusion adverb with a bare answer
+     ("Somit: Nein", "Daher ja.");
+   - **answer words**: "Ja"/"Nein" opening the text, a sentence or a line, or following a colon or dash,
+     and followed by punctuation, a line end or "weil/denn/da" — so the modal particle ("hat ja keine
+     Wirkung") never counts, nor does a concessive "Ja, zwar …";
+   - **conclusions** "ist zu bejahen" / "ist (nicht) zu verneinen" about anything else: the last one wins
+     (Gutachtenstil states its result last).
+
+   Within the two upper tiers different answers are a contradiction -> None, unless a correction marker
+   ("Korrektur", "korrigiere", "endgültig", …) lies between them (then the later one counts). "Ja und Nein"
+   decides nothing -> None.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from benger.llm import AmbiguousOutput, MalformedOutput, find_json_objects, read_json_reply, split_reasoning
+from benger.llm._reply import CORRECTION_PATTERN
 from benger.schema import normalise_answer
 
 Answer = Literal["Ja", "Nein"]
 _JSON_KEYS = ("antwort", "answer", "entscheidung", "decision", "ergebnis", "result", "gold_answer")
-_WORD_RE = re.compile(r"(?<![\w-])(ja|nein)(?![\w-])", re.IGNORECASE)
-_LABELLED_RE = re.compile(
-    r"(?:antwort|entscheidung|ergebnis|answer|decision|result)\s*[*_]*\s*[:=]\s*[*_\"'„“”«»\s]*(ja|nein)\b",
+_WORDS: dict[str, Answer] = {"ja": "Ja", "yes": "Ja", "nein": "Nein", "no": "Nein"}
+_Q = "\"'„“”‚‘’«»*_`"  # quotes and markdown emphasis around a word
+_W = rf"[{_Q}\s]*(?P<w>ja|nein|yes|no)(?![\w-])[{_Q}]*"
+_AFTER = r"(?=[^\S\n]*(?:[.,!;:?)\]–—-]|\n|$)|\s+(?:weil|denn|da|because|since)\b)(?![.,]?\s*zwar\b)"
+_TEMPLATE = re.compile(
+    rf"[(\[]?[{_Q}]*\b(?:ja|yes)\b[{_Q}]*\s*(?:/|\||\boder\b|\bor\b|\bbzw\.?)\s*[{_Q}]*(?:nein|no)\b[{_Q}]*[)\]]?"
+    rf"|[(\[]?[{_Q}]*\b(?:nein|no)\b[{_Q}]*\s*(?:/|\||\boder\b|\bor\b)\s*[{_Q}]*(?:ja|yes)\b[{_Q}]*[)\]]?",
     re.IGNORECASE,
 )
-_STRIP = " \t\r\n\"'„“”‚‘’«»*_`#>-–—:.()[]"
+_LABELS = (
+    r"antwort|ergebnis|endergebnis|gesamtergebnis|entscheidung|fazit|l(?:ö|oe)sung|answer|result|decision|conclusion"
+)
+_ADVERBS = r"somit|daher|also|folglich|mithin|demnach|deshalb|insgesamt|damit|therefore|thus|so"
+_VERB = r"(?P<neg>nicht\s+|keineswegs\s+)?(?:zu\s+)?(?P<v>bejah|vernein)(?:en|t|e)\b"
+_FINAL = [
+    re.compile(rf"\b(?:{_LABELS})\b[{_Q}\s]*(?:\([^)\n]{{0,30}}\))?[{_Q}\s]*[:=]\s*{_W}", re.IGNORECASE),
+    re.compile(rf"\b(?:antwort|ergebnis|entscheidung|answer)\s+(?:lautet|ist|hei(?:ß|ss)t|is)"
+               rf"(?:\s+(?:daher|somit|also|folglich|demnach|mithin|im\s+ergebnis))?\s*:?\s*{_W}", re.IGNORECASE),
+    re.compile(rf"\blautet\s*:?\s*{_W}", re.IGNORECASE),
+    re.compile(rf"\bim\s+ergebnis\s*[:,–—-]?\s*(?:(?:also|daher|aber|jedoch|doch|dann)\s+)?{_W}", re.IGNORECASE),
+    re.compile(rf"\bmit\s+{_W}\s+(?:zu\s+)?beantwort", re.IGNORECASE),
+    re.compile(rf"(?:^|[.!?\n]\s*)[{_Q}]*(?:{_ADVERBS})[{_Q}]*\s*[:,]?\s*{_W}{_AFTER}", re.IGNORECASE),
+]  # fmt: skip
+_FINAL_VERB = [
+    re.compile(rf"\b(?:frage|fallfrage|ausgangsfrage)\b[^.!?\n]{{0,80}}?\b{_VERB}", re.IGNORECASE),
+    re.compile(r"\b(?P<v>bejah|vernein)(?:e|en)\s+(?:ich\s+|wir\s+)?(?:die|diese)\s+(?:fall|ausgangs)?frage\b",
+               re.IGNORECASE),
+]  # fmt: skip
+_LEADING = re.compile(rf"^[\s#>\-–—(\[{_Q}]*{_W}{_AFTER}", re.IGNORECASE)
+_BARE = re.compile(rf"(?:[.!?:;\n]|[–—]\s|\s-\s)\s*[#>{_Q}]*\s*{_W}{_AFTER}", re.IGNORECASE)
+_CONCLUSION = re.compile(rf"\b{_VERB}", re.IGNORECASE)
 
 
-def _from_json(text: str) -> Answer | None:
-    match = re.search(r"\{.*\}", text, re.DOTALL)
-    if not match:
+@dataclass(frozen=True)
+class _Decision:
+    tier: int
+    start: int
+    end: int
+    answer: Answer
+
+
+def _verb_answer(match: re.Match[str]) -> Answer:
+    positive = match.group("v").lower() == "bejah"
+    if match.groupdict().get("neg"):
+        positive = not positive
+    return "Ja" if positive else "Nein"
+
+
+def _decisions(text: str) -> list[_Decision]:
+    found: list[_Decision] = []
+    for pattern in _FINAL:
+        found += [_Decision(4, m.start(), m.end(), _WORDS[m.group("w").lower()]) for m in pattern.finditer(text)]
+    for pattern in _FINAL_VERB:
+        found += [_Decision(4, m.start(), m.end(), _verb_answer(m)) for m in pattern.finditer(text)]
+    lead = _LEADING.match(text)
+    if lead is not None:
+        found.append(_Decision(2, lead.start("w"), lead.end(), _WORDS[lead.group("w").lower()]))
+    found += [_Decision(2, m.start("w"), m.end(), _WORDS[m.group("w").lower()]) for m in _BARE.finditer(text)]
+    found += [_Decision(1, m.start(), m.end(), _verb_answer(m)) for m in _CONCLUSION.finditer(text)]
+    return found
+
+
+def _decide(text: str) -> Answer | None:
+    decisions = _decisions(text)
+    if not decisions:
         return None
-    try:
-        data: Any = json.loads(match.group(0))
-    except ValueError:
-        return None
-    if not isinstance(data, dict):
-        return None
+    top = max(d.tier for d in decisions)
+    tier = sorted((d for d in decisions if d.tier == top), key=lambda d: d.start)
+    if top == 1:
+        return tier[-1].answer
+    kept = [
+        d
+        for i, d in enumerate(tier)
+        if i + 1 == len(tier) or not CORRECTION_PATTERN.search(text, d.end, tier[i + 1].start)
+    ]
+    answers = {d.answer for d in kept}
+    return answers.pop() if len(answers) == 1 else None
+
+
+def _json_answer(data: dict[str, Any]) -> Answer:
     lowered = {str(k).lower(): v for k, v in data.items()}
     for key in _JSON_KEYS:
         value = lowered.get(key)
         if isinstance(value, bool):
             return "Ja" if value else "Nein"
         if isinstance(value, str):
-            return parse_answer(value)
-    return None
+            answer = parse_answer(value)
+            if answer is None:
+                raise MalformedOutput(f"field {key!r} decides nothing: {value!r}")
+            return answer
+    raise MalformedOutput("no answer field")
 
 
 def parse_answer(text: str | None) -> Answer | None:
-    """Map a model's answer to "Ja" / "Nein", or None when it does not decide unambiguously."""
+    """ "Ja" / "Nein" as the text finally decides it, or None (no decision, a contradiction, an ambiguity).
+
+    Rules: module docstring. Accepts model replies, released answers and user data; never raises.
+    """
     if not text or not text.strip():
         return None
-    stripped = text.strip()
-    if "{" in stripped:
-        from_json = _from_json(stripped)
-        if from_json is not None:
-            return from_json
+    visible, _ = split_reasoning(text)
+    objects = find_json_objects(visible)
+    keyed = [o for o in objects if any(str(k).lower() in _JSON_KEYS for k in o.value)]
+    if keyed:
+        try:
+            return read_json_reply(visible, _json_answer, check_placeholders=False).value
+        except (MalformedOutput, AmbiguousOutput):
+            return None
+    for obj in reversed(objects):  # other JSON (no answer key) is not prose
+        visible = visible[: obj.start] + " " + visible[obj.end :]
     try:
-        return normalise_answer(stripped.strip(_STRIP))
+        return normalise_answer(visible.strip().strip(" \t\r\n" + _Q + "#>-–—:.()[]!"))
     except ValueError:
         pass
-    labelled = {m.group(1).lower() for m in _LABELLED_RE.finditer(stripped)}
-    if len(labelled) == 1:
-        return "Ja" if labelled.pop() == "ja" else "Nein"
-    if len(labelled) > 1:
-        return None
-    first = _WORD_RE.search(stripped[:200])
-    if first is None:
-        return None
-    return "Ja" if first.group(1).lower() == "ja" else "Nein"
+    return _decide(_TEMPLATE.sub(" ", visible).strip())
 
 
 @dataclass(frozen=True)
 class AccuracyReport:
-    """Accuracy over all items (unparseable = wrong), over parsed items, balanced accuracy, and counts."""
+    """THE Ja/Nein accuracy of benger (issue 11, item 5): ``n_correct / n`` over *all* items — an item
+    without an answer (None: unparseable, refused, excluded) counts as wrong — always shown together with
+    ``n_answered / n`` (``label``). Balanced accuracy and per-class recalls use the same denominator rule
+    (a missing answer is a miss). There is deliberately no accuracy over answered items only."""
 
     n: int
-    n_parsed: int
-    n_unparseable: int
-    accuracy: float
-    accuracy_parsed: float | None
+    n_answered: int
+    n_correct: int
+    accuracy: float | None
     balanced_accuracy: float | None
     recall_ja: float | None
     recall_nein: float | None
+
+    @property
+    def n_parsed(self) -> int:
+        """Alias of ``n_answered``."""
+        return self.n_answered
+
+    @property
+    def n_unparseable(self) -> int:
+        return self.n - self.n_answered
+
+    @property
+    def label(self) -> str:
+        """``"46.2 % (6/13 correct, 6/13 answered)"``; ``"– (0 items)"`` without items."""
+        if self.accuracy is None:
+            return "– (0 items)"
+        return f"{100 * self.accuracy:.1f} % ({self.n_correct}/{self.n} correct, {self.n_answered}/{self.n} answered)"
 
 
 def _check(pred: Sequence[Answer | None], gold: Sequence[Answer]) -> None:
@@ -92,7 +194,7 @@ def _check(pred: Sequence[Answer | None], gold: Sequence[Answer]) -> None:
 
 
 def accuracy(pred: Sequence[Answer | None], gold: Sequence[Answer]) -> float:
-    """Share of items whose parsed answer equals gold; an unparseable answer (None) counts as not correct."""
+    """Correct / all items; an item without an answer (None) counts as wrong. Raises on zero items."""
     _check(pred, gold)
     if not gold:
         raise ValueError("accuracy of zero items")
@@ -112,15 +214,16 @@ def _recall(pred: Sequence[Answer | None], gold: Sequence[Answer], label: Answer
 
 
 def accuracy_report(pred: Sequence[Answer | None], gold: Sequence[Answer]) -> AccuracyReport:
-    """All accuracy numbers at once, with the unparseable answers counted separately."""
+    """The one accuracy definition with its counts (see ``AccuracyReport``); zero items -> accuracy None.
+
+    ``pred[i]`` is the system's answer to item i (None when it gave none), ``gold[i]`` the gold answer."""
     _check(pred, gold)
-    parsed = [(p, g) for p, g in zip(pred, gold, strict=True) if p is not None]
+    correct = sum(p == g for p, g in zip(pred, gold, strict=True))
     return AccuracyReport(
         n=len(gold),
-        n_parsed=len(parsed),
-        n_unparseable=len(gold) - len(parsed),
-        accuracy=accuracy(pred, gold) if gold else float("nan"),
-        accuracy_parsed=sum(p == g for p, g in parsed) / len(parsed) if parsed else None,
+        n_answered=sum(p is not None for p in pred),
+        n_correct=correct,
+        accuracy=correct / len(gold) if gold else None,
         balanced_accuracy=balanced_accuracy(pred, gold),
         recall_ja=_recall(pred, gold, "Ja"),
         recall_nein=_recall(pred, gold, "Nein"),
