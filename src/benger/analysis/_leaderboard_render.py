@@ -144,20 +144,30 @@ def to_markdown(board: Leaderboard) -> str:
     return "\n".join(out) + "\n"
 
 
+_RICH = ("Rank", "System", "Config", "Judge", "Corpus", "n", "Mean", "95% CI", "GP", "Pass",
+         "Acc. (ans/all)", "Fail", "Excl", "Trunc", "Unjdg", "Unsc")  # fmt: skip
+_RICH_SKIP = (3, 5)  # tier and judge config id: in the exports, the Markdown and (per judge group) the caption
+
+
 def to_rich(board: Leaderboard) -> Any:
-    """A rich Table: one section per judge group, then per system configuration."""
+    """A rich Table: one section per judge group, then per system configuration. Metric means are in the
+    Markdown/CSV/JSON exports (named in the caption), to keep the terminal table readable."""
     from rich.table import Table
 
     caption = "Ranks are within a judge group (judges are never mixed). " + " ".join(provenance_lines(board))
+    if board.metric_signatures:
+        caption += " Metric means: see the --out exports."
     table = Table(title="BenGER leaderboard", caption=caption, caption_justify="left")
-    for header in headers(board):
-        table.add_column(header, justify="left" if header in _LEFT else "right")
-    previous: tuple[str, str] | None = None
+    for header in _RICH:
+        left = header in _LEFT
+        table.add_column(header, justify="left" if left else "right", overflow="fold", no_wrap=not left)
+    previous: str | None = None
     for row in board.rows:
-        key = (row.group, row.config_hash)
+        key = row.group
         if previous is not None and key != previous:
             table.add_section()
-        table.add_row(*cells(board, row))
+        values = cells(board, row)[: len(HEADERS)]
+        table.add_row(*(v for i, v in enumerate(values) if i not in _RICH_SKIP))
         previous = key
     return table
 

@@ -209,17 +209,41 @@ def leaderboard(
     system: SystemOpt = None,
     judge_: JudgeOpt = None,
     ci: Annotated[
-        str, typer.Option("--ci", help="bootstrap (percentile, B resamples) or normal (1.96·sd/√n).")
+        str, typer.Option("--ci", help="bootstrap (percentile, B resamples) or normal (z·sd/√n, clipped to 0–100).")
     ] = "bootstrap",
     seed: Annotated[int, typer.Option("--seed", help="Bootstrap seed.")] = 0,
     resamples: Annotated[int, typer.Option("--resamples", min=100, help="Bootstrap resamples B.")] = 2000,
+    pool_judges: Annotated[
+        bool,
+        typer.Option(
+            "--pool-judges",
+            help="Rank every judge together (per generation: mean of each judge's repeat mean). "
+            "Default: one ranking per judge configuration, judges never mixed.",
+        ),
+    ] = False,
+    metric_signature: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--metric-signature",
+            metavar="METRIC=SIGNATURE",
+            help="Use this signature of a metric (repeatable). Default: each metric's most frequent signature.",
+        ),
+    ] = None,
     out: OutOpt = None,
 ) -> None:
-    """Print the leaderboard of the store (per system x corpus) and optionally export CSV/Markdown/JSON."""
+    """Print the leaderboard (system configuration x judge x corpus, ranked per judge) and optionally export
+    CSV/Markdown/JSON with each row's provenance."""
     from benger.analysis import leaderboard_from_store
+    from benger.errors import InputError
 
     if ci not in ("bootstrap", "normal"):
         raise ConfigError(f"--ci must be 'bootstrap' or 'normal', not {ci!r}")
+    signatures: dict[str, str] = {}
+    for item in metric_signature or []:
+        metric, sep, signature = item.partition("=")
+        if not sep or not metric or not signature:
+            raise ConfigError(f"--metric-signature takes METRIC=SIGNATURE, not {item!r}")
+        signatures[metric] = signature
     store = _open(require_existing_store(db))
     try:
         board = leaderboard_from_store(
@@ -230,9 +254,15 @@ def leaderboard(
             ci="normal" if ci == "normal" else "bootstrap",
             seed=seed,
             n_resamples=resamples,
+            metric_signatures=signatures or None,
+            pool_judges=pool_judges,
         )
     finally:
         store.close()
+    if judge_ and not any(r.judge for r in board.rows):
+        raise InputError(f"no judgement by {', '.join(judge_)} in the selected rows", field="--judge")
+    if not board.rows and (corpus or system):
+        raise InputError("the --corpus/--system filters select no generation", field="--corpus/--system")
     _show(board, out)
 
 
