@@ -305,3 +305,66 @@ def test_irr_by_solution_type(results: dict[str, Any]) -> None:
         b = by_type[stype]
         assert b["n"] == 15
         assert (round(b["icc_2_1_raw"], 2), round(b["icc_2_k_raw"], 2), round(b["icc_2_k_gp"], 2)) == values
+
+
+def test_human_solution_count_is_220(results: dict[str, Any]) -> None:
+    # paper / release README: 220 human solutions = 65 traditional + 155 co-creation (before: 252 = every
+    # annotation with an instruction variant, 32 of which hold no solution)
+    rows = {r["system"]: r["bench"] for r in results["rq1"]["leaderboard"]["rows"] if r["kind"] == "human"}
+    counts = {k: rows[k]["n_solutions"] for k in ("human_all", "human_traditional", "human_co_creation")}
+    assert counts == {"human_all": 220, "human_traditional": 65, "human_co_creation": 155}
+    assert results["rq4"]["inputs"]["annotations_with_condition"] == 220
+    assert results["meta"]["inputs"]["n_annotations_without_solution"] == 41  # 32 with a variant + 9 without
+
+
+def test_rq3_lists_only_automatic_metrics(results: dict[str, Any]) -> None:
+    # before: the ZJS block listed the judge's grade_points_mean as if it were an automatic metric
+    for corpus in ("zjs", "grundprinzipien"):
+        names = set(results["rq3"][corpus]["per_system"]["metrics"])
+        assert "grade_points" not in names and {"bleu", "rouge", "bertscore"} <= names
+
+
+def test_rq3_coherence_system_level_uses_all_generations(data: StudyData, results: dict[str, Any]) -> None:
+    # coherence exists for 172 of 180 generations; the judge side of the system-level correlation must be the
+    # mean over all 15 generations of each system (exactly the leaderboard's Benchathon mean)
+    per_gen = results["rq3"]["per_generation"]["metrics"]["coherence"]
+    assert per_gen["n"] == 172
+    bench = {r["system"]: r["bench"]["raw"] for r in results["rq1"]["leaderboard"]["rows"] if r["kind"] == "system"}
+    values = data.metrics["coherence"]
+    systems = sorted(bench)
+    metric_means = []
+    for s in systems:
+        vals = [
+            values[g.generation_id] for g in data.final_generations() if g.system == s and g.generation_id in values
+        ]
+        metric_means.append(sum(vals) / len(vals))
+    from benger.stats import pearson
+
+    expected = pearson(metric_means, [bench[s] for s in systems])
+    assert results["rq3"]["per_system"]["metrics"]["coherence"]["pearson"] == pytest.approx(expected, abs=1e-12)
+
+
+# Paper App. M: per-judge GLOO scalar coefficient, human picks (mean over the blind graders of each grader's mean
+# over its own picks): GPT-5.4-mini ≈ -0.3, Opus-4.7 ≈ +0.5, Sonnet-4.6 ≈ -3.5, DeepSeek ≈ -4, Gemini ≈ -11,
+# Qwen ≈ -12; per-annotator spread of a_scalar <= 1.4 raw points.
+PAPER_GLOO_SCALAR = {
+    "gpt54mini": (-0.3, 1),
+    "cfgB_opus": (0.5, 1),
+    "sonnet": (-3.5, 1),
+    "deepseek": (-4, 0),
+    "cfgB_gemini": (-11, 0),
+    "qwen": (-12, 0),
+}
+
+
+@pytest.mark.parametrize("judge", list(PAPER_GLOO_SCALAR))
+def test_gloo_parameters_as_the_paper_defines_them(results: dict[str, Any], judge: str) -> None:
+    # before: one mean over all 45 anchors per grader (Opus +0.614, Sonnet -3.382)
+    params = results["rq5"]["creator_calibration"]["gloo"][judge]["params"]["human"]
+    value, digits = PAPER_GLOO_SCALAR[judge]
+    assert round(params["mean_over_graders"]["a_scalar"], digits) == value
+    assert sum(p["n_picks"] for p in params["per_grader"].values()) == 3 * (28 if judge == "cfgB_opus" else 30)
+    # the paper's spread bound holds for the five other judges; GPT-5.4-mini's grader spread is 2.15 here (a
+    # departure listed in docs/stats.md)
+    spread = params["spread_over_graders"]["a_scalar"]
+    assert spread <= 1.4 if judge != "gpt54mini" else round(spread, 2) == 2.15

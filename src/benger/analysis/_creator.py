@@ -182,6 +182,9 @@ def creator_calibration(data: StudyData, *, seed: int = 0, n_reps: int = 500) ->
         "pick; GLOO: also without the tested annotator's creator picks; pure-creator: anchors by creators who never "
         "review blind; stacked bootstrap: resample anchors, refit, resample test picks, alt-test, 2.5/97.5 pct",
         "inputs": {"n_reps": n_reps, "pure_creators": pure_creators},
+        "params_method": "gloo.<judge>.params.<pool>: per blind grader, the mean over the picks it reviewed in the "
+        "pool of the fit without that pick and without the grader's creator picks (paper App. M); "
+        "mean_over_graders / spread_over_graders summarise the graders",
         "pooled_loo": {},
         "gloo": {},
         "pure_creator": {},
@@ -217,10 +220,7 @@ def creator_calibration(data: StudyData, *, seed: int = 0, n_reps: int = 500) ->
                 if pure.sum() >= 3:
                     res = _result(*blind_pool_outcomes(_loo_scores(cell, test.picks, pure, tier), reviews))
                     out["pure_creator"].setdefault(judge, {}).setdefault(pool, {})[tier] = res
-        params = {}
-        for g in cell.blind_graders:
-            fit = _fit(cell, np.asarray([_without(cell, g, sid) for sid in cell.anchor_ids]))
-            params[g] = {k: float(np.mean(v)) for k, v in zip(("a_scalar", "a_affine", "b_affine"), fit, strict=True)}
+        params = _gloo_params(data, cell)
         out["gloo"].setdefault(judge, {})["params"] = params
     return out
 
@@ -232,7 +232,33 @@ def _per_grader_lookup(table: dict[str, dict[str, float]]) -> Callable[[str, str
     return lookup
 
 
-def _without(cell: _Cell, grader: str, sid: str) -> np.ndarray:
-    w = cell.mask_without({grader})
-    w[cell.anchor_ids.index(sid)] = 0.0
-    return w
+def _gloo_params(data: StudyData, cell: _Cell) -> dict[str, Any]:
+    """The per-grader mean GLOO parameters as paper App. M defines them: for blind grader g in a pool, the mean
+    over the picks g reviewed there (eligible test picks) of the fit without that pick and without g's creator
+    picks; per pool also the mean over graders (paper: Opus-4.7 a_scalar ≈ +0.5, Sonnet-4.6 ≈ −3.5, human picks)."""
+    names = ("a_scalar", "a_affine", "b_affine")
+    out: dict[str, Any] = {}
+    for pool in POOLS:
+        test = _TestSet(data, cell, pool)
+        if not test.picks:
+            continue
+        weights = []
+        for pick, grader in zip(test.pick_idx, test.grader_idx, strict=True):
+            w = cell.mask_without({cell.blind_graders[grader]})
+            sid = test.picks[pick]
+            if sid in cell.anchor_ids:
+                w[cell.anchor_ids.index(sid)] = 0.0
+            weights.append(w)
+        fits = _fit(cell, np.asarray(weights))
+        per_grader = {}
+        for g_idx, g in enumerate(cell.blind_graders):
+            rows = test.grader_idx == g_idx
+            if rows.any():
+                per_grader[g] = {
+                    **{k: float(np.mean(v[rows])) for k, v in zip(names, fits, strict=True)},
+                    "n_picks": int(rows.sum()),
+                }
+        mean = {k: float(np.mean([p[k] for p in per_grader.values()])) for k in names}
+        spread = {k: float(np.ptp([p[k] for p in per_grader.values()])) for k in names}
+        out[pool] = {"per_grader": per_grader, "mean_over_graders": mean, "spread_over_graders": spread}
+    return out

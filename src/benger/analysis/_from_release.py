@@ -18,6 +18,8 @@ from benger.corpora import load_release
 from benger.corpora._release import Release
 
 _VARIANTS = {"ai": "co_creation", "no_ai": "traditional"}
+# Summary columns ending in "_mean" that are judge quantities, not automatic metrics (kept out of RQ3).
+_JUDGE_COLUMNS = frozenset({"grade_points_mean"})
 
 
 def _primary_key(release: Release, gen_raw: dict[str, float]) -> str:
@@ -41,7 +43,11 @@ def _summaries(rows: tuple[dict, ...], prefix: str, pass_key: str) -> dict[str, 
             sd=float(m[f"{prefix}_stdev"]),
             pass_rate=m.get(pass_key),
             accuracy=m.get("accuracy"),
-            metrics={k: float(v) for k, v in m.items() if k.endswith("_mean") and not k.startswith(prefix)},
+            metrics={
+                k: float(v)
+                for k, v in m.items()
+                if k.endswith("_mean") and not k.startswith(prefix) and k not in _JUDGE_COLUMNS
+            },
         )
     return out
 
@@ -130,8 +136,13 @@ def study_from_release(path: str | Path) -> StudyData:
         if hm.annotation_id in solutions:
             solution_metrics.setdefault(hm.metric, {})[hm.annotation_id] = hm.value
 
+    # The study's human solutions are the annotations that were scored (have computed metrics): 220 = 65 + 155.
+    # The other annotations with an instruction variant hold no solution and stay out of every human count.
+    scored_ids = {hm.annotation_id for hm in release.human_metrics}
     annotations = []
     for aid, variant in release.instruction_variants.items():
+        if aid not in scored_ids:
+            continue
         known = solutions.get(aid)
         annotations.append(
             HumanAnnotation(
@@ -170,5 +181,7 @@ def study_from_release(path: str | Path) -> StudyData:
             "n_anchor_rows": len(release.anchors),
             "n_repeats": len(release.judge_repeats),
             "n_annotations_with_variant": len(release.instruction_variants),
+            "n_human_solutions": len(annotations),
+            "n_annotations_without_solution": len(release.instruction_variants) - len(annotations),
         },
     )

@@ -16,6 +16,7 @@ from benger.stats import (
     bootstrap_pearson_ci,
     bootstrap_tost,
     cluster_bootstrap_diff_ci,
+    named_rng,
     pearson,
     spearman,
 )
@@ -30,35 +31,43 @@ def metric_vs_human(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> di
         blind[r.solution_id].append(r.raw)
     groups = {"human_authored": "human", "llm_generated": "llm", "pooled": None}
     table: dict[str, Any] = {}
-    for k, (metric, values) in enumerate(sorted(data.solution_metrics.items())):
+    for metric, values in sorted(data.solution_metrics.items()):
         cells = {}
-        for j, (name, pool) in enumerate(groups.items()):
+        for name, pool in groups.items():
             ids = [s for s in blind if s in values and (pool is None or data.solutions[s].pool == pool)]
             x, y = [values[s] for s in ids], [float(np.mean(blind[s])) for s in ids]
-            corr, low, high = bootstrap_pearson_ci(x, y, n_resamples=n_boot, seed=seed + 100 * k + j)
+            rng = named_rng(seed, "rq3.metric_vs_human", metric, name)  # by name: other metrics never shift it
+            corr, low, high = bootstrap_pearson_ci(x, y, n_resamples=n_boot, seed=rng)
             cells[name] = {"n": len(ids), "pearson": corr, "low": low, "high": high, "spearman": spearman(x, y)}
         table[metric] = cells
     return {
-        "method": "Pearson (paired percentile bootstrap CI) and Spearman of each metric vs the mean blind raw score",
+        "method": "Pearson (paired percentile bootstrap CI; each cell's generator seeded from the run seed and the "
+        "metric and group names) and Spearman of each metric vs the mean blind raw score",
         "inputs": {"solutions_with_blind_reviews": len(blind), "n_boot": n_boot},
         "metrics": table,
     }
 
 
 def metric_validity(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> dict[str, Any]:
-    """RQ3: per-generation and per-system Pearson / Spearman of each metric against the primary-judge raw."""
+    """RQ3 (paper Table 12): per-generation and per-system Pearson / Spearman of each metric against the
+    primary-judge raw. Per system, the metric mean is over the generations that have the metric and the judge
+    mean over ALL the system's final generations (a missing metric value never changes the judge side)."""
     judge = {g.generation_id: g for g in data.final_generations()}
+    judge_by_sys: dict[str, list[float]] = defaultdict(list)
+    for gen in judge.values():
+        judge_by_sys[gen.system].append(gen.raw)
     per_gen, per_sys = {}, {}
     for metric, values in data.metrics.items():
         ids = [gid for gid in values if gid in judge]
         x, y = [values[g] for g in ids], [judge[g].raw for g in ids]
         per_gen[metric] = {"n": len(ids), "pearson": pearson(x, y), "spearman": spearman(x, y)}
-        by_sys: dict[str, list[tuple[float, float]]] = defaultdict(list)
+        by_sys: dict[str, list[float]] = defaultdict(list)
         for g in ids:
-            by_sys[judge[g].system].append((values[g], judge[g].raw))
-        ms = [float(np.mean([p[0] for p in v])) for v in by_sys.values()]
-        js = [float(np.mean([p[1] for p in v])) for v in by_sys.values()]
-        per_sys[metric] = {"n_systems": len(by_sys), "pearson": pearson(ms, js), "spearman": spearman(ms, js)}
+            by_sys[judge[g].system].append(values[g])
+        systems = sorted(by_sys)
+        ms = [float(np.mean(by_sys[s])) for s in systems]
+        js = [float(np.mean(judge_by_sys[s])) for s in systems]
+        per_sys[metric] = {"n_systems": len(systems), "pearson": pearson(ms, js), "spearman": spearman(ms, js)}
     out: dict[str, Any] = {
         "per_generation": {
             "method": "Pearson / Spearman of metric vs primary-judge raw over generations with both",
@@ -66,7 +75,8 @@ def metric_validity(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> di
             "metrics": per_gen,
         },
         "per_system": {
-            "method": "Pearson / Spearman of per-system metric means vs per-system judge means",
+            "method": "Pearson / Spearman of per-system metric means (generations with the metric) vs per-system "
+            "judge means (all final generations)",
             "inputs": {"systems": len(data.systems)},
             "metrics": per_sys,
         },
@@ -146,6 +156,7 @@ def cocreation_effect(obs: list[_Obs], rng: np.random.Generator, n_boot: int) ->
             ci = bootstrap_diff_ci(xa, xb, n_resamples=n_boot, seed=rng)
             by_area[area] = {
                 "n": {"traditional": len(xb), "co_creation": len(xa)},
+                "mean": {"traditional": float(np.mean(xb)), "co_creation": float(np.mean(xa))},
                 "delta": ci.estimate,
                 "low": ci.low,
                 "high": ci.high,

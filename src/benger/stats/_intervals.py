@@ -8,6 +8,7 @@ than 2 values) has ``low = high = None``; no values at all, an infinite value or
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
@@ -45,6 +46,14 @@ class Interval(NamedTuple):
 
 def _rng(seed: Seed) -> np.random.Generator:
     return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+
+
+def named_rng(seed: int, *names: str) -> np.random.Generator:
+    """A generator derived from ``seed`` and a stable hash (SHA-256) of ``names``, e.g. a metric name: the stream
+    of one cell never depends on which other cells exist or on their order (issue 10, RQ3 seeds)."""
+    digest = hashlib.sha256("\x1f".join(names).encode("utf-8")).digest()
+    words = [int.from_bytes(digest[i : i + 4], "little") for i in range(0, 16, 4)]
+    return np.random.default_rng([int(seed) & 0xFFFFFFFF, *words])
 
 
 def _percentiles(samples: np.ndarray, confidence: float) -> tuple[float, float]:
