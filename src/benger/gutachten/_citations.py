@@ -225,6 +225,8 @@ class CitationParser:
             if joiner is None:
                 break
             am = ANCHOR.match(text, joiner.end())
+            if am is not None and st is not None and not IVM.match(text, pos):
+                break  # "§ 985 BGB und § 1007 BGB": a new citation, not a continuation
             if am is not None:
                 plural_goes_on = anchor in PLURAL and am.group(1) in ("§", "Art.") and not IVM.match(text, pos)
                 if not plural_goes_on:  # "§§ 327o, § 327p BGB" stays one plural list
@@ -252,6 +254,7 @@ class CitationParser:
         pieces = [spec.number]
         for key, label in (
             ("absatz", "Abs."),
+            ("unterabsatz", "UAbs."),
             ("gruppe", "Gr."),
             ("satz", "S."),
             ("halbsatz", "Hs."),
@@ -275,6 +278,8 @@ class CitationParser:
             written_unit=written,
             number=spec.number,
             absatz=p.get("absatz"),
+            unterabsatz=p.get("unterabsatz"),
+            gruppe=p.get("gruppe"),
             satz=p.get("satz"),
             halbsatz=p.get("halbsatz"),
             nummer=p.get("nummer"),

@@ -40,6 +40,8 @@ class Norm(_Model):
     written_unit: str
     number: str
     absatz: str | None = None
+    unterabsatz: str | None = None
+    gruppe: str | None = None
     satz: str | None = None
     halbsatz: str | None = None
     nummer: str | None = None

@@ -109,5 +109,7 @@ def analyse_sections(
         bounds.append((None, "", 0, first))
     for i, h in enumerate(structure.headings):
         nxt = structure.headings[i + 1].start if i + 1 < len(structure.headings) else len(text)
-        bounds.append((i, h.title, min(h.start + len(h.marker), nxt), nxt))  # the title belongs to the section
+        # a heading line is not a sentence of its section; inline (flat text) the title runs into the text
+        start = h.start + len(h.marker) if structure.flat_text else h.end
+        bounds.append((i, h.title, min(start, nxt), nxt))
     return [analyse_section(text, s, e, i, title, rules, protected) for i, title, s, e in bounds if e > s]
