@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import sqlite3
+import weakref
 import zlib
 from pathlib import Path
 from typing import Any
@@ -26,28 +29,64 @@ def shown(url: URL) -> str:
     return url.render_as_string(hide_password=True)
 
 
+#: Engines opened read-only (an SQLite file or folder this process may not write); migrations are not run.
+_READ_ONLY: weakref.WeakSet[Engine] = weakref.WeakSet()
+_READ_ONLY_ADVICE = (
+    "make the file and its folder writable for this user, or copy the store to a writable folder and pass "
+    "--db with the copy"
+)
+
+
 def parse_url(value: str) -> URL:
-    """Parse an SQLAlchemy URL, or raise a ConfigError that names it."""
+    """Parse an SQLAlchemy URL, or raise a ConfigError that names it and shows the expected forms."""
     try:
         url = make_url(value)
-    except ArgumentError as exc:
+        port = url.port
+    except (ArgumentError, ValueError) as exc:
         raise ConfigError(
             f"cannot parse the store URL {value!r}: expected a file path, sqlite:///PATH or "
             "postgresql+psycopg://USER@HOST:PORT/DBNAME"
         ) from exc
     if url.get_backend_name() not in ("sqlite", "postgresql"):
         raise ConfigError(f"unsupported store URL {shown(url)}: benger stores data in SQLite or PostgreSQL")
+    if port is not None and not 0 < port < 65536:
+        raise ConfigError(f"cannot parse the store URL {shown(url)}: port {port} is not in 1..65535")
     return url
 
 
-def _sqlite_events(engine: Engine) -> None:
+def is_read_only(engine: Engine) -> bool:
+    """Whether ``engine`` was opened read-only (see :func:`create_store_engine`)."""
+    return engine in _READ_ONLY
+
+
+def _sqlite_read_only(path: Path) -> str | None:
+    """The SQLite URI query for opening ``path`` read-only, or None when this process may write it."""
+    if not path.exists():
+        return None
+    folder_writable = os.access(path.parent, os.W_OK)
+    if os.access(path, os.W_OK) and folder_writable:
+        return None
+    # a read-only folder cannot hold the WAL index (-shm): then nothing may change the file while we read
+    return "mode=ro" if folder_writable else "mode=ro&immutable=1"
+
+
+def _read_only_events(engine: Engine, path: Path) -> None:
+    @event.listens_for(engine, "handle_error")
+    def _on_error(context: Any) -> Exception | None:
+        if "readonly database" in str(context.original_exception):
+            return ConfigError(f"the store {path} is read-only for this user: {_READ_ONLY_ADVICE}")
+        return None
+
+
+def _sqlite_events(engine: Engine, *, read_only: bool = False) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Let SQLAlchemy, not the driver, decide when transactions begin (so BEGIN IMMEDIATE works).
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_TIMEOUT_S * 1000)}")
-        cursor.execute("PRAGMA journal_mode = WAL")
+        if not read_only:  # switching the journal mode writes the file
+            cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()
@@ -66,11 +105,26 @@ def create_store_engine(url: URL) -> Engine:
             database = url.database or ""
             if database in ("", ":memory:") or database.startswith("file:"):
                 raise ConfigError(f"the store needs an SQLite file, not {shown(url)}: give a file path")
-            parent = Path(database).expanduser().parent
-            if not parent.is_dir():
-                raise ConfigError(f"cannot create the store {database}: the folder {parent} does not exist")
-            engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_S, "check_same_thread": False})
-            _sqlite_events(engine)
+            path = Path(database).expanduser()
+            if not path.parent.is_dir():
+                raise ConfigError(f"cannot create the store {database}: the folder {path.parent} does not exist")
+            if path.is_dir():
+                raise ConfigError(f"the store {database} is a folder: give the path of an SQLite file")
+            if not path.exists() and not os.access(path.parent, os.W_OK):
+                raise ConfigError(
+                    f"cannot create the store {database}: the folder {path.parent} is not writable for this user; "
+                    "pass --db with a path in a writable folder"
+                )
+            read_only = _sqlite_read_only(path)
+            connect_args: dict[str, Any] = {"timeout": SQLITE_BUSY_TIMEOUT_S, "check_same_thread": False}
+            if read_only is None:
+                engine = create_engine(url, connect_args=connect_args)
+            else:
+                uri = f"file:{path.resolve().as_posix()}?{read_only}"
+                engine = create_engine(url, creator=lambda: sqlite3.connect(uri, uri=True, **connect_args))
+                _READ_ONLY.add(engine)
+                _read_only_events(engine, path)
+            _sqlite_events(engine, read_only=read_only is not None)
         else:
             engine = create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20, pool_timeout=60)
     except NoSuchModuleError as exc:
@@ -95,6 +149,9 @@ def upgrade(engine: Engine) -> None:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     config.set_main_option("sqlalchemy.url", shown(engine.url).replace("%", "%%"))
+    if is_read_only(engine):
+        _check_read_only_revision(engine, config)
+        return
     try:
         with engine.execution_options(**{SQLITE_BEGIN: "IMMEDIATE"}).begin() as connection:
             if engine.dialect.name == "postgresql":
@@ -108,6 +165,24 @@ def upgrade(engine: Engine) -> None:
             f"cannot open the store at {shown(engine.url)}: its schema revision is unknown to this benger "
             f"(written by a newer version?): {exc}"
         ) from exc
+
+
+def _check_read_only_revision(engine: Engine, config: Any) -> None:
+    """A read-only store is read as it is: it must already be at the newest migration."""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    try:
+        with engine.connect() as connection:
+            current = MigrationContext.configure(connection).get_current_revision()
+    except (SQLAlchemyError, sqlite3.Error) as exc:
+        raise ConfigError(f"cannot read the store at {shown(engine.url)}: {exc}") from exc
+    head = ScriptDirectory.from_config(config).get_current_head()
+    if current != head:
+        raise ConfigError(
+            f"the store is read-only for this user and needs an upgrade by this benger (schema {current} -> "
+            f"{head}): {_READ_ONLY_ADVICE}"
+        )
 
 
 def _first_line(exc: SQLAlchemyError) -> str:
