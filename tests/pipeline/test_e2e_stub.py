@@ -145,3 +145,114 @@ async def test_judge_everything_in_store_including_human_solutions(db_path: Path
     human = [j for j in store.judgements() if j.target_kind == "human_solution"]
     assert sorted(j.repeat_index for j in human) == [0, 1] and all(j.target_id == "h-1" for j in human)
     store.close()
+
+
+# --- issue 11: replies read as meant, end to end against the stub (items 1, 2, 3, 9; issue 10 obs. 12) -----
+def _store(db_path: Path, n_fall: int, n_gp: int):  # type: ignore[no-untyped-def]
+    store = open_store(db_path)
+    for corpus in make_corpora(n_fall=n_fall, n_gp=n_gp):
+        store.add_corpus(corpus)
+    return store
+
+
+def _model(stub_url: str, name: str, model: str) -> dict:
+    return {**_system(stub_url, name), "model": model}
+
+
+async def test_reasoning_models_and_format_echoing_judges_store_the_final_answers(db_path: Path) -> None:
+    store = _store(db_path, n_fall=3, n_gp=4)
+    with run_stub_server(latency_ms=2) as stub:
+        url = stub.base_url
+        config = RunConfig(
+            corpora=["e2e-fall", "e2e-gp"],
+            systems=[_model(url, "plain", "stub"), _model(url, "thinker", "stub+think"),
+                     _model(url, "fielder", "stub+reasoning")],
+            judges=[_model(url, "judge", "stub-judge"), _model(url, "echo-judge", "stub-judge+echo"),
+                    _model(url, "fixing-judge", "stub-judge+correction+think")],
+            concurrency=8,
+        )  # fmt: skip
+        result = await run_config(config, store, model_factory=_factory())
+    assert result.generation is not None and result.generation.counts == {"ok": 21}
+    assert result.judgement is not None and result.judgement.counts == {"scored": 63}
+    gens = {(g.system, g.task_id): g for g in store.generations()}
+    for task in [f"t-fall-0{i}" for i in (1, 2, 3)] + [f"t-gp-0{i}" for i in (1, 2, 3, 4)]:
+        plain = gens[("plain", task)]
+        for name in ("thinker", "fielder"):
+            gen = gens[(name, task)]
+            # the stub's draft flips Ja/Nein and cuts texts to "Entwurf: ..."; the final equals the plain model's
+            assert (gen.text, gen.answer) == (plain.text, plain.answer), (name, task)
+            assert not gen.text.startswith("Entwurf") and gen.meta["attempts"] == 1
+            assert "Entwurf" in gen.meta["reasoning"] and "reasoning" not in plain.meta
+        if task.startswith("t-gp"):
+            assert gens[("thinker", task)].answer == "Ja"  # the draft said "Nein"
+    by_judge: dict[str, dict[str, float]] = {}
+    for j in store.judgements():
+        assert j.status == "scored" and j.total is not None and j.meta["attempts"] == 1
+        by_judge.setdefault(j.judge, {})[j.target_id] = j.total
+    # the echo (all 0, placeholders) and the corrected draft (all 0) never become the score
+    assert by_judge["echo-judge"] == by_judge["judge"] == by_judge["fixing-judge"]
+    assert all(total > 0 for total in by_judge["judge"].values())
+    store.close()
+
+
+async def test_refusals_are_excluded_after_one_call(db_path: Path) -> None:
+    store = _store(db_path, n_fall=3, n_gp=1)
+    faults = {"FALL-01": ["refusal"], "FALL-02": ["content_filter"], "PRINZIP-01": ["refusal_phrase"]}
+    with run_stub_server(latency_ms=2, faults=faults) as stub:
+        config = RunConfig(corpora=["e2e-fall", "e2e-gp"], systems=[_system(stub.base_url, "stub")],
+                           judges=[_model(stub.base_url, "refusing-judge", "stub-judge+refusal")])  # fmt: skip
+        result = await run_config(config, store, model_factory=_factory())
+        requests = list(stub.log)
+    assert result.generation is not None and result.generation.counts == {"excluded": 3, "ok": 1}
+    by = {g.task_id: g for g in store.generations()}
+    expected = {
+        "t-fall-01": "refused (provider): Dazu kann ich keine Auskunft geben.",
+        "t-fall-02": "refused (content_filter): finish_reason content_filter",
+        "t-gp-01": "refused (phrase): Es tut mir leid, aber ich kann dabei nicht helfen.",
+    }
+    for task, reason in expected.items():
+        gen = by[task]
+        assert (gen.status, gen.refused, gen.reason) == ("excluded", True, reason)
+        assert (gen.meta["attempts"], gen.meta["http_attempts"]) == (1, 1)
+    # one paid call per generation (4) and per judgement of the one ok generation (1): no re-asks
+    assert len(requests) == 5
+    (judgement,) = store.judgements()
+    assert judgement.status == "unscored" and judgement.meta["refused"] is True
+    assert judgement.reason == "refused (provider): Dazu kann ich keine Auskunft geben."
+    store.close()
+
+
+async def test_ambiguous_replies_are_final_and_named(db_path: Path) -> None:
+    store = _store(db_path, n_fall=1, n_gp=1)
+    with run_stub_server(latency_ms=2) as stub:
+        config = RunConfig(corpora=["e2e-fall", "e2e-gp"], systems=[_model(stub.base_url, "s", "stub+ambiguous")],
+                           judges=[_system(stub.base_url, "judge")])  # fmt: skip
+        result = await run_config(config, store, model_factory=_factory())
+    assert result.generation is not None and result.generation.counts == {"excluded": 2}
+    for gen in store.generations():
+        assert gen.reason == "ambiguous: 2 different valid JSON objects in the reply" and gen.meta["attempts"] == 1
+    store.close()
+
+
+async def test_short_falloesung_is_reasked_then_excluded_and_attempts_are_true(db_path: Path) -> None:
+    store = _store(db_path, n_fall=3, n_gp=0)
+    faults = {"FALL-01": ["short"], "FALL-02": ["short"] * 4, "FALL-03": ["500"] * 4}
+    with run_stub_server(latency_ms=2, faults=faults) as stub:
+        config = RunConfig(corpora=["e2e-fall"], systems=[_system(stub.base_url, "stub")])
+        result = await run_config(config, store, stages=("generate",), model_factory=_factory())
+        faulted = [entry["fault"] for entry in stub.log]
+    assert result.generation is not None and result.generation.counts == {"ok": 1, "excluded": 1, "failed": 1}
+    by = {g.task_id: g for g in store.generations()}
+    ok, short, failed = by["t-fall-01"], by["t-fall-02"], by["t-fall-03"]
+    # short once -> re-asked -> a full solution on the second attempt; a short reply is {"loesung": 30 words}:
+    # 31 whitespace-separated words, the stub counts ceil(31 x 1.3) = 41 tokens
+    assert ok.status == "ok" and ok.meta["attempts"] == 2 and ok.output_tokens is not None
+    assert ok.output_tokens > 200
+    # short on every attempt -> excluded after the budget (1 + 3), the last short text kept
+    assert short.status == "excluded" and short.meta["attempts"] == 4 and len(short.text.split()) <= 30
+    assert short.reason == "short: 41 output tokens (minimum 200) after 4 attempts"
+    # issue 10 obs. 12: 4 HTTP attempts (all 500) -> one ask, 3 provider retries, 4 HTTP requests
+    assert failed.status == "failed"
+    assert (failed.meta["attempts"], failed.meta["provider_retries"], failed.meta["http_attempts"]) == (1, 3, 4)
+    assert faulted.count("500") == 4 and faulted.count("short") == 5
+    store.close()

@@ -76,12 +76,13 @@ def detect_refusal(response: ChatResponse) -> Refusal | None:
 
 
 def refusal_phrase(visible_text: str) -> Refusal | None:
-    """Step 3: a refusal phrase in a short reply (call only when the reply gave no usable answer)."""
+    """Step 3: a refusal phrase in a short reply (call only when the reply gave no usable answer).
+
+    The refusal's detail is the whole (short, whitespace-normalised) reply."""
     text = " ".join(visible_text.split()).translate(_APOSTROPHES)
     if not text or len(text) > PHRASE_MAX_CHARS:
         return None
     for pattern in _PATTERNS:
-        match = pattern.search(text)
-        if match is not None:
-            return Refusal("phrase", match.group(0))
+        if pattern.search(text) is not None:
+            return Refusal("phrase", text)
     return None
