@@ -138,6 +138,25 @@ def register(app: typer.Typer) -> None:
         else:
             _print_report(report)
 
+    @app.command("gutachten-validity")
+    def gutachten_validity(
+        release: Annotated[Path, typer.Option("--release", help="The release folder (holds data/).")],
+        fmt: Annotated[str, typer.Option("--format", help="text (markdown table) or json.")] = "text",
+        resamples: Annotated[int, typer.Option("--resamples", min=100, help="Bootstrap resamples.")] = 2000,
+        seed: Annotated[int, typer.Option("--seed", help="Bootstrap seed.")] = 0,
+    ) -> None:
+        """Correlate the analyser's features with judge and blind human scores on the 45 released picks."""
+        from benger.analysis._gutachten_validity import markdown_table, validity_table
+        from benger.corpora import load_release
+
+        _check_format(fmt)
+        table = validity_table(load_release(release), n_resamples=resamples, seed=seed)
+        if fmt == "json":
+            typer.echo(table.model_dump_json(indent=1))
+        else:
+            typer.echo("; ".join(f"{k}: {v}" for k, v in table.provenance.items()))
+            typer.echo(markdown_table(table))
+
     @app.command("errors")
     def errors_cmd(
         db: DbOption = None,
