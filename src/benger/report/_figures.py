@@ -17,6 +17,7 @@ from matplotlib.figure import Figure as MplFigure
 from scipy import stats as sps
 
 from benger.report._fmt import block, judge_label, num, pool_label, provenance
+from benger.report._heatmap_fig import draw_heatmap, heatmap_grid
 from benger.report._model import Figure, Missing, atomic_write_bytes
 from benger.report._tables import _rq3_sources
 from benger.report._tables_rq5 import per_dimension_pools
@@ -120,36 +121,9 @@ def heatmap_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Missin
     title = "Benchathon task × system heatmap"
     if not isinstance(ts, Mapping) or not ts.get("values"):
         return Missing("fig_task_system_heatmap", title, "results.json has no rq1.task_system matrix")
-    values = np.array([[math.nan if v is None else float(v) for v in row] for row in ts["values"]])
-    systems = [str(s.get("display") or s.get("system")) for s in ts["systems"]]
-    tasks = ts["tasks"]
+    grid = heatmap_grid(ts)
     with plt.rc_context(_STYLE):
-        fig, ax = plt.subplots(figsize=(0.45 * len(tasks) + 3, 0.34 * len(systems) + 1.6))
-        im = ax.imshow(np.ma.masked_invalid(values), cmap="viridis", vmin=0, vmax=100, aspect="auto")
-        for i in range(values.shape[0]):
-            for j in range(values.shape[1]):
-                if not math.isnan(values[i, j]):
-                    ax.text(
-                        j,
-                        i,
-                        f"{values[i, j]:.0f}",
-                        ha="center",
-                        va="center",
-                        fontsize=6.5,
-                        color="white" if values[i, j] < 55 else "black",
-                    )
-        ax.set_yticks(range(len(systems)), systems)
-        ax.set_xticks(range(len(tasks)), [str(t.get("label") or t.get("task_id")) for t in tasks], rotation=90)
-        areas = [str(t.get("area") or "") for t in tasks]
-        start = 0
-        for j in range(1, len(areas) + 1):
-            if j == len(areas) or areas[j] != areas[start]:
-                if j < len(areas):
-                    ax.axvline(j - 0.5, color="white", lw=2)
-                ax.text((start + j - 1) / 2, -0.8, areas[start], ha="center", va="bottom", fontsize=8)
-                start = j
-        ax.spines[:].set_visible(False)
-        fig.colorbar(im, ax=ax, label="judge raw score", fraction=0.03)
+        fig = draw_heatmap(grid)
         path_png, path_svg = _save(fig, out_dir, "task_system_heatmap")
     inputs, method = provenance(ts)
     return Figure(
@@ -158,7 +132,7 @@ def heatmap_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Missin
         path_png,
         path_svg,
         caption="Per-cell mean judge raw score; rows: systems by overall mean (top = highest); "
-        "columns: tasks grouped by legal area; blank: no scored generation.",
+        "columns: tasks grouped by legal area; blank: no scored generation" + (f"; {grid.note}." if grid.note else "."),
         inputs=inputs,
         method=method,
     )
