@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -118,3 +119,86 @@ def test_inter_judge_agreement_from_per_generation_scores() -> None:
     assert res["judges"]["j-c"]["kendall"] == pytest.approx(-1.0)
     pair = res["pairwise"]["j-a__j-b"]
     assert (pair["n"], pair["mae"], pair["pearson"]) == (6, pytest.approx(10.0), pytest.approx(1.0))
+
+
+def _store_with_two_signatures_and_repeats(path: Path) -> Any:
+    from benger.schema import Corpus, FalloesungTask, Generation, Judgement
+    from benger.store import open_store
+
+    store = open_store(path)
+    tasks = [
+        FalloesungTask(task_id=f"t{i}", corpus="benchathon", area="Zivilrecht", facts="S", reference="R")
+        for i in range(3)
+    ]
+    store.add_corpus(Corpus(name="benchathon", tasks=tasks))
+    for i, t in enumerate(tasks):
+        for system in ("a", "b"):
+            gid = f"{system}-{t.task_id}"
+            store.save_generation(Generation(generation_id=gid, task_id=t.task_id, system=system, config_hash=system))
+            for r, total in enumerate((40.0 + 10 * i, 60.0 + 10 * i) if system == "a" else (70.0,)):
+                store.save_judgement(
+                    Judgement(
+                        judgement_id=f"{gid}-{r}",
+                        target_kind="generation",
+                        target_id=gid,
+                        judge="J",
+                        judge_config_hash="jh",
+                        rubric_version="falloesung@1+x",
+                        repeat_index=r,
+                        status="scored",
+                        total=total,
+                    )
+                )
+            # another configuration of judge J on the same generation: never mixed into the primary scores
+            store.save_judgement(
+                Judgement(
+                    judgement_id=f"{gid}-other",
+                    target_kind="generation",
+                    target_id=gid,
+                    judge="J",
+                    judge_config_hash="other",
+                    rubric_version="falloesung@1+x",
+                    status="scored",
+                    total=0.0,
+                )
+            )
+            store.save_metric_value("generation", gid, "bleu", "bleu@new", 0.5)
+            if i == 0:  # one value under an older signature: a minority, never pooled into the column
+                store.save_metric_value("generation", gid, "bleu", "bleu@old", 0.9)
+    return store
+
+
+def test_from_store_one_signature_per_metric_and_one_judge_configuration(tmp_path: Path) -> None:
+    """Issue 10 obs. 6 (store side): one signature per metric; the primary judge configuration's repeat mean."""
+    store = _store_with_two_signatures_and_repeats(tmp_path / "sig.db")
+    data = StudyData.from_store(store)
+    assert data.inputs["metric_signatures"] == {"bleu": "bleu@new"}
+    assert set(data.metrics["bleu"].values()) == {0.5} and len(data.metrics["bleu"]) == 6
+    chosen = StudyData.from_store(store, metric_signatures={"bleu": "bleu@old"})
+    assert chosen.metrics["bleu"] == {"a-t0": 0.9, "b-t0": 0.9}
+    # per generation: mean of J's repeats under its first configuration (jh: 6 first passes, other: 6 -> "jh"
+    # wins the tie alphabetically); a-t1 = (50 + 70)/2 = 60, b-t1 = 70; never the 0.0 of the other configuration
+    raw = {g.generation_id: g.raw for g in data.generations}
+    assert raw == {"a-t0": 50.0, "a-t1": 60.0, "a-t2": 70.0, "b-t0": 70.0, "b-t1": 70.0, "b-t2": 70.0}
+    assert data.inputs["primary_judge_config"] == {"judge": "J", "judge_config_hash": "jh", "rubric": "falloesung@1+x"}
+    store.close()
+
+
+def test_analyze_leaderboard_is_the_leaderboard_of_the_store(tmp_path: Path) -> None:
+    """Issue 10 obs. 4: the store's Table 1 block is `benger leaderboard`'s board for the primary judge."""
+    from benger.analysis import leaderboard_from_store
+    from benger.analysis._leaderboard_render import table1_from_study
+
+    store = _store_with_two_signatures_and_repeats(tmp_path / "lb.db")
+    data = StudyData.from_store(store)
+    block = table1_from_study(data, seed=7, n_boot=500)
+    board = leaderboard_from_store(store, seed=7, n_resamples=500)
+    assert block is not None and block["inputs"]["judge_group"] == "J [jh, falloesung@1+x]"
+    expected = [(r.system, r.rank, r.n, r.mean, r.ci_low, r.ci_high) for r in board.rows if r.judge_config_hash == "jh"]
+    got = [
+        (r["system"], r["rank"], r["bench"]["n"], r["bench"]["raw"], r["bench"]["low"], r["bench"]["high"])
+        for r in block["rows"]
+    ]
+    assert got == expected and [g[0] for g in got] == ["b", "a"]  # b: 70, a: (50 + 60 + 70)/3 = 60
+    assert StudyData.from_release is not None and table1_from_study(_synthetic()) is None
+    store.close()

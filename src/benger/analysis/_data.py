@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -123,6 +124,9 @@ class StudyData:
     generation_judge_scores: dict[str, dict[str, float]] = field(default_factory=dict)
     solution_metrics: dict[str, dict[str, float]] = field(default_factory=dict)
     inputs: dict[str, Any] = field(default_factory=dict)
+    #: For data read from a store: ``leaderboard(seed=..., n_resamples=...)`` gives the store's leaderboard
+    #: (``benger.analysis.leaderboard_from_store`` with this data's metric signatures); None for the release.
+    leaderboard: Callable[..., Any] | None = None
 
     # ------------------------------------------------------------ derived views
     def final_generations(self) -> list[GenScore]:
@@ -165,8 +169,16 @@ class StudyData:
         return study_from_release(path)
 
     @classmethod
-    def from_store(cls, store: Any, *, corpus: str = "benchathon", primary_judge: str | None = None) -> StudyData:
-        """Build the dataset from a ``benger.store.Store`` (one Falllösung corpus plus ZJS/GP summaries)."""
+    def from_store(
+        cls,
+        store: Any,
+        *,
+        corpus: str = "benchathon",
+        primary_judge: str | None = None,
+        metric_signatures: Mapping[str, str] | None = None,
+    ) -> StudyData:
+        """Build the dataset from a ``benger.store.Store`` (one Falllösung corpus plus ZJS/GP summaries); one
+        signature per metric (``metric_signatures`` or each metric's most frequent one)."""
         from benger.analysis._from_store import study_from_store
 
-        return study_from_store(store, corpus=corpus, primary_judge=primary_judge)
+        return study_from_store(store, corpus=corpus, primary_judge=primary_judge, metric_signatures=metric_signatures)

@@ -1,8 +1,18 @@
-"""Build :class:`StudyData` from a benger store (what ``benger run`` / ``judge`` / the study app wrote)."""
+"""Build :class:`StudyData` from a benger store (what ``benger run`` / ``judge`` / the study app wrote).
+
+The per-generation score is the leaderboard's (:mod:`benger.analysis._leaderboard`): the mean over the primary
+judge *configuration*'s scored repeats (judge name, judge config hash and rubric id; never two configurations
+or two judges mixed). Every metric is read under exactly one signature (``metric_signatures`` chooses; default:
+the metric's most frequent signature among generation values), recorded in ``inputs["metric_signatures"]``.
+``StudyData.leaderboard`` computes the leaderboard of the same store, so `benger analyze` shows the same
+board as `benger leaderboard`.
+"""
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -17,37 +27,69 @@ from benger.analysis._data import (
     SystemMeta,
     short_grader,
 )
+from benger.analysis._leaderboard import leaderboard_from_store
 from benger.schema import Judgement
 
 _TYPES = {"traditional": "human_traditional", "co_creation": "human_co_creation"}
 
 
-def _primary(judgements: list[Judgement], corpus_targets: set[str]) -> str | None:
-    counts = Counter(j.judge for j in judgements if j.target_id in corpus_targets and j.repeat_index == 0)
-    return counts.most_common(1)[0][0] if counts else None
+JudgeKey = tuple[str, str, str]  # judge name, judge config hash, rubric id
 
 
-def _summaries(store: Any, corpus: str, judge: str | None, systems: dict[str, SystemMeta]) -> dict[str, CorpusSummary]:
-    """Per-system summary of a corpus from its stored generations and the judge's first-pass totals."""
+def _primary(judgements: list[Judgement], corpus_targets: set[str], name: str | None) -> JudgeKey | None:
+    """The judge configuration with the most scored first-pass judgements of the corpus's generations (among
+    the configurations of judge ``name`` when given)."""
+    counts = Counter(
+        (j.judge, j.judge_config_hash, j.rubric_version)
+        for j in judgements
+        if j.target_id in corpus_targets and j.repeat_index == 0 and (name is None or j.judge == name)
+    )
+    return min(counts, key=lambda k: (-counts[k], k)) if counts else None
+
+
+def _repeat_means(judgements: list[Judgement], key: JudgeKey | None) -> dict[str, float]:
+    """Per target: the mean total over judge configuration ``key``'s scored repeats."""
+    totals: dict[str, list[float]] = defaultdict(list)
+    for j in judgements:
+        if key is not None and (j.judge, j.judge_config_hash, j.rubric_version) == key and j.total is not None:
+            totals[j.target_id].append(float(j.total))
+    return {t: sum(v) / len(v) for t, v in totals.items()}
+
+
+def _signatures(store: Any, chosen: Mapping[str, str] | None) -> dict[str, str]:
+    from benger.store._aggregate import metric_signature_counts
+
+    counts = metric_signature_counts(store)
+    return {**{m: min(c, key=lambda s: (-c[s], s)) for m, c in sorted(counts.items())}, **(chosen or {})}
+
+
+def _summaries(
+    store: Any, corpus: str, judge: str | None, judgements: list[Judgement], systems: dict[str, SystemMeta]
+) -> dict[str, CorpusSummary]:
+    """Per-system summary of a corpus from its stored generations and the judge configuration's repeat means
+    (the judge configuration with most first passes on this corpus among judge ``judge``'s); accuracy is
+    correct / all items (:func:`benger.metrics.accuracy`)."""
+    from benger.metrics._answers import accuracy
+
     if corpus not in store.corpus_names() or judge is None:
         return {}
     gold = {t.task_id: getattr(t, "gold_answer", None) for t in store.load_corpus(corpus).tasks}
-    gens = [g for g in store.generations(corpus=corpus, status="ok") if g.task_id in gold]
-    scores = {
-        j.target_id: j
-        for j in store.judgements(judge=judge, target_kind="generation", status="scored")
-        if j.repeat_index == 0 and j.total is not None
-    }
+    every = [g for g in store.generations(corpus=corpus) if g.task_id in gold]
+    gens = [g for g in every if g.status == "ok"]
+    scores = _repeat_means(judgements, _primary(judgements, {g.generation_id for g in gens}, judge))
     by_system: dict[str, list[Any]] = defaultdict(list)
-    for g in gens:
+    for g in every:
         by_system[g.system].append(g)
     out = {}
-    for system, rows in by_system.items():
-        raws = np.asarray([scores[g.generation_id].total for g in rows if g.generation_id in scores], dtype=float)
+    for system, all_rows in by_system.items():
+        rows = [g for g in all_rows if g.status == "ok"]
+        raws = np.asarray([scores[g.generation_id] for g in rows if g.generation_id in scores], dtype=float)
         if raws.size == 0:
             continue
-        answered = [g for g in rows if g.answer is not None and gold.get(g.task_id)]
-        acc = float(np.mean([g.answer == gold[g.task_id] for g in answered])) if answered else None
+        labelled = [g for g in all_rows if gold.get(g.task_id)]
+        answers: list[Any] = [g.answer if g.status == "ok" else None for g in labelled]
+        truth: list[Any] = [gold[g.task_id] for g in labelled]
+        acc = accuracy(answers, truth) if labelled else None
         out[system] = CorpusSummary(
             n=int(raws.size),
             n_generations=len(rows),
@@ -59,9 +101,16 @@ def _summaries(store: Any, corpus: str, judge: str | None, systems: dict[str, Sy
     return out
 
 
-def study_from_store(store: Any, *, corpus: str = "benchathon", primary_judge: str | None = None) -> StudyData:
-    """The dataset of one Falllösung corpus in ``store``; the primary judge defaults to the judge with most
-    first-pass judgements of its generations. Judges on reviewed solutions become the per-pick judge scores."""
+def study_from_store(
+    store: Any,
+    *,
+    corpus: str = "benchathon",
+    primary_judge: str | None = None,
+    metric_signatures: Mapping[str, str] | None = None,
+) -> StudyData:
+    """The dataset of one Falllösung corpus in ``store``; the primary judge defaults to the judge configuration
+    with most first-pass judgements of its generations. Judges on reviewed solutions become the per-pick judge
+    scores. ``metric_signatures`` (metric -> signature) overrides the default signature choice."""
     systems = {
         s.name: SystemMeta(s.name, s.display_name or s.name, s.tier, s.provider_family or s.provider, s.weights)
         for s in store.systems()
@@ -71,11 +120,13 @@ def study_from_store(store: Any, *, corpus: str = "benchathon", primary_judge: s
     gens = store.generations(corpus=corpus)
     gen_ids = {g.generation_id for g in gens}
     judgements = [j for j in store.judgements(status="scored") if j.total is not None]
-    primary = primary_judge or _primary(judgements, gen_ids) or "primary"
+    key = _primary(judgements, gen_ids, primary_judge)
+    primary = key[0] if key else (primary_judge or "primary")
+    means = _repeat_means(judgements, key)
     first: dict[str, Judgement] = {}
     repeats: dict[str, list[float]] = defaultdict(list)
     for j in judgements:
-        if j.judge == primary and j.target_id in gen_ids:
+        if key is not None and (j.judge, j.judge_config_hash, j.rubric_version) == key and j.target_id in gen_ids:
             if j.repeat_index == 0:
                 first[j.target_id] = j
             else:
@@ -85,7 +136,7 @@ def study_from_store(store: Any, *, corpus: str = "benchathon", primary_judge: s
             generation_id=g.generation_id,
             system=g.system,
             task_id=g.task_id,
-            raw=float(first[g.generation_id].total or 0.0),
+            raw=means[g.generation_id],
             dims=dict(first[g.generation_id].dimensions or {}),
             superseded=g.status != "ok" or bool(g.meta.get("superseded")),
         )
@@ -151,7 +202,10 @@ def study_from_store(store: Any, *, corpus: str = "benchathon", primary_judge: s
     metrics: dict[str, dict[str, float]] = defaultdict(dict)
     solution_metrics: dict[str, dict[str, float]] = defaultdict(dict)
     final_ids = {g.generation_id for g in generations if not g.superseded}
+    signatures = _signatures(store, metric_signatures)
     for m in store.metric_values():
+        if signatures.get(m.metric) != m.signature:
+            continue
         if m.target_kind == "generation" and m.target_id in final_ids:
             metrics[m.metric][m.target_id] = m.value
         if m.target_id in solutions:
@@ -170,13 +224,17 @@ def study_from_store(store: Any, *, corpus: str = "benchathon", primary_judge: s
         solution_metrics=dict(solution_metrics),
         annotations=annotations,
         generation_judge_scores=dict(per_generation),
-        zjs=_summaries(store, "zjs", primary, systems),
-        grundprinzipien=_summaries(store, "grundprinzipien", primary, systems),
+        zjs=_summaries(store, "zjs", primary, judgements, systems),
+        grundprinzipien=_summaries(store, "grundprinzipien", primary, judgements, systems),
         inputs={
             "source": "store",
             "corpus": corpus,
             "n_generations": len(generations),
             "n_reviews": len(reviews),
             "n_judgements": len(judgements),
+            "primary_judge_config": {"judge": key[0], "judge_config_hash": key[1], "rubric": key[2]} if key else None,
+            "generation_score": "mean over the primary judge configuration's scored repeats",
+            "metric_signatures": signatures,
         },
+        leaderboard=partial(leaderboard_from_store, store, metric_signatures=signatures),
     )

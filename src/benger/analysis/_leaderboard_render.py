@@ -216,3 +216,16 @@ def table1(board: Leaderboard, *, group: str | None = None, bench_corpus: str = 
         },
         "rows": ranked,
     }
+
+
+def table1_from_study(data: Any, *, seed: int = 0, n_boot: int = 2000) -> dict[str, Any] | None:
+    """``rq1.leaderboard`` for a StudyData read from a store: :func:`table1` of the store's leaderboard (the
+    one definition, bootstrap CI with ``seed`` / ``n_boot``) for the primary judge; None for release data."""
+    if getattr(data, "leaderboard", None) is None:
+        return None
+    board = data.leaderboard(ci="bootstrap", seed=seed, n_resamples=n_boot)
+    groups = [
+        g for g in board.groups() if any(r.judge == data.primary_judge and r.n for r in board.rows if r.group == g)
+    ]
+    bench = str((data.inputs or {}).get("corpus") or "benchathon")
+    return table1(board, group=groups[0] if groups else None, bench_corpus=bench)
