@@ -148,3 +148,39 @@ def test_missing_optional_sdks_raise_missing_dependency(monkeypatch: pytest.Monk
         create_model(_system("anthropic", local))
     with pytest.raises(MissingDependencyError, match=r"pip install 'benger\[google\]'"):
         create_model(_system("google", local))
+
+
+# issue 11, items 1 and 3: every provider maps reasoning and refusals the same way
+# (provider, stub model behaviour, expected reasoning prefix or None, expected refusal source or None)
+DIALECT_ROWS = [
+    ("openai-compatible", "reasoning", "Erst ein Entwurf", None),
+    ("anthropic", "reasoning", "Erst ein Entwurf", None),
+    ("google", "reasoning", "Erst ein Entwurf", None),
+    ("openai-compatible", "refusal", None, "provider"),
+    ("anthropic", "refusal", None, "provider"),
+    ("google", "refusal", None, "provider"),
+    ("openai-compatible", "content_filter", None, "content_filter"),
+]
+
+
+@pytest.mark.parametrize(("provider", "behaviour", "reasoning", "refused"), DIALECT_ROWS)
+async def test_reasoning_and_refusal_in_every_dialect(
+    provider: str, behaviour: str, reasoning: str | None, refused: str | None
+) -> None:
+    from benger.llm import detect_refusal, read_json_reply
+
+    def answer(request: dict[str, Any]) -> str:
+        return json.dumps({"answer": "Nein", "reasoning": "Es fehlt an einer Annahme."})
+
+    with run_stub_server(responder=answer) as stub:
+        url = stub.base_url if provider == "openai-compatible" else stub.root_url
+        system = _system(provider, url).model_copy(update={"model": f"m+{behaviour}"})
+        model = create_model(system, policy=FAST_POLICY)
+        response = await model.complete(REQUEST)
+        await model.aclose()
+    found = detect_refusal(response)
+    assert (found.source if found else None) == refused
+    if reasoning is not None:
+        assert response.reasoning is not None and response.reasoning.startswith(reasoning)
+        assert '"Ja"' in response.reasoning  # the stub's draft flips the answer
+        assert read_json_reply(response.text, lambda d: d["answer"], reasoning=response.reasoning).value == "Nein"

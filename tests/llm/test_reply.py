@@ -161,8 +161,9 @@ def response(**fields: Any) -> ChatResponse:
 @pytest.mark.parametrize(
     ("reply", "expected"),
     [
-        (response(refusal=True, refusal_text="Dazu kann ich nichts sagen."), Refusal("provider", "Dazu kann ich nichts sagen.")),
-        (response(finish_reason="content_filter", refusal=True), Refusal("content_filter", "finish_reason content_filter")),
+        (response(refusal=True, refusal_text="Nicht mit mir."), Refusal("provider", "Nicht mit mir.")),
+        (response(finish_reason="content_filter", refusal=True),
+         Refusal("content_filter", "finish_reason content_filter")),
         (response(refusal=True), Refusal("provider", "the provider flagged the reply as a refusal")),
         (response(text=obj("Ja"), finish_reason="stop"), None),
         (response(text="Ich kann dabei nicht helfen.", finish_reason="stop"), None),  # phrases: a later step

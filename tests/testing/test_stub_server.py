@@ -189,3 +189,43 @@ def test_latency_counts_from_receipt_and_includes_rendering() -> None:
         httpx.post(f"{stub.base_url}/chat/completions", json=_chat("Frage"), timeout=10).raise_for_status()
         elapsed = time.perf_counter() - started
     assert 0.2 <= elapsed < 0.33  # 200 ms from receipt to reply, not 200 + 150
+
+
+# --- reply behaviours (issue 11): each row is a model-name behaviour and what the reply must look like ------
+BEHAVIOUR_ROWS = [
+    # (model, content starts with, refusal field, finish reason, reasoning_content starts with)
+    ("stub", '{"answer": "Ja"', None, "stop", None),
+    ("stub+think", '<think>\nErst ein Entwurf:\n{"answer": "Nein"', None, "stop", None),
+    ("stub+reasoning", '{"answer": "Ja"', None, "stop", 'Erst ein Entwurf:\n{"answer": "Nein"'),
+    ("stub+echo", 'Das verlangte Format:\n{"answer": "Ja/Nein", "reasoning": "<Text>"}', None, "stop", None),
+    ("stub+correction", '{"answer": "Nein", "reasoning": "Entwurf: ', None, "stop", None),
+    ("stub+ambiguous", '{"answer": "Nein", "reasoning": "Entwurf: ', None, "stop", None),
+    ("stub+short", '{"answer": "Ja"', None, "stop", None),
+    ("stub+refusal", None, "Dazu kann ich keine Auskunft geben.", "stop", None),
+    ("stub+refusal_phrase", "Es tut mir leid, aber ich kann dabei nicht helfen.", None, "stop", None),
+    ("stub+content_filter", "", None, "content_filter", None),
+    ("stub+unknown", '{"answer": "Ja"', None, "stop", None),  # unknown parts are just part of the name
+]
+
+
+@pytest.mark.parametrize(("model", "content", "refusal", "finish", "reasoning"), BEHAVIOUR_ROWS)
+def test_model_behaviours(
+    model: str, content: str | None, refusal: str | None, finish: str, reasoning: str | None
+) -> None:
+    prompt = "Hat A einen Anspruch? Antworte mit Ja oder Nein und begründe kurz."
+    with run_stub_server() as stub:
+        body = httpx.post(f"{stub.base_url}/chat/completions", json=_chat(prompt, model=model)).json()
+    choice = body["choices"][0]
+    message = choice["message"]
+    assert (message["refusal"], choice["finish_reason"], message.get("reasoning_content", None) and
+            message["reasoning_content"][: len(reasoning or "")]) == (refusal, finish, reasoning)  # fmt: skip
+    if content is None:
+        assert message["content"] is None
+    else:
+        assert message["content"].startswith(content)
+    if model == "stub+short":
+        assert len(json.loads(message["content"])["reasoning"].split()) <= 30
+    if model in ("stub+correction", "stub+ambiguous", "stub+think", "stub+echo"):
+        assert message["content"].endswith(default_responder(_chat(prompt, model=model)))  # the final is last
+    if reasoning:
+        assert body["usage"]["completion_tokens_details"]["reasoning_tokens"] > 0

@@ -61,7 +61,7 @@ def _variant(value: Any, mode: str) -> Any:
     if isinstance(value, int | float):
         return 0
     if isinstance(value, str):
-        if value in ("Ja", "Nein"):
+        if value in ("Ja", "Nein") and mode != "short":
             return "Ja/Nein" if mode == "echo" else ("Nein" if value == "Ja" else "Ja")
         if mode == "echo":
             return "<Text>"
