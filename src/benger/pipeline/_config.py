@@ -14,10 +14,13 @@ from benger.schema import SystemConfig
 SystemSpec = str | dict[str, Any]
 
 
+_STRICT = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+
 class Filters(BaseModel):
     """Restrict a run: task ids, the first ``limit`` tasks (per corpus), system names."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     tasks: list[str] | None = None
     limit: int | None = Field(default=None, ge=1)
     systems: list[str] | None = None
@@ -26,7 +29,7 @@ class Filters(BaseModel):
 class LeaderboardOptions(BaseModel):
     """Leaderboard settings: CI kind (bootstrap | normal), bootstrap seed and resamples, judge filter."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     ci: Literal["bootstrap", "normal"] = "bootstrap"
     seed: int = 0
     n_resamples: int = Field(default=2000, ge=100)
@@ -36,7 +39,7 @@ class LeaderboardOptions(BaseModel):
 class RetrySettings(BaseModel):
     """The one retry policy's budget and waits for this run (provider errors and malformed-output re-asks)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     max_retries: int = Field(default=3, ge=0)
     initial_wait: float = Field(default=1.0, ge=0)
     max_wait: float = Field(default=60.0, ge=0)
@@ -45,7 +48,7 @@ class RetrySettings(BaseModel):
 class RunConfig(BaseModel):
     """A run: generate with ``systems`` over ``corpora``, judge with ``judges``, print the leaderboard."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     name: str = "run"
     db: str | None = None
     corpora: list[str] = Field(min_length=1)
@@ -97,29 +100,97 @@ def _system(spec: SystemSpec, section: str, index: int, source: str | None, *, j
         raise InputError(first["msg"], file=source, field=f"{section}[{index}].{loc}") from exc
 
 
-def load_run_config(path: str | Path) -> RunConfig:
-    """Read and validate a run config; relative prompt paths are resolved against the config's folder."""
-    p = Path(path)
+_SECTIONS: dict[str, type[BaseModel]] = {
+    "filters": Filters,
+    "leaderboard": LeaderboardOptions,
+    "retry": RetrySettings,
+}
+
+
+def _yaml_line(text: str, loc: tuple[int | str, ...]) -> int | None:
+    """The 1-based line of the YAML node at ``loc`` (keys and list indexes); as deep as the document goes."""
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise InputError("run config not found", file=p) from exc
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except (yaml.YAMLError, RecursionError, ValueError):
+        return None
+    if node is None:
+        return None
+    for step in loc:
+        if isinstance(node, yaml.MappingNode) and isinstance(step, str):
+            match = [(k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == step]
+            if not match:
+                break
+            node = match[0][1]
+        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
+            node = node.value[step]
+        else:
+            break
+    return int(node.start_mark.line) + 1
+
+
+def _validation_error(exc: ValidationError, path: Path, text: str) -> InputError:
+    errors = exc.errors()
+    first = errors[0]
+    loc = tuple(step for step in first["loc"] if isinstance(step, int | str))
+    field = "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in loc).lstrip(".") or None
+    message = str(first["msg"]).removeprefix("Value error, ")
+    if first["type"] == "extra_forbidden":
+        owner = _SECTIONS.get(str(loc[0]), RunConfig) if len(loc) > 1 else RunConfig
+        known = ", ".join(name for name in owner.model_fields if name != "source")
+        message = f"unknown key {loc[-1]!r}; the known keys here are: {known}"
+    elif first["type"] != "missing" and "input" in first:
+        shown = repr(first["input"])
+        message += f", got {shown if len(shown) <= 60 else shown[:57] + '...'}"
+    if len(errors) > 1:
+        message += f" (and {len(errors) - 1} more problem(s) in this file)"
+    return InputError(message, file=path, line=_yaml_line(text, loc), field=field)
+
+
+def load_run_config(path: str | Path) -> RunConfig:
+    """Read and validate a run config before anything runs; relative paths are resolved against its folder.
+
+    Checked here, so a bad config never reaches a paid call: the file (UTF-8, a file not a folder), the
+    YAML, every key and type (unknown keys are errors), the systems and judges (catalog names or inline
+    configs) and the prompt templates (compiled once). Raises InputError naming file, line and field.
+    """
+    from benger.corpora._reading import read_text
+
+    p = Path(path)
+    text = read_text(p)
+    try:
+        data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        line = getattr(getattr(exc, "problem_mark", None), "line", None)
-        raise InputError(f"not valid YAML: {exc}", file=p, line=line + 1 if line is not None else None) from exc
+        mark = getattr(exc, "problem_mark", None)
+        line = getattr(mark, "line", None)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise InputError(f"not valid YAML: {problem}", file=p, line=line + 1 if line is not None else None) from None
+    except RecursionError:
+        raise InputError("not a run config: the YAML is nested too deeply", file=p) from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise InputError(f"not a run config: {exc}", file=p) from None
     if not isinstance(data, dict):
-        raise InputError("a run config must be a YAML mapping", file=p)
+        raise InputError("a run config must be a YAML mapping (key: value lines)", file=p, line=1)
     try:
         config = RunConfig.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(part) for part in first["loc"])
-        raise InputError(first["msg"], file=p, field=loc or None) from exc
+        raise _validation_error(exc, p, text) from None
+    except RecursionError:
+        raise InputError("not a run config: a value is nested too deeply", file=p) from None
     config.source = str(p)
     config.prompts = {
         k: str((p.parent / v).resolve()) if not Path(v).is_absolute() else v for k, v in config.prompts.items()
     }
     config.corpora = [_resolve_corpus_path(spec, p.parent) for spec in config.corpora]
+    config.resolved_systems()
+    config.resolved_judges()
+    from benger.pipeline._prompts import PROMPT_OPTIONS, PromptSet
+
+    try:
+        PromptSet(overrides=dict(config.prompts), **{name: getattr(config, name) for name in PROMPT_OPTIONS})
+    except InputError as exc:
+        if exc.field == "prompts" and exc.file is None:
+            raise InputError(exc.reason, file=p, line=_yaml_line(text, ("prompts",)), field="prompts") from None
+        raise
     return config
 
 

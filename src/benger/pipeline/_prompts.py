@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.meta
 
 from benger.errors import InputError
 from benger.judge import JudgeTemplate, Rubric, judge_schema, judge_template
@@ -40,17 +41,42 @@ GRUNDPRINZIP_SCHEMA: dict[str, Any] = {
 
 _ENV = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=False, autoescape=False)
 
+#: The values each template is rendered with (a template naming anything else fails before the run).
+TEMPLATE_VALUES: dict[str, frozenset[str]] = {
+    "falloesung": frozenset({"facts", "area", "title"}),
+    "grundprinzip": frozenset({"case", "question", "area"}),
+    "judge": frozenset({"rubric", "max_total", "fmt", "task", "reference", "candidate", "brief"}),
+}
+
+
+def check_template(source: str, origin: str, allowed: frozenset[str]) -> jinja2.Template:
+    """Compile a template once; a syntax error or a value it is never given is an InputError at ``origin:line``."""
+    try:
+        ast = _ENV.parse(source)
+        template = _ENV.from_string(source)  # also unknown filters and tests
+    except jinja2.TemplateSyntaxError as exc:
+        raise InputError(f"prompt template syntax error: {exc.message}", file=origin, line=exc.lineno) from None
+    unknown = sorted(jinja2.meta.find_undeclared_variables(ast) - allowed)
+    if unknown:
+        raise InputError(
+            f"prompt template uses {', '.join(repr(u) for u in unknown)}, which it is never given; "
+            f"available: {', '.join(sorted(allowed))}",
+            file=origin,
+        )
+    return template
+
 
 def _builtin_text(name: str) -> str:
     return resources.files("benger.pipeline").joinpath("prompts", f"{name}.j2").read_text(encoding="utf-8")
 
 
 def _read(path: str | Path, name: str) -> str:
-    p = Path(path)
+    from benger.corpora._reading import read_text  # UTF-8 (BOM or not), a file and not a folder
+
     try:
-        return p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read prompt template '{name}': {exc}", file=p) from exc
+        return read_text(Path(path))
+    except InputError as exc:
+        raise InputError(f"cannot read prompt template '{name}': {exc.reason}", file=path, line=exc.line) from None
 
 
 #: The PromptSet settings besides the template overrides (run-config keys of the same names).
@@ -91,9 +117,14 @@ class PromptSet:
             )
         for name in TEMPLATE_NAMES:
             if name in _JUDGE_RUBRIC:
+                if name in self.overrides:  # compiled once here, not per item at run time
+                    path = self.overrides[name]
+                    check_template(_read(path, name), str(path), TEMPLATE_VALUES["judge"])
                 continue
             source = _read(self.overrides[name], name) if name in self.overrides else _builtin_text(name)
             self._sources[name] = source
+            origin = self.overrides.get(name, f"builtin:{name}.j2")
+            self._compiled[name] = check_template(source, origin, TEMPLATE_VALUES[name.rsplit("_", 1)[0]])
 
     def source(self, name: str) -> str:
         return self._sources[name]
