@@ -151,3 +151,46 @@ def test_endpoint_limit_rule() -> None:
     local = SystemConfig(name="l", provider="local", model="qwen2.5-0.5b-instruct")
     assert endpoint_limit(local, 64).max_concurrency is None  # one in-process llama.cpp instance
     assert endpoint_limit(remote, 64).config_hash() == remote.config_hash()  # not part of the work key
+
+
+# --- issue 11: generation replies read through the one reader -------------------------------------------------
+def test_parse_generation_reads_the_final_object() -> None:
+    from benger.llm import AmbiguousOutput
+
+    draft = json.dumps({"antwort": "Ja", "begruendung": "Entwurf."})
+    final = json.dumps({"antwort": "Nein", "begruendung": "Keine Annahme."})
+    assert parse_generation(f"<think>{draft}</think>{final}", GP) == ("Keine Annahme.", "Nein")
+    assert parse_generation(final, GP, reasoning=f"Vorher: {draft}") == ("Keine Annahme.", "Nein")
+    assert parse_generation(f"{draft}\nKorrektur:\n{final}", GP) == ("Keine Annahme.", "Nein")
+    with pytest.raises(AmbiguousOutput, match="ambiguous: 2 different valid JSON objects"):
+        parse_generation(f"{draft}\n{final}", GP)
+    # the prompt's own format example echoed back is never the Falllösung
+    _, user = PromptSet().generation_messages(FALL)
+    echo = '{"loesung": "<die vollständige Falllösung als Text>"}'
+    assert echo in user.content
+    with pytest.raises(MalformedOutput, match="quoted from the prompt"):
+        parse_generation(echo, FALL, quoted=[user.content])
+    with pytest.raises(MalformedOutput, match="format echo: placeholder"):
+        parse_generation(echo, FALL)  # the same object is a placeholder echo even without the prompt
+    body = json.dumps({"loesung": "A. Strafbarkeit des A"}, ensure_ascii=False)
+    assert parse_generation(f"{echo}\n{body}", FALL, quoted=[user.content]) == ("A. Strafbarkeit des A", None)
+    assert parse_generation("<think>Gliederung</think>A. Gutachten", FALL, plain_text=True) == ("A. Gutachten", None)
+
+
+@pytest.mark.parametrize(
+    ("output_tokens", "reasoning_tokens", "text", "reasoning", "expected"),
+    [
+        (300, None, "x" * 10, None, 300),  # no reasoning: all output tokens
+        (300, 250, "x" * 10, "y" * 10, 50),  # the provider's reasoning count is subtracted
+        (300, None, "<think>" + "y" * 30 + "</think>" + "x" * 10, None, 75),  # 300 x 10 / (10 + 30)
+        (300, None, "x" * 20, "y" * 20, 150),  # a reasoning field: 300 x 20 / 40
+    ],
+)
+def test_answer_tokens_leave_reasoning_out(
+    output_tokens: int, reasoning_tokens: int | None, text: str, reasoning: str | None, expected: int
+) -> None:
+    from benger.llm import ChatResponse, Usage
+    from benger.pipeline._reading import answer_tokens
+
+    usage = Usage(output_tokens=output_tokens, reasoning_tokens=reasoning_tokens)
+    assert answer_tokens(ChatResponse(text=text, reasoning=reasoning, usage=usage)) == expected
