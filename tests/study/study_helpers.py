@@ -7,7 +7,7 @@ from pathlib import Path
 
 from benger.schema import AREAS, Corpus, FalloesungTask, Generation, SystemConfig
 from benger.store import Store, open_store
-from benger.study import create_user
+from benger.study import create_study, create_user, open_study
 from benger.study._models import StudyUser
 
 PASSWORD = "geheim-123"
@@ -80,6 +80,13 @@ def new_store(tmp_path: Path, corpus: Corpus | None = None) -> Store:
     store.add_corpus(corpus)
     add_generations(store, corpus)
     return store
+
+
+def open_new_study(store: Store, name: str, seed: int, time_limit_s: int = 7200) -> int:
+    """A new study over the mini corpus, opened for participants (create_study makes a draft)."""
+    study = create_study(store, name, "mini", seed=seed, time_limit_s=time_limit_s)
+    open_study(store, study)
+    return study
 
 
 _HASH: list[str] = []

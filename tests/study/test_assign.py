@@ -74,8 +74,12 @@ def test_our_design_on_the_released_roster(release_dir: Path) -> None:
     assert ours == assign_reviews(picks, authors, roster, seed=20260509)
 
 
+Roster = tuple[list[PickSpec], dict[str, str], list[str], dict[str, str]]
+
+
 @st.composite
-def rosters(draw: st.DrawFn) -> tuple[list[PickSpec], dict[str, str], list[str]]:
+def rosters(draw: st.DrawFn) -> Roster:
+    """Picks, task authors, blind graders, and who submitted each human pick (some graders are participants)."""
     graders = [f"g{i}" for i in range(draw(st.integers(3, 8)))]
     creators = [*graders[: draw(st.integers(1, len(graders)))], "c_extra"]
     picks: list[PickSpec] = []
@@ -88,28 +92,62 @@ def rosters(draw: st.DrawFn) -> tuple[list[PickSpec], dict[str, str], list[str]]
                 st.lists(st.sampled_from(["traditional", "co_creation", "llm"]), min_size=1, max_size=3, unique=True)
             ):
                 picks.append(PickSpec(f"{task}-{prov}", task, area, prov))
-    return picks, authors, graders
+    submitters = {
+        p.pick_id: draw(st.sampled_from([*graders, "p_only"])) for p in picks if p.provenance != "llm"
+    }
+    return picks, authors, graders, submitters
 
 
 @settings(max_examples=60, deadline=None)
 @given(rosters(), st.integers(0, 10_000))
-def test_design_properties_on_random_rosters(case: tuple[list[PickSpec], dict[str, str], list[str]], seed: int) -> None:
-    picks, authors, graders = case
+def test_design_properties_on_random_rosters(case: Roster, seed: int) -> None:
+    picks, authors, graders, submitters = case
     try:
-        slots = assign_reviews(picks, authors, graders, seed)
+        slots = assign_reviews(picks, authors, graders, seed, submitters=submitters)
     except InputError as exc:  # infeasible: some pick has fewer than 3 eligible graders
-        assert "eligible blind graders" in str(exc)
+        assert exc.field == "graders"
         authored: dict[str, set[str]] = {}
         for p in picks:
             authored.setdefault(authors[p.task_id], set()).add(p.area)
         assert any(
-            sum(p.area not in authored.get(g, set()) and g != authors[p.task_id] for g in graders) < 3 for p in picks
+            sum(
+                p.area not in authored.get(g, set()) and g not in (authors[p.task_id], submitters.get(p.pick_id))
+                for g in graders
+            )
+            < 3
+            for p in picks
         )
         return
     assert len(slots) == 4 * len(picks)
-    assert design_violations(slots, picks, authors, graders) == []
-    assert improving_moves(slots, picks, authors, graders) == []
-    assert slots == assign_reviews(picks, authors, graders, seed)
+    assert design_violations(slots, picks, authors, graders, submitters=submitters) == []
+    assert improving_moves(slots, picks, authors, graders, submitters) == []
+    assert all(s.grader != submitters.get(s.pick_id) for s in slots if s.role == "blind")
+    assert slots == assign_reviews(picks, authors, graders, seed, submitters=submitters)
+
+
+def test_submitter_is_never_assigned_the_blind_review_of_their_own_solution() -> None:
+    # g0 is a participant and a grader and submitted the picked solution P1; c authored the task
+    picks = [PickSpec("P1", "t1", "Zivilrecht", "traditional"), PickSpec("P2", "t1", "Zivilrecht", "llm")]
+    for seed in range(20):
+        slots = assign_reviews(picks, {"t1": "c"}, ["g0", "g1", "g2", "g3"], seed, submitters={"P1": "g0"})
+        assert sorted(s.grader for s in slots if s.pick_id == "P1" and s.role == "blind") == ["g1", "g2", "g3"]
+    # with only three graders, P1 has two eligible ones: the design is refused instead of a self-review
+    with pytest.raises(InputError) as info:
+        assign_reviews(picks, {"t1": "c"}, ["g0", "g1", "g2"], 1, submitters={"P1": "g0"})
+    assert info.value.field == "graders"
+
+
+def test_self_review_is_a_design_violation() -> None:
+    picks = [PickSpec("P1", "t1", "Strafrecht", "co_creation")]
+    slots = [
+        ReviewSlot("P1", "a", "creator", "creator"),
+        ReviewSlot("P1", "b", "blind", "A"),
+        ReviewSlot("P1", "c", "blind", "B"),
+        ReviewSlot("P1", "d", "blind", "C"),
+    ]
+    assert design_violations(slots, picks, {"t1": "a"}, ["b", "c", "d"]) == []
+    problems = design_violations(slots, picks, {"t1": "a"}, ["b", "c", "d"], submitters={"P1": "c"})
+    assert problems == ["P1: c reviews blind the solution they submitted"]
 
 
 def test_violations_are_reported() -> None:

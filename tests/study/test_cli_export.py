@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import typer
 from sqlalchemy import select
-from study_helpers import user
+from study_helpers import open_new_study, user
 from typer.testing import CliRunner
 
 from benger.analysis import StudyData, compute_all
@@ -17,7 +17,7 @@ from benger.cli import _web
 from benger.judge import grade_points, passed
 from benger.schema import Judgement
 from benger.store import Store
-from benger.study import create_study, enrol, save_expertise, save_review, start, submit
+from benger.study import enrol, save_expertise, save_review, start, submit
 from benger.study._models import ReviewAssignment
 
 FULL = {
@@ -55,7 +55,7 @@ def test_admin_commands_export_and_analysis(store: Store, tmp_path: Path) -> Non
         args = ["study", "create-user", name, "--db", db, "--password", "langes-passwort"]
         result = runner.invoke(app, args + [x for r in roles for x in ("--role", r)])
         assert result.exit_code == 0, result.output
-    study = create_study(store, "CLI", "mini", seed=4)
+    study = open_new_study(store, "CLI", seed=4)
     for i in range(2):
         pid = user(store, f"p{i}", "participant")
         save_expertise(store, pid, "graduate", {"Zivilrecht": 2 + i, "Strafrecht": 3, "Öffentliches Recht": 4}, None)
@@ -68,6 +68,7 @@ def test_admin_commands_export_and_analysis(store: Store, tmp_path: Path) -> Non
             app, ["study", "set-author", f"mini-t{t}", f"c{(t - 1) // 2}", "--study", str(study), "--db", db]
         )
         assert result.exit_code == 0, result.output
+    assert "0 running drafts" in runner.invoke(app, ["study", "close", "--study", str(study), "--db", db]).output
     assert "18 picks" in runner.invoke(app, ["study", "picks", "--study", str(study), "--db", db]).output
     assert "72 review assignments" in runner.invoke(app, ["study", "assign", "--study", str(study), "--db", db]).output
     with store.session() as session:

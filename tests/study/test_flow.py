@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import select
-from study_helpers import user
+from study_helpers import open_new_study, user
 
 from benger.errors import InputError
 from benger.store import Store
@@ -28,7 +28,7 @@ COMPETENCE = {"Zivilrecht": 4, "Strafrecht": 2, "Öffentliches Recht": 3}
 
 
 def _setup(store: Store, limit_s: int = 60) -> tuple[int, int]:
-    study = create_study(store, "Benchathon Test", "mini", seed=7, time_limit_s=limit_s)
+    study = open_new_study(store, "Benchathon Test", seed=7, time_limit_s=limit_s)
     pid = user(store, "anna", "participant")
     save_expertise(store, pid, "law_student", COMPETENCE, 9.5)
     enrol(store, study, pid)
@@ -98,7 +98,7 @@ def test_started_task_cannot_be_skipped(store: Store) -> None:
 
 
 def test_enrolment_is_balanced(store: Store) -> None:
-    study = create_study(store, "Balance", "mini", seed=3)
+    study = open_new_study(store, "Balance", seed=3)
     ids = [user(store, f"p{i}", "participant") for i in range(4)]
     for pid in ids:
         enrol(store, study, pid)
@@ -113,7 +113,7 @@ def test_enrolment_is_balanced(store: Store) -> None:
 
 
 def test_bad_inputs_are_clear(store: Store) -> None:
-    with pytest.raises(InputError, match="no corpus named 'nope'"):
+    with pytest.raises(InputError, match="Den Korpus nope gibt es im Speicher nicht"):
         create_study(store, "X", "nope", seed=1)
     pid = user(store, "bob", "participant")
     with pytest.raises(InputError, match="Kompetenz in Strafrecht"):

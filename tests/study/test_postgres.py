@@ -9,12 +9,12 @@ from contextlib import AbstractContextManager
 import pytest
 from sqlalchemy import func, select, text
 from study_helpers import HALF_MARKS as FULL
-from study_helpers import add_generations, mini_corpus, user
+from study_helpers import add_generations, mini_corpus, open_new_study, user
 
 from benger.errors import InputError
 from benger.store import Store, open_store
 from benger.study import (
-    create_study,
+    close_study,
     enrol,
     run_assignment,
     run_picks,
@@ -45,7 +45,7 @@ def test_50_concurrent_submissions_and_reviews(pg_store: Store) -> None:
     corpus = mini_corpus()
     store.add_corpus(corpus)
     add_generations(store, corpus)
-    study = create_study(store, "PG", "mini", seed=1, time_limit_s=3600)
+    study = open_new_study(store, "PG", seed=1, time_limit_s=3600)
     people = [user(store, f"p{i}", "participant") for i in range(N)]
     with ThreadPoolExecutor(8) as pool:  # enrolment races for positions; the unique constraint sorts it out
         list(
@@ -86,6 +86,7 @@ def test_50_concurrent_submissions_and_reviews(pg_store: Store) -> None:
     for t in range(1, 7):
         set_author(store, study, f"mini-t{t}", creators[(t - 1) // 2])
     graders = [user(store, f"g{i}", "grader") for i in range(4)]
+    close_study(store, study)
     run_picks(store, study)
     run_assignment(store, study)
     with store.session() as session:

@@ -131,7 +131,7 @@ def test_invalid_draft_points_are_explained_not_saved(world: World, app: FastAPI
     client = login(TestClient(app), "g2")
     resp = client.post(f"/reviews/{aid}/draft", data={"csrf_token": csrf_of(client, "/reviews"), "dim_sprache": "2.3"})
     assert resp.status_code == 422
-    message = "Sprache und Fachterminologie: Punkte müssen zwischen 0 und 3 in Schritten von 0.5 liegen"
+    message = "Sprache und Fachterminologie: Punkte müssen zwischen 0 und 3 in Schritten von 0,5 liegen"
     assert resp.json() == {"error": message, "field": "sprache"}
 
 

@@ -13,9 +13,9 @@ import pytest
 import uvicorn
 from sqlalchemy import select
 from study_helpers import PASSWORD, new_store
-from web_helpers import World, populate, set_authors, submit_all
+from web_helpers import World, opened, populate, set_authors, submit_all
 
-from benger.study import create_study, enrol
+from benger.study import enrol
 from benger.study._models import Pick, ReviewAssignment, Submission
 from benger.web import create_app
 
@@ -39,9 +39,9 @@ class Site:
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     store = new_store(tmp_path_factory.mktemp("browser"))
     world = populate(store)
-    short = create_study(store, "Kurz", "mini", seed=2, time_limit_s=4)  # the timer runs out in the test
+    short = opened(store, "Kurz", seed=2, time_limit_s=4)  # the timer runs out in the test
     enrol(store, short, world.ids["participant"])
-    fresh = create_study(store, "Ohne Picks", "mini", seed=3, time_limit_s=3600)
+    fresh = opened(store, "Ohne Picks", seed=3)
     submit_all(store, fresh, world.ids)
     set_authors(store, fresh, world.ids)
     with socket.socket() as sock:
@@ -84,12 +84,12 @@ def _login(browser: object, site: Site, username: str) -> object:
 
 def test_participant_completes_a_timed_task(browser: object, site: Site) -> None:
     page = _login(browser, site, "participant")
-    page.goto(f"{site.url}/studies/{site.world.study}")
+    page.goto(f"{site.url}/studies/{site.world.live}")
     page.locator("form[action$='/tasks/0/start'] button").click()
     page.wait_for_selector("#countdown")
     assert "Sachverhalt 1" in page.inner_text(".facts")
     page.fill("#text", "A hat gegen B einen Anspruch aus § 433 II BGB.")
-    page.wait_for_function("document.getElementById('autosave-status').textContent.startsWith('Gespeichert')")
+    page.wait_for_function("() => document.getElementById('autosave-status').textContent.startsWith('Gespeichert')")
     page.on("dialog", lambda dialog: dialog.accept())
     page.click("#submit-button")
     page.wait_for_selector("#submitted-notice")
@@ -97,7 +97,7 @@ def test_participant_completes_a_timed_task(browser: object, site: Site) -> None
     with site.world.store.session() as session:
         sub = session.scalar(
             select(Submission).filter_by(
-                user_id=site.world.ids["participant"], task_id="mini-t1", study_id=site.world.study
+                user_id=site.world.ids["participant"], task_id="mini-t1", study_id=site.world.live
             )
         )
     assert sub is not None and not sub.auto_submitted
@@ -109,7 +109,7 @@ def test_timer_expires_and_draft_is_submitted(browser: object, site: Site) -> No
     page.locator("form[action$='/tasks/1/start'] button").click()
     page.wait_for_selector("#countdown")
     page.fill("#text", "Entwurf vor Ablauf")
-    page.wait_for_function("document.getElementById('autosave-status').textContent.startsWith('Gespeichert')")
+    page.wait_for_function("() => document.getElementById('autosave-status').textContent.startsWith('Gespeichert')")
     # 4 s limit: the countdown reaches 0, the page reloads and shows the automatic submission
     page.wait_for_selector("#submitted-notice", timeout=20_000)
     assert "automatisch" in page.inner_text("#submitted-notice")
@@ -123,15 +123,21 @@ def test_blind_grader_grades_a_pick(browser: object, site: Site) -> None:
     page.wait_for_selector("#grade-form")
     points = page.locator("input.points")
     assert points.count() == 10
-    values = ["15", "8", "7.5", "11", "10", "6", "7", "4", "2.5", "1.5"]
+    with site.world.store.session() as session:
+        n = len(session.scalars(select(ReviewAssignment).filter_by(grader_id=site.world.ids["g2"])).all())
+    assert page.inner_text("#progress") == f"0 von {n} abgegeben"
+    values = ["15", "8", "7,5", "11", "10", "6", "7", "4", "2,5", "1.5"]  # German decimal commas are accepted
     for i, value in enumerate(values):
         points.nth(i).fill(value)
         page.locator("textarea[name^=just_]").nth(i).fill("nachvollziehbar")
-    # 15+8+7.5+11+10+6+7+4+2.5+1.5 = 72.5 -> 73 -> 10 grade points
-    assert page.inner_text("#total") == "72.5"
+    # 15+8+7.5+11+10+6+7+4+2.5+1.5 = 72.5 -> 73 -> 10 grade points; shown in German number format
+    assert page.inner_text("#total") == "72,5"
     assert page.inner_text("#grade-points") == "10"
     page.click("#submit-review")
     page.wait_for_selector("#review-submitted")
+    assert page.inner_text("#progress") == f"1 von {n} abgegeben"
+    assert page.inner_text("#total") == "72,5"
+    assert page.locator("#next-review").is_visible()
     reviews = site.world.store.human_reviews()
     assert [r.raw_score for r in reviews] == [72.5] and reviews[0].grade_points == 10
 
@@ -139,6 +145,10 @@ def test_blind_grader_grades_a_pick(browser: object, site: Site) -> None:
 def test_admin_runs_picks_and_assignment(browser: object, site: Site) -> None:
     page = _login(browser, site, "admin")
     page.goto(f"{site.url}/admin/studies/{site.fresh}")
+    assert page.locator("#run-picks").is_disabled()  # submissions still open
+    page.click("#state-close")
+    page.wait_for_selector("#study-state")
+    assert page.inner_text("#study-state") == "geschlossen"
     page.click("#run-picks")
     page.wait_for_selector("#picks tbody tr")
     assert page.locator("#picks tbody tr").count() == 18

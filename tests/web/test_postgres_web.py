@@ -49,7 +49,7 @@ def test_participant_and_grader_over_http_on_postgres(pg_store: Store) -> None:
     app = create_app(pg_store)
     participant = login(TestClient(app), "participant")
     token = csrf_of(participant, "/studies")
-    base = f"/studies/{world.study}/tasks/0"
+    base = f"/studies/{world.live}/tasks/0"
     assert participant.post(f"{base}/start", data={"csrf_token": token}, follow_redirects=False).status_code == 303
     draft = participant.post(f"{base}/draft", data={"text": "Entwurf"}, headers={"X-CSRF-Token": token})
     assert draft.json() == {"status": "saved"}

@@ -15,8 +15,10 @@ from study_helpers import PASSWORD, user
 
 from benger.store import Store
 from benger.study import (
+    close_study,
     create_study,
     enrol,
+    open_study,
     run_assignment,
     run_picks,
     save_expertise,
@@ -31,8 +33,11 @@ XSS = "<script>alert('xss')</script>"
 
 @dataclass
 class World:
+    """``study``: closed, picked and in review; ``live``: open, with "participant" enrolled and not started."""
+
     store: Store
     study: int
+    live: int
     ids: dict[str, int]
 
 
@@ -51,10 +56,18 @@ def set_authors(store: Store, study: int, ids: dict[str, int]) -> None:
         set_author(store, study, f"mini-t{t}", ids[f"c{(t - 1) // 2}"])
 
 
+def opened(store: Store, name: str, seed: int, time_limit_s: int = 3600) -> int:
+    """A new study over the mini corpus, opened for participants."""
+    study = create_study(store, name, "mini", seed=seed, time_limit_s=time_limit_s)
+    open_study(store, study)
+    return study
+
+
 def populate(store: Store) -> World:
-    """A study over the mini corpus: 4 participants who submitted everything, 3 creators, 3 graders, picks
-    and review assignments; plus the participant "participant" enrolled but not started."""
-    study = create_study(store, "Benchathon", "mini", seed=9, time_limit_s=3600)
+    """A study over the mini corpus: 4 participants who submitted everything, 3 creators, 3 graders, the
+    study closed, picks and review assignments; plus an open study "Live" where the participant
+    "participant" is enrolled but has not started."""
+    study = opened(store, "Benchathon", seed=9)
     ids = {"admin": user(store, "admin", "admin")}
     for i, comp in enumerate((1, 3, 5, 2)):
         ids[f"p{i}"] = user(store, f"p{i}", "participant")
@@ -62,15 +75,17 @@ def populate(store: Store) -> World:
     submit_all(store, study, ids)
     ids["participant"] = user(store, "participant", "participant")
     save_expertise(store, ids["participant"], "referendar", COMPETENCE, None)
-    enrol(store, study, ids["participant"])
+    live = opened(store, "Live", seed=10)
+    enrol(store, live, ids["participant"])
     for i in range(3):
         ids[f"c{i}"] = user(store, f"c{i}", "creator")
     for i in range(3):
         ids[f"g{i}"] = user(store, f"g{i}", "grader")
     set_authors(store, study, ids)
+    close_study(store, study)
     run_picks(store, study)
     run_assignment(store, study)
-    return World(store, study, ids)
+    return World(store, study, live, ids)
 
 
 def login(client: TestClient, username: str) -> TestClient:

@@ -10,9 +10,12 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from benger.cli._options import DbOption
-from benger.errors import InputError, MissingDependencyError
+from benger.errors import MissingDependencyError
 
 if TYPE_CHECKING:
+    import uvicorn
+    from fastapi import FastAPI
+
     from benger.store import Store
 
 study_app = typer.Typer(help="Human study: accounts, studies, picks, review assignment, export.", no_args_is_help=True)
@@ -25,6 +28,25 @@ def _store(db: str | None) -> Store:
     return open_store(db)
 
 
+def server_config(app: FastAPI, host: str, port: int, trusted_proxies: list[str]) -> uvicorn.Config:
+    """The uvicorn configuration of ``benger serve``.
+
+    ``X-Forwarded-For``/``-Proto`` are honoured only from the addresses in ``trusted_proxies`` (uvicorn's
+    own default trusts them from 127.0.0.1, which would let any local client pick the address the login
+    limit counts under); with none given, the socket's peer address is the client.
+    """
+    import uvicorn
+
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        proxy_headers=bool(trusted_proxies),
+        forwarded_allow_ips=",".join(trusted_proxies) if trusted_proxies else "",
+        server_header=False,
+    )
+
+
 def register(app: typer.Typer) -> None:
     @app.command("serve")
     def serve_cmd(
@@ -33,6 +55,12 @@ def register(app: typer.Typer) -> None:
         port: Annotated[int, typer.Option(help="Port.")] = 8000,
         secure_cookies: Annotated[bool, typer.Option(help="Send the session cookie over HTTPS only.")] = False,
         sweep_every: Annotated[float, typer.Option(help="Seconds between auto-submits of overdue drafts.")] = 15.0,
+        trusted_proxy: Annotated[
+            list[str] | None,
+            typer.Option(
+                help="Address of a reverse proxy whose X-Forwarded-For is trusted (repeatable; default none)."
+            ),
+        ] = None,
     ) -> None:
         """Start the human-study web app (German UI) on the store."""
         try:
@@ -43,7 +71,8 @@ def register(app: typer.Typer) -> None:
             raise MissingDependencyError("benger serve", "web", "fastapi/uvicorn") from exc
         store = _store(db)
         typer.echo(f"benger study app on http://{host}:{port} (store {store.url})")
-        uvicorn.run(create_app(store, secure_cookies=secure_cookies, sweep_every_s=sweep_every), host=host, port=port)
+        web = create_app(store, secure_cookies=secure_cookies, sweep_every_s=sweep_every)
+        uvicorn.Server(server_config(web, host, port, list(trusted_proxy or []))).run()
 
     app.add_typer(study_app, name="study")
 
@@ -62,6 +91,92 @@ def create_user_cmd(
     with _store(db).session() as session:
         user = create_user(session, username, secret, role)
         typer.echo(f"created {user.username} ({user.roles}), pseudonym {user.pseudonym}")
+
+
+def _user_id(store: Store, username: str) -> int:
+    from benger.study import user_by_name
+
+    with store.session() as session:
+        return user_by_name(session, username).id
+
+
+@study_app.command("deactivate")
+def deactivate_cmd(username: Annotated[str, typer.Argument(help="Login name.")], db: DbOption = None) -> None:
+    """Deactivate an account: its sessions end and it can no longer log in."""
+    from benger.study import set_active
+
+    store = _store(db)
+    with store.session() as session:
+        set_active(session, _user_id(store, username), False)
+    typer.echo(f"deactivated {username}")
+
+
+@study_app.command("activate")
+def activate_cmd(username: Annotated[str, typer.Argument(help="Login name.")], db: DbOption = None) -> None:
+    """Reactivate a deactivated account."""
+    from benger.study import set_active
+
+    store = _store(db)
+    with store.session() as session:
+        set_active(session, _user_id(store, username), True)
+    typer.echo(f"activated {username}")
+
+
+@study_app.command("set-password")
+def set_password_cmd(
+    username: Annotated[str, typer.Argument(help="Login name.")],
+    db: DbOption = None,
+    password: Annotated[str | None, typer.Option(help="New password (asked for when omitted).")] = None,
+) -> None:
+    """Reset an account's password; every session of the account ends."""
+    from benger.study import set_password
+
+    store = _store(db)
+    secret = password or getpass.getpass("Neues Passwort: ")
+    with store.session() as session:
+        set_password(session, _user_id(store, username), secret)
+    typer.echo(f"password of {username} reset; its sessions ended")
+
+
+@study_app.command("set-roles")
+def set_roles_cmd(
+    username: Annotated[str, typer.Argument(help="Login name.")],
+    role: Annotated[list[str], typer.Option("--role", help="admin, participant, grader or creator (repeatable).")],
+    db: DbOption = None,
+) -> None:
+    """Replace the roles of an account."""
+    from benger.study import set_roles
+
+    store = _store(db)
+    with store.session() as session:
+        set_roles(session, _user_id(store, username), role)
+    typer.echo(f"roles of {username}: {' '.join(sorted(set(role)))}")
+
+
+@study_app.command("open")
+def open_cmd(study: StudyOption, db: DbOption = None) -> None:
+    """Open a study (draft or closed without picks -> open): participants may enrol and submit."""
+    from benger.study import open_study
+
+    open_study(_store(db), study)
+    typer.echo(f"study {study} is open")
+
+
+@study_app.command("close")
+def close_cmd(study: StudyOption, db: DbOption = None) -> None:
+    """Close a study: submissions end; running attempts submit their last draft."""
+    from benger.study import close_study
+
+    typer.echo(f"study {study} is closed; {close_study(_store(db), study)} running drafts submitted")
+
+
+@study_app.command("finish")
+def finish_cmd(study: StudyOption, db: DbOption = None) -> None:
+    """Finish the reviews of a study (in_review -> done)."""
+    from benger.study import finish_study
+
+    finish_study(_store(db), study)
+    typer.echo(f"study {study} is done")
 
 
 @study_app.command("invite")
@@ -96,28 +211,23 @@ def list_cmd(db: DbOption = None) -> None:
 
     with _store(db).session() as session:
         for study in session.scalars(select(Study).order_by(Study.id)):
-            typer.echo(f"{study.id}\t{study.name}\t{study.corpus}\tseed={study.seed}\t{study.time_limit_s}s")
+            typer.echo(
+                f"{study.id}\t{study.name}\t{study.corpus}\t{study.state}\tseed={study.seed}\t{study.time_limit_s}s"
+            )
 
 
 @study_app.command("set-author")
 def set_author_cmd(task_id: str, username: str, study: StudyOption, db: DbOption = None) -> None:
     """Record the author (creator role) of a task."""
-    from sqlalchemy import select
-
     from benger.study import set_author
-    from benger.study._models import StudyUser
 
     store = _store(db)
-    with store.session() as session:
-        user_id = session.scalar(select(StudyUser.id).filter_by(username=username))
-    if user_id is None:
-        raise InputError(f"no user {username!r}", field="username")
-    set_author(store, study, task_id, user_id)
+    set_author(store, study, task_id, _user_id(store, username))
 
 
 @study_app.command("picks")
 def picks_cmd(study: StudyOption, db: DbOption = None) -> None:
-    """Select the validation picks (median-expertise humans, tier-balanced LLM rotation)."""
+    """Select the validation picks of a closed study (again until reviews start)."""
     from benger.study import run_picks
 
     typer.echo(f"{run_picks(_store(db), study)} picks")
@@ -129,7 +239,7 @@ def assign_cmd(
     db: DbOption = None,
     seed: Annotated[int | None, typer.Option(help="Seed (default: the study's).")] = None,
 ) -> None:
-    """Assign 1 creator and 3 blind reviews per pick."""
+    """Assign 1 creator and 3 blind reviews per pick (again until reviews start)."""
     from benger.study import run_assignment
 
     typer.echo(f"{run_assignment(_store(db), study, seed)} review assignments")

@@ -1,6 +1,18 @@
 """benger.study: the human-study logic (accounts, timed Benchathon flow, picks, review design, reviews, export)."""
 
-from benger.study._accounts import authenticate, create_invitation, create_user, redeem_invitation
+from benger.study._accounts import (
+    LoggedIn,
+    authenticate,
+    change_password,
+    create_invitation,
+    create_user,
+    end_sessions,
+    redeem_invitation,
+    set_active,
+    set_password,
+    set_roles,
+    user_by_name,
+)
 from benger.study._assign import (
     PickSpec,
     ReviewSlot,
@@ -9,11 +21,12 @@ from benger.study._assign import (
     design_violations,
     improving_moves,
 )
+from benger.study._errors import AlreadySubmitted, RateLimited, StudyError, WrongState
 from benger.study._export import export_study
+from benger.study._lifecycle import close_study, finish_study, open_study
 from benger.study._picks import Expertise, HumanCandidate, LlmCandidate, expertise_scores, pick_humans, pick_llm
 from benger.study._review import coverage, open_correction, run_assignment, run_picks, save_review, score
 from benger.study._service import (
-    AlreadySubmitted,
     create_study,
     enrol,
     expire_overdue,
@@ -30,22 +43,31 @@ __all__ = [
     "Expertise",
     "HumanCandidate",
     "LlmCandidate",
+    "LoggedIn",
     "PickSpec",
+    "RateLimited",
     "ReviewSlot",
+    "StudyError",
+    "WrongState",
     "assign_arms",
     "assign_reviews",
     "authenticate",
+    "change_password",
+    "close_study",
     "coverage",
     "create_invitation",
     "create_study",
     "create_user",
     "design_violations",
+    "end_sessions",
     "enrol",
     "expertise_scores",
     "expire_overdue",
     "export_study",
+    "finish_study",
     "improving_moves",
     "open_correction",
+    "open_study",
     "pick_humans",
     "pick_llm",
     "redeem_invitation",
@@ -55,8 +77,12 @@ __all__ = [
     "save_expertise",
     "save_review",
     "score",
+    "set_active",
     "set_author",
+    "set_password",
+    "set_roles",
     "skip",
     "start",
     "submit",
+    "user_by_name",
 ]

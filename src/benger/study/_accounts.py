@@ -1,23 +1,38 @@
-"""Accounts: argon2 password hashes, roles, invitation links, login rate limiting, the signing key."""
+"""Accounts: argon2 password hashes, roles, invitation links, login limits, server-side session revocation.
+
+Login limit: every attempt first increments two counters in one short transaction (one per account name,
+one per account name and client address) with ``INSERT ... ON CONFLICT DO UPDATE ... RETURNING``; on
+PostgreSQL the conflicting insert waits for the row lock, so parallel attempts are numbered one by one
+and only attempts numbered within both limits reach the password check. A successful login resets both.
+
+Sessions: a login copies the account's ``session_version`` into the signed cookie; logout, deactivation
+and a password change raise it, which ends every session of the account (the cookie alone no longer opens
+anything, see benger.web._security.user_of).
+"""
 
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, func, select
+from sqlalchemy import case, delete, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from benger.errors import InputError
-from benger.study._models import ROLES, LoginAttempt, StudyInvitation, StudySetting, StudyUser
+from benger.store import Store
+from benger.study._errors import RateLimited, StudyError
+from benger.study._models import ROLES, LoginCounter, StudyInvitation, StudySetting, StudyUser
 
 _HASHER = PasswordHasher()
 MIN_PASSWORD = 8
-#: Failed logins per user name and address within the window before further attempts are refused.
+#: Login attempts per account name and client address within the window before further ones are refused.
 MAX_FAILURES = 5
+#: Login attempts per account name (from any address) within the window: caps spread-out guessing.
+MAX_ACCOUNT_FAILURES = 20
 FAILURE_WINDOW = timedelta(minutes=15)
 
 
@@ -33,59 +48,165 @@ def now_utc() -> datetime:
 def _check_roles(roles: list[str]) -> str:
     bad = [r for r in roles if r not in ROLES]
     if bad or not roles:
-        raise InputError(f"unknown role(s) {bad or roles}; expected some of {', '.join(ROLES)}", field="roles")
+        raise StudyError(
+            "Unbekannte Rolle(n) {roles}; erlaubt sind: {allowed}",
+            field="roles",
+            roles=", ".join(bad or roles) or "–",
+            allowed=", ".join(ROLES),
+        )
     return " ".join(sorted(set(roles)))
+
+
+def _check_password(password: str) -> None:
+    if len(password) < MIN_PASSWORD:
+        raise StudyError("Ein Passwort braucht mindestens {n} Zeichen.", field="password", n=MIN_PASSWORD)
 
 
 def create_user(session: Session, username: str, password: str, roles: list[str]) -> StudyUser:
     """Create an account; the password is stored as an argon2id hash."""
     username = username.strip()
     if not username or len(username) > 100:
-        raise InputError("a user name needs 1 to 100 characters", field="username")
-    if len(password) < MIN_PASSWORD:
-        raise InputError(f"a password needs at least {MIN_PASSWORD} characters", field="password")
+        raise StudyError("Ein Benutzername braucht 1 bis 100 Zeichen.", field="username")
+    _check_password(password)
     user = StudyUser(
         username=username,
         password_hash=_HASHER.hash(password),
         roles=_check_roles(roles),
         pseudonym="u-" + secrets.token_hex(6),
         active=True,
+        session_version=0,
     )
-    session.add(user)
     try:
-        session.flush()
+        with session.begin_nested():
+            session.add(user)
+            session.flush()
     except IntegrityError as exc:
-        raise InputError(f"the user name {username!r} is taken", field="username") from exc
+        raise StudyError("Der Benutzername {name} ist bereits vergeben.", field="username", name=username) from exc
     return user
 
 
-def rate_limited(session: Session, key: str, now: datetime | None = None) -> bool:
-    """Whether ``key`` (user name and address) had MAX_FAILURES failed logins within the window."""
-    since = (now or now_utc()) - FAILURE_WINDOW
-    count = session.scalar(
-        select(func.count()).select_from(LoginAttempt).where(LoginAttempt.key == key, LoginAttempt.at >= since)
+def _bump(session: Session, key: str, now: datetime) -> int:
+    """Atomically count one attempt under ``key`` (a new window after FAILURE_WINDOW); returns the count."""
+    dialect = session.get_bind().dialect.name
+    insert = postgresql.insert(LoginCounter) if dialect == "postgresql" else sqlite.insert(LoginCounter)
+    stale = LoginCounter.window_start < now - FAILURE_WINDOW
+    stmt = (
+        insert.values(key=key, attempts=1, window_start=now)
+        .on_conflict_do_update(
+            index_elements=["key"],
+            set_={
+                "attempts": case((stale, 1), else_=LoginCounter.attempts + 1),
+                "window_start": case((stale, now), else_=LoginCounter.window_start),
+            },
+        )
+        .returning(LoginCounter.attempts)
     )
-    return int(count or 0) >= MAX_FAILURES
+    return int(session.execute(stmt).scalar_one())
 
 
-def authenticate(session: Session, username: str, password: str, key: str) -> StudyUser | None:
-    """The active user with these credentials, or None (a failure is recorded under ``key``)."""
-    user = session.scalar(select(StudyUser).where(StudyUser.username == username.strip()))
-    ok = False
-    if user is not None and user.active:
-        try:
-            ok = _HASHER.verify(user.password_hash, password)
-        except (VerificationError, InvalidHashError):
-            ok = False
-    else:
-        _HASHER.hash(password)  # same cost for unknown names, so timing does not reveal them
-    if not ok:
-        session.add(LoginAttempt(key=key, at=now_utc()))
-        return None
-    session.execute(delete(LoginAttempt).where(LoginAttempt.key == key))
-    if user is not None and _HASHER.check_needs_rehash(user.password_hash):
-        user.password_hash = _HASHER.hash(password)
+@dataclass(frozen=True)
+class LoggedIn:
+    """Who logged in: the account id, its roles and the session version to put into the cookie."""
+
+    user_id: int
+    roles: str
+    session_version: int
+
+
+def login_keys(username: str, address: str) -> tuple[str, str]:
+    """The counter keys of an attempt: per account and address, and per account (sorted: one lock order)."""
+    name = username.strip().lower()
+    return f"addr:{name}|{address}", f"name:{name}"
+
+
+def authenticate(
+    store: Store, username: str, password: str, address: str, now: datetime | None = None
+) -> LoggedIn | None:
+    """Check a login; None for a wrong name or password. Raises RateLimited beyond the limits.
+
+    The attempt is counted (and committed) before the password is checked, so the limit holds under any
+    number of parallel requests; a success resets the counters of this account and address.
+    """
+    now = now or now_utc()
+    by_address, by_name = login_keys(username, address)
+    with store.session() as session:
+        per_address = _bump(session, by_address, now)
+        per_name = _bump(session, by_name, now)
+    if per_address > MAX_FAILURES or per_name > MAX_ACCOUNT_FAILURES:
+        raise RateLimited("Zu viele Fehlversuche. Bitte später erneut versuchen.", field="password")
+    with store.session() as session:
+        user = session.scalar(select(StudyUser).where(StudyUser.username == username.strip()))
+        ok = False
+        if user is not None and user.active:
+            try:
+                ok = _HASHER.verify(user.password_hash, password)
+            except (VerificationError, InvalidHashError):
+                ok = False
+        else:
+            _HASHER.hash(password)  # same cost for unknown names, so timing does not reveal them
+        if not ok or user is None:
+            return None
+        session.execute(delete(LoginCounter).where(LoginCounter.key.in_((by_address, by_name))))
+        if _HASHER.check_needs_rehash(user.password_hash):
+            user.password_hash = _HASHER.hash(password)
+        return LoggedIn(user.id, user.roles, user.session_version)
+
+
+def _user(session: Session, user_id: int) -> StudyUser:
+    user = session.get(StudyUser, user_id, with_for_update=True)
+    if user is None:
+        raise StudyError("Dieses Konto gibt es nicht.", field="user_id")
     return user
+
+
+def user_by_name(session: Session, username: str) -> StudyUser:
+    """The account called ``username``; StudyError when there is none."""
+    user = session.scalar(select(StudyUser).where(StudyUser.username == username.strip()))
+    if user is None:
+        raise StudyError("Es gibt kein Konto {name}.", field="username", name=username)
+    return user
+
+
+def end_sessions(session: Session, user_id: int) -> None:
+    """End every session of the account (logout): its session version goes up by one, atomically."""
+    session.execute(
+        update(StudyUser).where(StudyUser.id == user_id).values(session_version=StudyUser.session_version + 1)
+    )
+
+
+def set_active(session: Session, user_id: int, active: bool) -> None:
+    """Deactivate (ends its sessions; login refused) or reactivate an account."""
+    user = _user(session, user_id)
+    user.active = active
+    if not active:
+        user.session_version += 1
+
+
+def set_password(session: Session, user_id: int, password: str) -> None:
+    """Set a new password (an admin's reset); every session of the account ends."""
+    _check_password(password)
+    user = _user(session, user_id)
+    user.password_hash = _HASHER.hash(password)
+    user.session_version += 1
+
+
+def change_password(session: Session, user_id: int, current: str, new: str) -> int:
+    """The account holder changes their password; returns the new session version (other sessions end)."""
+    user = _user(session, user_id)
+    ok: bool
+    try:
+        ok = _HASHER.verify(user.password_hash, current)
+    except (VerificationError, InvalidHashError):
+        ok = False
+    if not ok:
+        raise StudyError("Das bisherige Passwort ist falsch.", field="current_password")
+    set_password(session, user_id, new)
+    return user.session_version
+
+
+def set_roles(session: Session, user_id: int, roles: list[str]) -> None:
+    """Replace the roles of an account (checked on every request, so they apply at once)."""
+    _user(session, user_id).roles = _check_roles(roles)
 
 
 def create_invitation(session: Session, role: str, days: int = 14) -> str:
@@ -102,7 +223,7 @@ def redeem_invitation(session: Session, token: str, username: str, password: str
     """Create the invited account; the token works once and only before it expires."""
     invitation = session.get(StudyInvitation, token, with_for_update=True)
     if invitation is None or invitation.used_by is not None or aware(invitation.expires_at) < now_utc():
-        raise InputError("this invitation link is invalid, used or expired", field="token")
+        raise StudyError("Dieser Einladungslink ist ungültig, benutzt oder abgelaufen.", field="token")
     user = create_user(session, username, password, [invitation.role])
     invitation.used_by = user.id
     return user

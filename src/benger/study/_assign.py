@@ -64,8 +64,11 @@ def authored_areas(picks: Iterable[PickSpec], authors: Mapping[str, str]) -> dic
     return areas
 
 
-def _eligible(pick: PickSpec, roster: Sequence[str], authored: Mapping[str, set[str]], creator: str) -> list[str]:
-    return [g for g in roster if g != creator and pick.area not in authored.get(g, set())]
+def _eligible(
+    pick: PickSpec, roster: Sequence[str], authored: Mapping[str, set[str]], creator: str, submitter: str | None
+) -> list[str]:
+    """Blind graders who may review ``pick``: not its author, not its submitter, no task authored in its area."""
+    return [g for g in roster if g not in (creator, submitter) and pick.area not in authored.get(g, set())]
 
 
 def assign_reviews(
@@ -75,9 +78,12 @@ def assign_reviews(
     seed: int,
     n_blind: int = 3,
     extra_authored: Mapping[str, set[str]] | None = None,
+    submitters: Mapping[str, str] | None = None,
 ) -> list[ReviewSlot]:
     """One creator review (the task's author) and ``n_blind`` blind reviews by distinct graders per pick.
 
+    ``submitters`` maps a pick id to the account that submitted the picked solution (human picks; an
+    account may hold the participant and the grader role): that account never reviews the pick blind.
     A grader never reviews blind in an area in which they authored a task. Blind work is balanced: picks
     with the fewest eligible graders are served first, each slot goes to the least-loaded eligible
     grader (seeded tie-break), then single reviews move from a grader to an eligible one with at least
@@ -100,7 +106,9 @@ def assign_reviews(
             raise InputError(
                 f"task {pick.task_id} has no author, so pick {pick.pick_id} has no creator review", field="author"
             )
-        eligible[pick.pick_id] = _eligible(pick, roster, authored, authors[pick.task_id])
+        eligible[pick.pick_id] = _eligible(
+            pick, roster, authored, authors[pick.task_id], (submitters or {}).get(pick.pick_id)
+        )
         if len(eligible[pick.pick_id]) < n_blind:
             raise InputError(
                 f"pick {pick.pick_id} ({pick.area}) has {len(eligible[pick.pick_id])} eligible blind graders, "
@@ -153,8 +161,12 @@ def design_violations(
     authors: Mapping[str, str],
     blind_graders: Sequence[str],
     n_blind: int = 3,
+    submitters: Mapping[str, str] | None = None,
 ) -> list[str]:
-    """The hard constraints a review design breaks (an empty list when it satisfies all of them)."""
+    """The hard constraints a review design breaks (an empty list when it satisfies all of them).
+
+    ``submitters`` (pick id -> account that submitted the picked solution) adds the self-review check.
+    """
     problems: list[str] = []
     authored = authored_areas(picks, authors)
     roster = set(blind_graders)
@@ -178,6 +190,8 @@ def design_violations(
                 problems.append(f"{pick.pick_id}: {grader} is not a blind grader")
             if pick.area in authored.get(grader, set()):
                 problems.append(f"{pick.pick_id}: {grader} reviews blind in {pick.area}, where they authored a task")
+            if grader == (submitters or {}).get(pick.pick_id):
+                problems.append(f"{pick.pick_id}: {grader} reviews blind the solution they submitted")
         if len(mine) != len(creators) + len(blind):
             problems.append(f"{pick.pick_id}: unknown review roles")
     unknown = set(by_pick) - {p.pick_id for p in picks}
@@ -187,7 +201,11 @@ def design_violations(
 
 
 def improving_moves(
-    slots: Sequence[ReviewSlot], picks: Sequence[PickSpec], authors: Mapping[str, str], blind_graders: Sequence[str]
+    slots: Sequence[ReviewSlot],
+    picks: Sequence[PickSpec],
+    authors: Mapping[str, str],
+    blind_graders: Sequence[str],
+    submitters: Mapping[str, str] | None = None,
 ) -> list[tuple[str, str, str]]:
     """Single blind reviews (pick, from, to) that could move to an eligible grader with >= 2 fewer reviews.
 
@@ -204,7 +222,8 @@ def improving_moves(
     for pick in picks:
         here = on_pick.get(pick.pick_id, set())
         for grader in sorted(here):
-            for other in _eligible(pick, sorted(blind_graders), authored, authors.get(pick.task_id, "")):
+            submitter = (submitters or {}).get(pick.pick_id)
+            for other in _eligible(pick, sorted(blind_graders), authored, authors.get(pick.task_id, ""), submitter):
                 if other not in here and load[grader] - load[other] >= 2:
                     moves.append((pick.pick_id, grader, other))
     return moves

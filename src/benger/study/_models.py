@@ -1,8 +1,8 @@
 """Tables of the human study: accounts, studies, timed attempts, submissions, picks, review assignments, reviews.
 
-All tables live on the store's one ``Base``; migration ``0002_study`` creates them. Uniqueness that the
-study relies on is enforced by the database, not by the application: one submission per participant and
-task, one review assignment per pick and grader, one row per review version.
+All tables live on the store's one ``Base``; migrations ``0002_study`` and ``0004_study_lifecycle`` create
+them. Uniqueness that the study relies on is enforced by the database, not by the application: one
+submission per participant and task, one review assignment per pick and grader, one row per review version.
 """
 
 from __future__ import annotations
@@ -16,11 +16,17 @@ from sqlalchemy.orm import Mapped, mapped_column
 from benger.store._base import Base, JSONType, utcnow
 
 ROLES: tuple[str, ...] = ("admin", "participant", "grader", "creator")
+#: The lifecycle of a study, in order (see benger.study._lifecycle).
+STATES: tuple[str, ...] = ("draft", "open", "closed", "picked", "in_review", "done")
 EXPERTISE_LEVELS: tuple[str, ...] = ("layperson", "law_student", "graduate", "referendar")
 
 
 class StudyUser(Base):
-    """An account. ``roles`` is a space-separated subset of ROLES; ``pseudonym`` is the id exported."""
+    """An account. ``roles`` is a space-separated subset of ROLES; ``pseudonym`` is the id exported.
+
+    ``session_version`` is copied into each login session; raising it (logout, deactivation, password
+    change) ends every session of the account on the server side.
+    """
 
     __tablename__ = "study_users"
 
@@ -34,6 +40,7 @@ class StudyUser(Base):
     competence: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
     exam_grade: Mapped[float | None] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    session_version: Mapped[int] = mapped_column(Integer, default=0)
 
     def has(self, role: str) -> bool:
         return role in self.roles.split()
@@ -51,14 +58,18 @@ class StudyInvitation(Base):
     used_by: Mapped[int | None] = mapped_column(ForeignKey("study_users.id"))
 
 
-class LoginAttempt(Base):
-    """A failed login, counted per user name and client address for rate limiting."""
+class LoginCounter(Base):
+    """Login attempts under one key (``name:<user>`` or ``addr:<user>|<address>``) in the current window.
 
-    __tablename__ = "study_login_attempts"
+    Incremented atomically before a password is checked (INSERT ... ON CONFLICT DO UPDATE ... RETURNING),
+    so concurrent attempts queue on the row and at most the limit of them reach the password check.
+    """
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    key: Mapped[str] = mapped_column(String(300), index=True)
-    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    __tablename__ = "study_login_counters"
+
+    key: Mapped[str] = mapped_column(String(300), primary_key=True)
+    attempts: Mapped[int] = mapped_column(Integer)
+    window_start: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class StudySetting(Base):
@@ -81,6 +92,7 @@ class Study(Base):
     seed: Mapped[int] = mapped_column(Integer)
     time_limit_s: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    state: Mapped[str] = mapped_column(String(20), default="draft")  # one of STATES
 
 
 class StudyTask(Base):
@@ -113,6 +125,7 @@ class Enrolment(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("study_users.id"))
     position: Mapped[int] = mapped_column(Integer)
     enrolled_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    consent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class Attempt(Base):
@@ -133,6 +146,7 @@ class Attempt(Base):
     deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     draft: Mapped[str] = mapped_column(Text, default="")
     draft_saved_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    skip_reason: Mapped[str | None] = mapped_column(String(500))
 
 
 class Submission(Base):
@@ -152,6 +166,7 @@ class Submission(Base):
     auto_submitted: Mapped[bool] = mapped_column(Boolean, default=False)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     submitted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    ai_tools: Mapped[str | None] = mapped_column(String(500))  # co-creation arm: the AI tool(s) used
 
 
 class Pick(Base):
@@ -213,7 +228,7 @@ class Review(Base):
 STUDY_TABLES: tuple[str, ...] = (
     "study_users",
     "study_invitations",
-    "study_login_attempts",
+    "study_login_counters",
     "study_settings",
     "studies",
     "study_tasks",

@@ -8,8 +8,9 @@ submitter whose proxy is closest to it (ties: participant id, then solution id).
 
 LLM picks: tasks in the given order cycle through the tiers (flagship, efficiency, open_reference); a
 task uses the next tier that has an eligible generation for it. Within the tier the system with the
-fewest picks so far wins (ties: system name). Generations under ``min_tokens`` output tokens, or with an
-unknown token count, are excluded.
+fewest picks so far wins (ties: system name). Generations without text (the release holds scores of some
+generations whose text is missing), under ``min_tokens`` output tokens, or with an unknown token count,
+are excluded: a grader must never be shown a blank solution.
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ class LlmCandidate:
     system: str
     tier: str | None
     output_tokens: int | None
+    has_text: bool
 
 
 @dataclass(frozen=True)
@@ -120,7 +122,9 @@ def pick_llm(
 ) -> list[LlmPick]:
     """One generation per task by the tier rotation and the per-system load counter (see module doc)."""
     eligible = [
-        c for c in candidates if c.output_tokens is not None and c.output_tokens >= min_tokens and c.tier in tiers
+        c
+        for c in candidates
+        if c.has_text and c.output_tokens is not None and c.output_tokens >= min_tokens and c.tier in tiers
     ]
     load: Counter[str] = Counter()
     picks: list[LlmPick] = []

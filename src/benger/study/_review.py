@@ -14,35 +14,62 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from benger.errors import InputError
 from benger.judge import Rubric, falloesung_rubric, grade_points, passed
 from benger.schema import HumanReview
 from benger.store import Store
 from benger.study._accounts import now_utc
 from benger.study._assign import PickSpec, assign_reviews
-from benger.study._models import Pick, Review, ReviewAssignment, Study, StudyTask, StudyUser, Submission
+from benger.study._errors import AlreadySubmitted, StudyError, WrongState, de_number
+from benger.study._models import Pick, Review, ReviewAssignment, StudyTask, StudyUser, Submission
 from benger.study._picks import DEFAULT_TIERS, Expertise, HumanCandidate, LlmCandidate, pick_humans, pick_llm
-from benger.study._service import AlreadySubmitted, study_tasks
+from benger.study._service import study_tasks
+from benger.study._state import require_state
 
 PROVENANCES: tuple[str, ...] = ("traditional", "co_creation", "llm")
 
 
+def _reviews_started(session: Session, study_id: int) -> bool:
+    started = session.scalar(
+        select(Review.id)
+        .join(ReviewAssignment, ReviewAssignment.id == Review.assignment_id)
+        .where(ReviewAssignment.study_id == study_id)
+        .limit(1)
+    )
+    return started is not None
+
+
+def _clear(session: Session, study_id: int, picks: bool) -> None:
+    """Drop the review assignments (and the picks) of a study whose reviews have not started."""
+    if _reviews_started(session, study_id):
+        raise WrongState(
+            "Die Bewertungen haben begonnen; Picks und Zuweisungen können nicht mehr geändert werden.", field="state"
+        )
+    session.execute(delete(ReviewAssignment).where(ReviewAssignment.study_id == study_id))
+    if picks:
+        session.execute(delete(Pick).where(Pick.study_id == study_id))
+
+
 def run_picks(store: Store, study_id: int, tiers: tuple[str, ...] = DEFAULT_TIERS) -> int:
-    """Select the validation picks of a study (once); returns how many were stored."""
+    """Select the validation picks of a closed study; returns how many were stored.
+
+    Allowed once submissions have ended (state closed) and again (re-picking replaces the picks and any
+    review assignments) until the first review is saved. The study moves to ``picked``.
+    """
     try:
         return _run_picks(store, study_id, tiers)
     except IntegrityError as exc:  # a concurrent run stored them first
-        raise InputError(f"study {study_id} already has picks", field="study_id") from exc
+        raise StudyError("Die Picks wurden gerade gleichzeitig ausgewählt; bitte neu laden.", field="study_id") from exc
 
 
 def _run_picks(store: Store, study_id: int, tiers: tuple[str, ...]) -> int:
     with store.session() as session:
-        if session.scalar(select(Pick).filter_by(study_id=study_id).limit(1)) is not None:
-            raise InputError(f"study {study_id} already has picks", field="study_id")
+        study = require_state(session, study_id, "closed", "picked", "in_review", lock=True)
+        _clear(session, study_id, picks=True)
+        study.state = "picked"
         tasks = study_tasks(session, study_id)
         area = {t.task_id: t.area for t in tasks}
         subs = list(session.scalars(select(Submission).filter_by(study_id=study_id)))
@@ -61,7 +88,9 @@ def _run_picks(store: Store, study_id: int, tiers: tuple[str, ...]) -> int:
         llm = pick_llm(
             [t.task_id for t in tasks],
             [
-                LlmCandidate(g.generation_id, g.task_id, g.system, tier_of.get(g.system), g.output_tokens)
+                LlmCandidate(
+                    g.generation_id, g.task_id, g.system, tier_of.get(g.system), g.output_tokens, bool(g.text.strip())
+                )
                 for g in generations
             ],
             tiers,
@@ -89,24 +118,28 @@ def _run_picks(store: Store, study_id: int, tiers: tuple[str, ...]) -> int:
 
 
 def run_assignment(store: Store, study_id: int, seed: int | None = None) -> int:
-    """Assign 1 creator and 3 blind reviews per pick (once); returns the number of assignments."""
+    """Assign 1 creator and 3 blind reviews per pick; returns the number of assignments.
+
+    Allowed after the picks (state picked) and again until the first review is saved (the assignments
+    are replaced). The study moves to ``in_review``.
+    """
     try:
         return _run_assignment(store, study_id, seed)
     except IntegrityError as exc:  # a concurrent run stored them first
-        raise InputError(f"study {study_id} already has review assignments", field="study_id") from exc
+        raise StudyError(
+            "Die Bewertungen wurden gerade gleichzeitig zugewiesen; bitte neu laden.", field="study_id"
+        ) from exc
 
 
 def _run_assignment(store: Store, study_id: int, seed: int | None) -> int:
     with store.session() as session:
-        study = session.get(Study, study_id)
-        if study is None:
-            raise InputError(f"no study {study_id}", field="study_id")
-        if session.scalar(select(ReviewAssignment).filter_by(study_id=study_id).limit(1)) is not None:
-            raise InputError(f"study {study_id} already has review assignments", field="study_id")
+        study = require_state(session, study_id, "picked", "in_review", lock=True)
+        _clear(session, study_id, picks=False)
+        study.state = "in_review"
         tasks = {t.task_id: t for t in study_tasks(session, study_id)}
         picks = list(session.scalars(select(Pick).filter_by(study_id=study_id).order_by(Pick.code)))
         if not picks:
-            raise InputError("run the pick selection first", field="picks")
+            raise StudyError("Es gibt keine Picks; bitte zuerst die Picks auswählen.", field="picks")
         graders = [
             str(u.id) for u in session.scalars(select(StudyUser).where(StudyUser.active.is_(True))) if u.has("grader")
         ]
@@ -114,8 +147,13 @@ def _run_assignment(store: Store, study_id: int, seed: int | None) -> int:
         specs = [
             PickSpec(p.code, p.task_id, tasks[p.task_id].area, p.provenance, tasks[p.task_id].difficulty) for p in picks
         ]
+        human = [p.target_id for p in picks if p.target_kind == "human_solution"]
+        submitted_by = {
+            s.id: str(s.user_id) for s in session.scalars(select(Submission).where(Submission.id.in_(human)))
+        }
+        submitters = {p.code: submitted_by[p.target_id] for p in picks if p.target_id in submitted_by}
         seed = study.seed if seed is None else seed
-        slots = assign_reviews(specs, authors, graders, seed)
+        slots = assign_reviews(specs, authors, graders, seed, submitters=submitters)
         random.Random(f"{seed}:rows").shuffle(slots)  # row ids must not reveal the pick order (provenance)
         pick_id = {p.code: p.id for p in picks}
         for slot in slots:
@@ -176,24 +214,27 @@ def score(rubric: Rubric, dimensions: dict[str, Any], justifications: dict[str, 
         raw = dimensions.get(dim.key)
         if raw is None or (isinstance(raw, str) and not raw.strip()):
             if complete:
-                raise InputError(f"{dim.label}: Punkte fehlen", field=dim.key)
+                raise StudyError("{label}: Punkte fehlen", field=dim.key, label=dim.label)
             continue
         try:
             value = float(str(raw).replace(",", "."))
         except ValueError as exc:
-            raise InputError(f"{dim.label}: {raw!r} ist keine Zahl", field=dim.key) from exc
+            raise StudyError("{label}: {value} ist keine Zahl", field=dim.key, label=dim.label, value=raw) from exc
         steps = value / rubric.step
         if not math.isfinite(value) or not 0 <= value <= dim.max or abs(steps - round(steps)) > 1e-9:
-            raise InputError(
-                f"{dim.label}: Punkte müssen zwischen 0 und {dim.max:g} in Schritten von {rubric.step:g} liegen",
+            raise StudyError(
+                "{label}: Punkte müssen zwischen 0 und {max} in Schritten von {step} liegen",
                 field=dim.key,
+                label=dim.label,
+                max=de_number(dim.max),
+                step=de_number(rubric.step),
             )
         parsed[dim.key] = value
     notes = {k: str(justifications.get(k, "")).strip() for k in rubric.keys if str(justifications.get(k, "")).strip()}
     if complete:
         missing = [d.label for d in rubric.dimensions if d.key not in notes]
         if missing:
-            raise InputError(f"Begründung fehlt für: {', '.join(missing)}", field="justification")
+            raise StudyError("Begründung fehlt für: {dimensions}", field="justification", dimensions=", ".join(missing))
     if len(parsed) < len(rubric.dimensions):
         return Scored(parsed, notes, sum(parsed.values()) if parsed else None, None, None)
     total = sum(parsed.values())
@@ -225,7 +266,8 @@ def save_review(
     now = now_utc()
     try:
         with store.session() as session:
-            my_assignment(session, assignment_id, user_id)
+            assignment = my_assignment(session, assignment_id, user_id)
+            require_state(session, assignment.study_id, "in_review", share=True)
             current = latest(session, assignment_id)
             status = "submitted" if submit else "draft"
             values = {
@@ -265,7 +307,8 @@ def save_review(
 def open_correction(store: Store, assignment_id: int, user_id: int) -> None:
     """Open a new draft version copying the submitted one (which stays as it is)."""
     with store.session() as session:
-        my_assignment(session, assignment_id, user_id)
+        assignment = my_assignment(session, assignment_id, user_id)
+        require_state(session, assignment.study_id, "in_review", share=True)
         current = latest(session, assignment_id)
         if current is None or current.status != "submitted":
             return

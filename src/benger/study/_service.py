@@ -1,6 +1,8 @@
 """The Benchathon flow on the store: studies, enrolment with balanced arms, timed attempts, submissions.
 
 Every function opens its own transaction on ``store.session()``; the server clock decides every deadline.
+Participants act only while the study is ``open`` (benger.study._state): each step reads the study row FOR
+SHARE in its transaction, so a close (FOR UPDATE) and a submission never interleave.
 A submission row is unique per (study, participant, task), so a second submit (a double click, two tabs,
 the sweep racing the participant) fails in the database and is reported as already submitted. Each
 submission is mirrored into the core store as a ``HumanSolution`` (participant id = the pseudonym).
@@ -8,6 +10,7 @@ submission is mirrored into the core store as a ``HumanSolution`` (participant i
 
 from __future__ import annotations
 
+import math
 import uuid
 from datetime import datetime, timedelta
 from typing import Any
@@ -16,21 +19,19 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from benger.errors import InputError
 from benger.schema import AREAS, FalloesungTask, HumanSolution
 from benger.store import Store
 from benger.study._accounts import aware, now_utc
 from benger.study._assign import assign_arms
+from benger.study._errors import AlreadySubmitted, StudyError
 from benger.study._models import EXPERTISE_LEVELS, Attempt, Enrolment, Study, StudyTask, StudyUser, Submission
+from benger.study._state import require_state
 
 DEFAULT_TIME_LIMIT_S = 2 * 60 * 60
 #: Requests that left the browser just before the deadline are still accepted for this long.
 GRACE = timedelta(seconds=2)
 _DONE = {"submitted": "abgegeben", "skipped": "übersprungen", "started": "gestartet"}
-
-
-class AlreadySubmitted(InputError):
-    """The participant already submitted this task (or the timer submitted it)."""
+__all__ = ["AlreadySubmitted"]
 
 
 def create_study(
@@ -41,15 +42,26 @@ def create_study(
     time_limit_s: int = DEFAULT_TIME_LIMIT_S,
     authors: dict[str, int] | None = None,
 ) -> int:
-    """Create a study over the Falllösung tasks of ``corpus``; returns its id."""
+    """Create a study (state ``draft``) over the Falllösung tasks of ``corpus``; returns its id."""
     if time_limit_s < 1:
-        raise InputError("the time limit must be at least one second", field="time_limit_s")
+        raise StudyError("Die Bearbeitungszeit muss mindestens eine Sekunde betragen.", field="time_limit_s")
+    if not name.strip():
+        raise StudyError("Bitte einen Namen für die Studie angeben.", field="name")
+    if corpus not in store.corpus_names():
+        raise StudyError("Den Korpus {corpus} gibt es im Speicher nicht.", field="corpus", corpus=corpus)
     tasks = [t for t in store.load_corpus(corpus).tasks if isinstance(t, FalloesungTask)]
     if not tasks:
-        raise InputError(f"corpus {corpus!r} has no Falllösung tasks", field="corpus")
+        raise StudyError("Der Korpus {corpus} hat keine Falllösungsaufgaben.", field="corpus", corpus=corpus)
     try:
         with store.session() as session:
-            study = Study(name=name.strip(), corpus=corpus, seed=seed, time_limit_s=time_limit_s, created_at=now_utc())
+            study = Study(
+                name=name.strip(),
+                corpus=corpus,
+                seed=seed,
+                time_limit_s=time_limit_s,
+                created_at=now_utc(),
+                state="draft",
+            )
             session.add(study)
             session.flush()
             for position, task in enumerate(tasks):
@@ -66,19 +78,20 @@ def create_study(
                 )
             return study.id
     except IntegrityError as exc:
-        raise InputError(f"a study named {name!r} exists already", field="name") from exc
+        raise StudyError("Eine Studie namens {name} gibt es bereits.", field="name", name=name) from exc
 
 
 def set_author(store: Store, study_id: int, task_id: str, user_id: int | None) -> None:
-    """Record the creator (author) of a study task; they review its picks un-blind."""
+    """Record the creator (author) of a study task; they review its picks un-blind (before reviews start)."""
     with store.session() as session:
+        require_state(session, study_id, "draft", "open", "closed", "picked", lock=True)
         task = session.scalar(select(StudyTask).filter_by(study_id=study_id, task_id=task_id))
         if task is None:
-            raise InputError(f"task {task_id} is not part of study {study_id}", field="task_id")
+            raise StudyError("Aufgabe {task} gehört nicht zu dieser Studie.", field="task_id", task=task_id)
         if user_id is not None:
             user = session.get(StudyUser, user_id)
             if user is None or not user.has("creator"):
-                raise InputError("a task author needs the creator role", field="author")
+                raise StudyError("Eine Aufgabenautorin / ein Aufgabenautor braucht die Rolle creator.", field="author")
         task.author_id = user_id
 
 
@@ -91,40 +104,45 @@ def save_expertise(
 ) -> None:
     """Record a participant's expertise: level, Likert 1-5 competence per area, optional exam grade (0-18)."""
     if level not in EXPERTISE_LEVELS:
-        raise InputError(
-            f"unbekannter Ausbildungsstand {level!r}; erwartet: {', '.join(EXPERTISE_LEVELS)}", field="expertise_level"
-        )
+        raise StudyError("Bitte einen Ausbildungsstand wählen.", field="expertise_level")
     for area in AREAS:
         value = competence.get(area)
         if value is None or not 1 <= value <= 5:
-            raise InputError(f"Kompetenz in {area} muss 1 bis 5 sein, nicht {value!r}", field="competence")
-    if exam_grade is not None and not 0 <= exam_grade <= 18:
-        raise InputError(
-            f"Die Examensnote muss zwischen 0 und 18 Punkten liegen, nicht {exam_grade}", field="exam_grade"
-        )
+            raise StudyError("Die Kompetenz in {area} muss 1 bis 5 sein.", field="competence", area=area)
+    if exam_grade is not None and not (math.isfinite(exam_grade) and 0 <= exam_grade <= 18):
+        raise StudyError("Die Examensnote muss zwischen 0 und 18 Punkten liegen.", field="exam_grade")
     with store.session() as session:
         user = session.get(StudyUser, user_id)
         if user is None:
-            raise InputError(f"no user {user_id}", field="user_id")
+            raise StudyError("Dieses Konto gibt es nicht.", field="user_id")
         user.expertise_level = level
         user.competence = {a: int(competence[a]) for a in AREAS}
         user.exam_grade = exam_grade
 
 
-def enrol(store: Store, study_id: int, user_id: int, tries: int = 20) -> None:
-    """Enrol a participant (idempotent): next free position, and one attempt per task with its arm."""
+def enrol(store: Store, study_id: int, user_id: int, tries: int = 20, consent: bool = True) -> None:
+    """Enrol a participant in an open study (idempotent): next free position, one attempt per task with its arm.
+
+    ``consent`` records that the participant accepted the consent and privacy notice (the web start page
+    requires it; the time is stored as ``consent_at``).
+    """
     for _ in range(tries):
         try:
             with store.session() as session:
-                # lock the study row: enrolments of one study queue up for the next position (PostgreSQL)
-                study = session.get(Study, study_id, with_for_update=True)
                 if session.scalar(select(Enrolment).filter_by(study_id=study_id, user_id=user_id)) is not None:
                     return
-                if study is None:
-                    raise InputError(f"no study {study_id}", field="study_id")
+                # lock the study row: enrolments of one study queue up for the next position (PostgreSQL)
+                study = require_state(session, study_id, "open", lock=True)
                 position = session.scalar(select(func.count()).select_from(Enrolment).filter_by(study_id=study_id))
+                now = now_utc()
                 session.add(
-                    Enrolment(study_id=study_id, user_id=user_id, position=int(position or 0), enrolled_at=now_utc())
+                    Enrolment(
+                        study_id=study_id,
+                        user_id=user_id,
+                        position=int(position or 0),
+                        enrolled_at=now,
+                        consent_at=now if consent else None,
+                    )
                 )
                 tasks = [t.task_id for t in study_tasks(session, study_id)]
                 for task_id, arm in assign_arms(tasks, int(position or 0), study.seed).items():
@@ -134,7 +152,7 @@ def enrol(store: Store, study_id: int, user_id: int, tries: int = 20) -> None:
             return
         except IntegrityError:
             continue  # another enrolment took the position; count again
-    raise InputError("could not enrol: too many concurrent enrolments, try again", field="study_id")
+    raise StudyError("Die Anmeldung ist gerade überlastet; bitte erneut versuchen.", field="study_id")
 
 
 def attempts(session: Session, study_id: int, user_id: int) -> list[Attempt]:
@@ -158,10 +176,9 @@ def start(store: Store, study_id: int, user_id: int, task_id: str, now: datetime
     """Start the timer of an open attempt (a started one keeps its deadline)."""
     now = now or now_utc()
     with store.session() as session:
+        study = require_state(session, study_id, "open", share=True)
         attempt = _attempt(session, study_id, user_id, task_id)
         if attempt.status == "open":
-            study = session.get(Study, study_id)
-            assert study is not None
             attempt.status = "started"
             attempt.started_at = now
             attempt.deadline = now + timedelta(seconds=study.time_limit_s)
@@ -170,7 +187,7 @@ def start(store: Store, study_id: int, user_id: int, task_id: str, now: datetime
 def _attempt(session: Session, study_id: int, user_id: int, task_id: str) -> Attempt:
     attempt = get_attempt(session, study_id, user_id, task_id)
     if attempt is None:
-        raise InputError(f"Aufgabe {task_id} ist Ihnen nicht zugeordnet.", field="task_id")
+        raise StudyError("Aufgabe {task} ist Ihnen nicht zugeordnet.", field="task_id", task=task_id)
     return attempt
 
 
@@ -183,9 +200,15 @@ def save_draft(store: Store, study_id: int, user_id: int, task_id: str, text: st
     now = now or now_utc()
     expired = False
     with store.session() as session:
+        require_state(session, study_id, "open", share=True)
         attempt = _attempt(session, study_id, user_id, task_id)
         if attempt.status != "started":
-            raise AlreadySubmitted(f"Aufgabe {task_id} ist nicht in Bearbeitung ({attempt.status}).", field="status")
+            raise AlreadySubmitted(
+                "Aufgabe {task} ist nicht in Bearbeitung ({status}).",
+                field="status",
+                task=task_id,
+                status=_DONE.get(attempt.status, attempt.status),
+            )
         if _overdue(attempt, now):
             expired = True
         else:
@@ -198,41 +221,71 @@ def save_draft(store: Store, study_id: int, user_id: int, task_id: str, text: st
 
 
 def submit(
-    store: Store, study_id: int, user_id: int, task_id: str, text: str, now: datetime | None = None
+    store: Store,
+    study_id: int,
+    user_id: int,
+    task_id: str,
+    text: str,
+    now: datetime | None = None,
+    ai_tools: str | None = None,
 ) -> Submission:
-    """Submit ``text``; after the deadline the last autosaved draft is submitted instead."""
-    return _finish(store, study_id, user_id, task_id, text, now or now_utc())
+    """Submit ``text``; after the deadline the last autosaved draft is submitted instead.
+
+    ``ai_tools`` (co-creation arm only, at most 500 characters) names the AI tool(s) the participant used.
+    """
+    return _finish(store, study_id, user_id, task_id, text, now or now_utc(), ai_tools)
 
 
-def _finish(store: Store, study_id: int, user_id: int, task_id: str, text: str | None, now: datetime) -> Submission:
+def _finish(
+    store: Store,
+    study_id: int,
+    user_id: int,
+    task_id: str,
+    text: str | None,
+    now: datetime,
+    ai_tools: str | None = None,
+) -> Submission:
     try:
         with store.session() as session:
+            require_state(session, study_id, "open", share=True)
             attempt = _attempt(session, study_id, user_id, task_id)
-            if attempt.status in ("submitted", "skipped"):
-                raise AlreadySubmitted(f"Aufgabe {task_id} ist bereits {_DONE[attempt.status]}.", field="status")
-            if attempt.status != "started":
-                raise InputError(f"Aufgabe {task_id} wurde noch nicht gestartet.", field="status")
-            auto = text is None or _overdue(attempt, now)
-            final = attempt.draft if auto else (text or "")
-            submission = Submission(
-                id=uuid.uuid4().hex,
-                study_id=study_id,
-                user_id=user_id,
-                task_id=task_id,
-                arm=attempt.arm,
-                text=final,
-                auto_submitted=auto,
-                started_at=attempt.started_at,
-                submitted_at=now,
-            )
-            session.add(submission)
-            attempt.status = "submitted"
-            attempt.draft = final
-            session.flush()
+            submission = submit_attempt(session, attempt, text, now, ai_tools)
             pseudonym = session.get(StudyUser, user_id).pseudonym  # type: ignore[union-attr]
     except IntegrityError as exc:
-        raise AlreadySubmitted(f"Aufgabe {task_id} ist bereits abgegeben.", field="status") from exc
+        raise AlreadySubmitted("Aufgabe {task} ist bereits abgegeben.", field="status", task=task_id) from exc
     mirror_submission(store, submission, pseudonym)
+    return submission
+
+
+def submit_attempt(
+    session: Session, attempt: Attempt, text: str | None, now: datetime, ai_tools: str | None = None
+) -> Submission:
+    """Add the submission of a started attempt in ``session`` (``text`` None: the last draft, automatically)."""
+    if attempt.status in ("submitted", "skipped"):
+        raise AlreadySubmitted(
+            "Aufgabe {task} ist bereits {status}.", field="status", task=attempt.task_id, status=_DONE[attempt.status]
+        )
+    if attempt.status != "started":
+        raise StudyError("Aufgabe {task} wurde noch nicht gestartet.", field="status", task=attempt.task_id)
+    auto = text is None or _overdue(attempt, now)
+    final = attempt.draft if auto else (text or "")
+    tools = (ai_tools or "").strip()[:500] or None
+    submission = Submission(
+        id=uuid.uuid4().hex,
+        study_id=attempt.study_id,
+        user_id=attempt.user_id,
+        task_id=attempt.task_id,
+        arm=attempt.arm,
+        text=final,
+        auto_submitted=auto,
+        started_at=attempt.started_at,
+        submitted_at=now,
+        ai_tools=tools if attempt.arm == "co_creation" else None,
+    )
+    session.add(submission)
+    attempt.status = "submitted"
+    attempt.draft = final
+    session.flush()
     return submission
 
 
@@ -257,16 +310,24 @@ def mirror_submission(store: Store, submission: Submission, pseudonym: str) -> N
     )
 
 
-def skip(store: Store, study_id: int, user_id: int, task_id: str) -> None:
-    """Skip a task before starting it (recorded as status "skipped"); a started task runs to its submission."""
+def skip(store: Store, study_id: int, user_id: int, task_id: str, reason: str = "") -> None:
+    """Skip a task before starting it (status "skipped", with the participant's reason, at most 500 characters).
+
+    A started task runs to its submission. Skips are kept with their arm, so skipping by arm is measured
+    (the dashboard and the export count skips per arm) rather than hidden.
+    """
     with store.session() as session:
+        require_state(session, study_id, "open", share=True)
         attempt = _attempt(session, study_id, user_id, task_id)
         if attempt.status in ("submitted", "started"):
             raise AlreadySubmitted(
-                f"Aufgabe {task_id} ist bereits {_DONE[attempt.status]} und kann nicht mehr übersprungen werden.",
+                "Aufgabe {task} ist bereits {status} und kann nicht mehr übersprungen werden.",
                 field="status",
+                task=task_id,
+                status=_DONE[attempt.status],
             )
         attempt.status = "skipped"
+        attempt.skip_reason = reason.strip()[:500] or None
 
 
 def expire_overdue(
@@ -277,7 +338,11 @@ def expire_overdue(
     ``benger serve`` runs this periodically; pages call it for the participant they show.
     """
     now = now or now_utc()
-    stmt = select(Attempt).where(Attempt.status == "started", Attempt.deadline.is_not(None))
+    stmt = (
+        select(Attempt)
+        .join(Study, Study.id == Attempt.study_id)
+        .where(Attempt.status == "started", Attempt.deadline.is_not(None), Study.state == "open")
+    )
     if study_id is not None:
         stmt = stmt.where(Attempt.study_id == study_id)
     if user_id is not None:
@@ -289,6 +354,6 @@ def expire_overdue(
         try:
             _finish(store, sid, uid, task_id, None, now)
             count += 1
-        except AlreadySubmitted:
+        except StudyError:  # submitted meanwhile, or the study closed (the close submitted it)
             continue
     return count

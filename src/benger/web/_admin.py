@@ -1,18 +1,37 @@
-"""Admin pages: accounts and invitations, studies, task authors, pick selection, review assignment, coverage."""
+"""Admin pages: accounts (create, roles, password reset, deactivation) and invitations, studies with their
+lifecycle, task authors, pick selection, review assignment, the progress dashboard and coverage."""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlalchemy import func, select
 
-from benger.errors import InputError
-from benger.study import create_invitation, create_study, create_user, run_assignment, run_picks, set_author
+from benger.store import Store
+from benger.study import (
+    StudyError,
+    close_study,
+    create_invitation,
+    create_study,
+    create_user,
+    finish_study,
+    open_study,
+    run_assignment,
+    run_picks,
+    set_active,
+    set_author,
+    set_password,
+    set_roles,
+)
 from benger.study._models import ROLES, Enrolment, Pick, ReviewAssignment, Study, StudyUser, Submission
+from benger.study._progress import grader_progress, participant_progress
 from benger.study._review import coverage
 from benger.study._service import study_tasks
+from benger.study._state import STATE_LABELS
+from benger.web._participant import ARM_LABELS
 from benger.web._render import render
 from benger.web._security import check_csrf, require, role_guard, store_of
 
@@ -26,14 +45,16 @@ def admin_home(request: Request) -> Response:
         require(request, session, "admin")
         users = list(session.scalars(select(StudyUser).order_by(StudyUser.id)))
         studies = list(session.scalars(select(Study).order_by(Study.id)))
+        token = request.query_params.get("invitation")
         return render(
             request,
             "admin.html",
             users=users,
             studies=studies,
             roles=ROLES,
+            states=STATE_LABELS,
             corpora=store.corpus_names(),
-            invitation=request.query_params.get("invitation"),
+            invitation=f"{str(request.base_url).rstrip('/')}/invite/{token}" if token else None,
         )
 
 
@@ -45,6 +66,38 @@ async def add_user(request: Request) -> Response:
         roles = [str(r) for r in form.getlist("roles")]
         create_user(session, str(form.get("username", "")), str(form.get("password", "")), roles)
     return RedirectResponse("/admin", status_code=303)
+
+
+@router.post("/users/{user_id}/active", dependencies=[Depends(check_csrf)])
+def user_active(request: Request, user_id: int, active: str = Form(...)) -> Response:
+    """Deactivate (every session of the account ends, login refused) or reactivate an account."""
+    with store_of(request).session() as session:
+        admin = require(request, session, "admin")
+        if admin.id == user_id and active != "1":
+            raise StudyError("Das eigene Konto kann nicht deaktiviert werden.", field="user_id")
+        set_active(session, user_id, active == "1")
+    return RedirectResponse("/admin#accounts", status_code=303)
+
+
+@router.post("/users/{user_id}/password", dependencies=[Depends(check_csrf)])
+def user_password(request: Request, user_id: int, password: str = Form(...)) -> Response:
+    """Reset an account's password (every session of the account ends)."""
+    with store_of(request).session() as session:
+        require(request, session, "admin")
+        set_password(session, user_id, password)
+    return RedirectResponse("/admin#accounts", status_code=303)
+
+
+@router.post("/users/{user_id}/roles", dependencies=[Depends(check_csrf)])
+async def user_roles(request: Request, user_id: int) -> Response:
+    form = await request.form()
+    with store_of(request).session() as session:
+        admin = require(request, session, "admin")
+        roles = [str(r) for r in form.getlist("roles")]
+        if admin.id == user_id and "admin" not in roles:
+            raise StudyError("Die eigene Admin-Rolle kann nicht entzogen werden.", field="roles")
+        set_roles(session, user_id, roles)
+    return RedirectResponse("/admin#accounts", status_code=303)
 
 
 @router.post("/invitations", dependencies=[Depends(check_csrf)])
@@ -76,7 +129,7 @@ def study_admin(request: Request, study_id: int) -> Response:
         require(request, session, "admin")
         study = session.get(Study, study_id)
         if study is None:
-            raise InputError("Diese Studie gibt es nicht.", field="study_id")
+            raise StudyError("Die Studie {study} gibt es nicht.", field="study_id", study=study_id)
         users = {u.id: u for u in session.scalars(select(StudyUser))}
         picks = list(session.scalars(select(Pick).filter_by(study_id=study_id).order_by(Pick.code)))
         assignments = list(session.scalars(select(ReviewAssignment).filter_by(study_id=study_id)))
@@ -94,7 +147,27 @@ def study_admin(request: Request, study_id: int) -> Response:
             n_submissions=session.scalar(select(func.count()).select_from(Submission).filter_by(study_id=study_id)),
             coverage=coverage(session, study_id),
             n_assignments=len(assignments),
+            states=STATE_LABELS,
+            participants=participant_progress(session, study_id),
+            arm_labels=ARM_LABELS,
+            graders=grader_progress(session, study_id),
         )
+
+
+_STEPS: dict[str, Callable[[Store, int], object]] = {"open": open_study, "close": close_study, "finish": finish_study}
+
+
+@router.post("/studies/{study_id}/state", dependencies=[Depends(check_csrf)])
+def study_state(request: Request, study_id: int, action: str = Form(...)) -> Response:
+    """Lifecycle controls: open (draft or closed -> open), close (open -> closed), finish (in_review -> done)."""
+    store = store_of(request)
+    with store.session() as session:
+        require(request, session, "admin")
+    step = _STEPS.get(action)
+    if step is None:
+        raise StudyError("Unbekannter Schritt {action}.", field="action", action=action)
+    step(store, study_id)
+    return RedirectResponse(f"/admin/studies/{study_id}", status_code=303)
 
 
 @router.post("/studies/{study_id}/authors", dependencies=[Depends(check_csrf)])

@@ -1,29 +1,53 @@
-"""The FastAPI app of the human study: server-rendered German pages, signed session cookies, CSRF on every form."""
+"""The FastAPI app of the human study: server-rendered German pages, signed session cookies, CSRF on every form.
+
+Every response carries the security headers of ``SECURITY_HEADERS`` and ``Cache-Control: no-store``
+(static files excepted): pages show reference solutions, solutions and reviews, which a shared computer's
+Back button must not show after logout. Every error reaches a browser as a German (or English) HTML page,
+a script (``Accept: application/json`` or an autosave) as JSON; messages go through the i18n table.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 from starlette.middleware.sessions import SessionMiddleware
 
 from benger.errors import InputError
 from benger.store import Store
-from benger.study import AlreadySubmitted, expire_overdue
+from benger.study import AlreadySubmitted, StudyError, WrongState, expire_overdue
 from benger.study._accounts import secret_key
 from benger.web import _admin, _auth, _grading, _participant
-from benger.web._render import HERE, render
+from benger.web._i18n import message
+from benger.web._render import HERE, lang_of, render
 from benger.web._security import CsrfError, Forbidden, LoginRequired
 
 #: Every router of the app (the authorization test walks their routes).
 ROUTERS = (_auth.router, _participant.router, _grading.router, _admin.router)
 SESSION_COOKIE = "benger_session"
 _LOG = logging.getLogger(__name__)
+#: Sent with every response. The pages load only their own script and style (no inline code).
+SECURITY_HEADERS: dict[str, str] = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
+        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+}
+_HTTP_MESSAGES = {
+    404: "Diese Seite gibt es nicht.",
+    405: "Diese Aktion ist hier nicht möglich.",
+}
 
 
 def _wants_json(request: Request) -> bool:
@@ -54,6 +78,14 @@ def create_app(store: Store, *, secure_cookies: bool = False, sweep_every_s: flo
     )
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
+    @app.middleware("http")
+    async def _headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        response = await call_next(request)
+        response.headers.update(SECURITY_HEADERS)
+        if not request.url.path.startswith("/static/"):
+            response.headers["Cache-Control"] = "no-store"
+        return response
+
     @app.exception_handler(LoginRequired)
     async def _login(request: Request, _exc: LoginRequired) -> Response:
         if _wants_json(request):
@@ -76,11 +108,29 @@ def create_app(store: Store, *, secure_cookies: bool = False, sweep_every_s: flo
 
     @app.exception_handler(InputError)
     async def _input(request: Request, exc: InputError) -> Response:
-        # 409: the thing is already submitted (the page must reload); 422: fix the input and try again
-        status = 409 if isinstance(exc, AlreadySubmitted) else 422
+        # 409: already submitted or the study moved on (the page must reload); 422: fix the input, try again
+        status = 409 if isinstance(exc, AlreadySubmitted | WrongState) else 422
+        text = message(exc, lang_of(request)) if isinstance(exc, StudyError) else exc.reason
         if _wants_json(request):
-            return JSONResponse({"error": exc.reason, "field": exc.field}, status_code=status)
-        return render(request, "error.html", status, message=exc.reason)
+            return JSONResponse({"error": text, "field": exc.field}, status_code=status)
+        return render(request, "error.html", status, message=text)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
+        fields = sorted({str(e.get("loc", ("", "?"))[-1]) for e in exc.errors()})
+        text = message(StudyError("Ungültige Angabe in: {fields}", fields=", ".join(fields)), lang_of(request))
+        if _wants_json(request):
+            return JSONResponse({"error": text, "field": fields[0] if fields else None}, status_code=422)
+        return render(request, "error.html", 422, message=text)
+
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, exc: HTTPException) -> Response:
+        text = message(
+            StudyError(_HTTP_MESSAGES.get(exc.status_code, "Die Anfrage ist fehlgeschlagen.")), lang_of(request)
+        )
+        if _wants_json(request):
+            return JSONResponse({"error": text}, status_code=exc.status_code, headers=exc.headers)
+        return render(request, "error.html", exc.status_code, message=text)
 
     for router in ROUTERS:
         app.include_router(router)

@@ -1,18 +1,26 @@
-"""Login, logout, invitation links, the expertise profile and the start page."""
+"""Login, logout, invitation links, the own password, the expertise profile and the start page."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
-from benger.errors import InputError
 from benger.schema import AREAS
-from benger.study import authenticate, redeem_invitation, save_expertise
-from benger.study._accounts import rate_limited
+from benger.study import (
+    LoggedIn,
+    RateLimited,
+    StudyError,
+    authenticate,
+    change_password,
+    end_sessions,
+    redeem_invitation,
+    save_expertise,
+)
+from benger.study._errors import de_number
 from benger.study._models import EXPERTISE_LEVELS
 from benger.web._i18n import LANGS
 from benger.web._render import render
-from benger.web._security import check_csrf, login, require, store_of, user_of
+from benger.web._security import check_csrf, client_address, login, require, role_guard, store_of, user_of
 
 router = APIRouter()
 LEVEL_LABELS = {
@@ -64,23 +72,23 @@ def login_page(request: Request) -> Response:
 
 @router.post("/login", dependencies=[Depends(check_csrf)])
 def login_post(request: Request, username: str = Form(...), password: str = Form(...)) -> Response:
-    client = request.client.host if request.client else "-"
-    key = f"{username.strip().lower()}|{client}"
-    store = store_of(request)
-    with store.session() as session:
-        if rate_limited(session, key):
-            return render(request, "login.html", 429, error="Zu viele Fehlversuche. Bitte später erneut versuchen.")
-        user = authenticate(session, username, password, key)
-        roles = user.roles if user else ""
-        if user is not None:
-            login(request, user)
+    try:
+        user = authenticate(store_of(request), username, password, client_address(request))
+    except RateLimited as exc:
+        return render(request, "login.html", 429, error=exc.template)
     if user is None:
         return render(request, "login.html", 401, error="Benutzername oder Passwort ist falsch.")
-    return RedirectResponse(home_of(roles), status_code=303)
+    login(request, user)
+    return RedirectResponse(home_of(user.roles), status_code=303)
 
 
 @router.post("/logout", dependencies=[Depends(check_csrf)])
 def logout(request: Request) -> Response:
+    """End the session on the server (the account's session version goes up) and clear the cookie."""
+    with store_of(request).session() as session:
+        user = user_of(request, session)
+        if user is not None:
+            end_sessions(session, user.id)
     request.session.clear()
     return RedirectResponse("/login", status_code=303)
 
@@ -95,18 +103,41 @@ def invite_post(request: Request, token: str, username: str = Form(...), passwor
     try:
         with store_of(request).session() as session:
             user = redeem_invitation(session, token, username, password)
-            roles = user.roles
-            login(request, user)
-    except InputError as exc:
-        return render(request, "invite.html", 400, token=token, error=exc.reason)
-    return RedirectResponse(home_of(roles), status_code=303)
+            logged = LoggedIn(user.id, user.roles, user.session_version)
+    except StudyError as exc:
+        return render(request, "invite.html", 400, token=token, error=exc)
+    login(request, logged)
+    return RedirectResponse(home_of(logged.roles), status_code=303)
+
+
+@router.get("/account", dependencies=[Depends(role_guard())])
+def account_page(request: Request) -> Response:
+    with store_of(request).session() as session:
+        require(request, session)
+        return render(request, "account.html", changed=request.query_params.get("changed") == "1")
+
+
+@router.post("/account/password", dependencies=[Depends(role_guard()), Depends(check_csrf)])
+def account_password(
+    request: Request, current_password: str = Form(...), new_password: str = Form(...), repeat: str = Form(...)
+) -> Response:
+    """Change the own password: other sessions end, this one continues with the new session version."""
+    if new_password != repeat:
+        raise StudyError("Die beiden neuen Passwörter stimmen nicht überein.", field="repeat")
+    with store_of(request).session() as session:
+        user = require(request, session)
+        version = change_password(session, user.id, current_password, new_password)
+        logged = LoggedIn(user.id, user.roles, version)
+    login(request, logged)
+    return RedirectResponse("/account?changed=1", status_code=303)
 
 
 @router.get("/profile")
 def profile_page(request: Request) -> Response:
     with store_of(request).session() as session:
-        require(request, session, "participant")
-        return render(request, "profile.html", areas=AREAS, levels=LEVEL_LABELS, saved=False)
+        user = require(request, session, "participant")
+        grade = "" if user.exam_grade is None else de_number(user.exam_grade)
+        return render(request, "profile.html", areas=AREAS, levels=LEVEL_LABELS, exam_grade=grade)
 
 
 @router.post("/profile", dependencies=[Depends(check_csrf)])
@@ -117,12 +148,12 @@ async def profile_post(request: Request) -> Response:
         user_id = require(request, session, "participant").id
     level = str(form.get("expertise_level", ""))
     if level not in EXPERTISE_LEVELS:
-        raise InputError("Bitte einen Ausbildungsstand wählen.", field="expertise_level")
+        raise StudyError("Bitte einen Ausbildungsstand wählen.", field="expertise_level")
     try:
         competence: dict[str, int] = {a: int(str(form.get(f"competence_{i}", ""))) for i, a in enumerate(AREAS)}
         grade_text = str(form.get("exam_grade", "")).strip().replace(",", ".")
         grade = float(grade_text) if grade_text else None
     except ValueError as exc:
-        raise InputError("Bitte Zahlen angeben (Kompetenz 1-5, Note 0-18).", field="competence") from exc
+        raise StudyError("Bitte Zahlen angeben (Kompetenz 1 bis 5, Note 0 bis 18).", field="competence") from exc
     save_expertise(store, user_id, level, competence, grade)
     return RedirectResponse("/studies", status_code=303)

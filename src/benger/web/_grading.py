@@ -2,7 +2,8 @@
 
 A blind reviewer receives only the facts, the solution text and the rubric: no pick code, provenance,
 system or participant identity, no other grades and no reference solution. A creator also sees the
-reference solution of their own task.
+reference solution of their own task. Both pages show the progress ("3 von 27" submitted) and, once a
+review is submitted, a link to the next open one.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ def queue(request: Request) -> Response:
     with store_of(request).session() as session:
         user = require(request, session, *GRADER_ROLES)
         rows = grader_queue(session, user.id)
-        return render(request, "queue.html", rows=rows)
+        done = sum(state == "abgegeben" for _, _, state in rows)
+        return render(request, "queue.html", rows=rows, done=done)
 
 
 @router.get("/reviews/{assignment_id}")
@@ -46,6 +48,9 @@ def grading_page(request: Request, assignment_id: int) -> Response:
         facts = record.facts if isinstance(record, FalloesungTask) else ""
         reference = record.reference if assignment.role == "creator" and isinstance(record, FalloesungTask) else None
         review = latest(session, assignment_id)
+        rows = grader_queue(session, user.id)
+        done = sum(state == "abgegeben" for _, _, state in rows)
+        upcoming = [a.id for a, _, state in rows if state != "abgegeben" and a.id != assignment_id]
         return render(
             request,
             "grade.html",
@@ -56,6 +61,9 @@ def grading_page(request: Request, assignment_id: int) -> Response:
             solution=solution_text(session, store, pick),
             rubric=falloesung_rubric(),
             review=review,
+            done=done,
+            total_reviews=len(rows),
+            next_id=upcoming[0] if upcoming else None,
         )
 
 

@@ -1,8 +1,14 @@
-"""UI languages: German (default) and English. Templates write ``{{ _("German text") }}``."""
+"""UI languages: German (default) and English. Templates write ``{{ _("German text") }}``.
+
+Server messages are ``StudyError`` templates (German, with ``{name}`` placeholders); ``message`` translates
+the template and the string values before filling them in. tests/web/test_i18n.py checks that every
+template the study and web code raises has an English entry here.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 LANGS: tuple[str, ...] = ("de", "en")
 DEFAULT_LANG = "de"
@@ -152,6 +158,150 @@ EN: dict[str, str] = {
     "Bewerter/in": "Grader",
     "Rolle": "Role",
     "Anzahl": "Count",
+    # server messages (StudyError templates)
+    "Unbekannte Rolle(n) {roles}; erlaubt sind: {allowed}": "Unknown role(s) {roles}; allowed: {allowed}",
+    "Ein Passwort braucht mindestens {n} Zeichen.": "A password needs at least {n} characters.",
+    "Ein Benutzername braucht 1 bis 100 Zeichen.": "A user name needs 1 to 100 characters.",
+    "Der Benutzername {name} ist bereits vergeben.": "The user name {name} is taken.",
+    "Dieses Konto gibt es nicht.": "This account does not exist.",
+    "Es gibt kein Konto {name}.": "There is no account {name}.",
+    "Das bisherige Passwort ist falsch.": "The current password is wrong.",
+    "Dieser Einladungslink ist ungültig, benutzt oder abgelaufen.": "This invitation link is invalid, used or expired.",
+    "Die Bearbeitungszeit muss mindestens eine Sekunde betragen.": "The time limit must be at least one second.",
+    "Bitte einen Namen für die Studie angeben.": "Please give the study a name.",
+    "Den Korpus {corpus} gibt es im Speicher nicht.": "The store has no corpus {corpus}.",
+    "Der Korpus {corpus} hat keine Falllösungsaufgaben.": "Corpus {corpus} has no case-solution tasks.",
+    "Eine Studie namens {name} gibt es bereits.": "A study named {name} exists already.",
+    "Aufgabe {task} gehört nicht zu dieser Studie.": "Task {task} is not part of this study.",
+    "Eine Aufgabenautorin / ein Aufgabenautor braucht die Rolle creator.": "A task author needs the creator role.",
+    "Bitte einen Ausbildungsstand wählen.": "Please choose a level of training.",
+    "Die Kompetenz in {area} muss 1 bis 5 sein.": "The competence in {area} must be 1 to 5.",
+    "Die Examensnote muss zwischen 0 und 18 Punkten liegen.": "The exam grade must be between 0 and 18 points.",
+    "Die Anmeldung ist gerade überlastet; bitte erneut versuchen.": "Enrolment is busy right now; please try again.",
+    "Aufgabe {task} ist Ihnen nicht zugeordnet.": "Task {task} is not assigned to you.",
+    "Aufgabe {task} ist nicht in Bearbeitung ({status}).": "Task {task} is not in progress ({status}).",
+    "Aufgabe {task} ist bereits abgegeben.": "Task {task} is submitted already.",
+    "Aufgabe {task} ist bereits {status}.": "Task {task} is {status} already.",
+    "Aufgabe {task} wurde noch nicht gestartet.": "Task {task} has not been started.",
+    "Aufgabe {task} ist bereits {status} und kann nicht mehr übersprungen werden.":
+        "Task {task} is {status} already and can no longer be skipped.",
+    "Die Studie {study} gibt es nicht.": "Study {study} does not exist.",
+    "Das ist im Zustand „{state}“ der Studie nicht möglich (erlaubt: {allowed}).":
+        "This is not possible while the study is “{state}” (allowed: {allowed}).",
+    "Die Studie hat bereits Picks und kann nicht wieder geöffnet werden.":
+        "The study has picks already and cannot be reopened.",
+    "Die Bewertungen haben begonnen; Picks und Zuweisungen können nicht mehr geändert werden.":
+        "Reviews have started; picks and assignments can no longer change.",
+    "Die Picks wurden gerade gleichzeitig ausgewählt; bitte neu laden.":
+        "The picks were just selected at the same time; please reload.",
+    "Die Bewertungen wurden gerade gleichzeitig zugewiesen; bitte neu laden.":
+        "The reviews were just assigned at the same time; please reload.",
+    "Es gibt keine Picks; bitte zuerst die Picks auswählen.": "There are no picks; please select the picks first.",
+    "{label}: Punkte fehlen": "{label}: points missing",
+    "{label}: {value} ist keine Zahl": "{label}: {value} is not a number",
+    "{label}: Punkte müssen zwischen 0 und {max} in Schritten von {step} liegen":
+        "{label}: points must lie between 0 and {max} in steps of {step}",
+    "Begründung fehlt für: {dimensions}": "Justification missing for: {dimensions}",
+    "Diese Bewertung wurde inzwischen abgegeben.": "This review has been submitted meanwhile.",
+    "Diese Bewertung ist abgegeben; für Änderungen bitte eine Korrektur anlegen.":
+        "This review is submitted; open a correction to change it.",
+    "Diese Bewertung wurde gleichzeitig gespeichert; bitte die Seite neu laden.":
+        "This review was saved at the same time; please reload the page.",
+    "Die beiden neuen Passwörter stimmen nicht überein.": "The two new passwords differ.",
+    "Bitte Zahlen angeben (Kompetenz 1 bis 5, Note 0 bis 18).":
+        "Please enter numbers (competence 1 to 5, grade 0 to 18).",
+    "Diese Aufgabe gibt es nicht.": "This task does not exist.",
+    "Bitte bestätigen Sie die Einwilligung und den Datenschutzhinweis.":
+        "Please confirm the consent and the privacy notice.",
+    "Bitte geben Sie einen Grund für das Überspringen an.": "Please give a reason for skipping.",
+    "Das eigene Konto kann nicht deaktiviert werden.": "You cannot deactivate your own account.",
+    "Die eigene Admin-Rolle kann nicht entzogen werden.": "You cannot remove your own admin role.",
+    "Unbekannter Schritt {action}.": "Unknown step {action}.",
+    "Ungültige Angabe in: {fields}": "Invalid value in: {fields}",
+    "Diese Seite gibt es nicht.": "This page does not exist.",
+    "Diese Aktion ist hier nicht möglich.": "This action is not possible here.",
+    "Die Anfrage ist fehlgeschlagen.": "The request failed.",
+    # states and progress
+    "geöffnet": "open",
+    "geschlossen": "closed",
+    "Picks ausgewählt": "picks selected",
+    "in Bewertung": "in review",
+    "abgeschlossen": "done",
+    "gestartet": "started",
+    # pages added with the lifecycle, accounts, consent and progress
+    "Noch 15 Minuten.": "15 minutes left.",
+    "Noch 5 Minuten – bitte zum Ende kommen.": "5 minutes left – please finish.",
+    "Kopiert": "Copied",
+    "Kopieren": "Copy",
+    "Zum Inhalt springen": "Skip to content",
+    "Hauptnavigation": "Main navigation",
+    "Konto": "Account",
+    "Das Passwort wurde geändert. Andere Sitzungen wurden beendet.":
+        "The password was changed. Other sessions were ended.",
+    "Passwort ändern": "Change password",
+    "Bisheriges Passwort": "Current password",
+    "Neues Passwort (mindestens 8 Zeichen)": "New password (at least 8 characters)",
+    "Neues Passwort wiederholen": "Repeat the new password",
+    "Worum es geht": "What this is about",
+    "Aufgaben": "Tasks",
+    "Falllösungen": "case solutions",
+    "Die Uhr läuft ab dem Start auf dem Server; bei Ablauf wird Ihr letzter Entwurf abgegeben.":
+        "The clock runs on the server from the start; when it runs out, your last draft is submitted.",
+    "Jede Aufgabe hat eine Arbeitsweise: klassisch (ohne KI) oder Ko-Kreation (mit einem KI-Werkzeug Ihrer Wahl). "
+    "Die Arbeitsweise wird zufällig und ausgewogen zugeteilt.":
+        "Each task has a working mode: traditional (without AI) or co-creation (with an AI tool of your choice). "
+        "Modes are assigned at random and balanced.",
+    "Sie können eine Aufgabe vor dem Start mit Begründung überspringen. Übersprungene Aufgaben werden mit ihrer "
+    "Arbeitsweise erfasst und ausgewertet.":
+        "You may skip a task before starting it, giving a reason. Skipped tasks are recorded and analysed with "
+        "their working mode.",
+    "Danach: Einige Lösungen werden ausgewählt und von Fachleuten blind (ohne Ihren Namen) nach einem "
+    "Bewertungsschema bewertet.":
+        "Afterwards, some solutions are selected and graded blind (without your name) by experts along a rubric.",
+    "Einwilligung und Datenschutz": "Consent and privacy",
+    "Gespeichert werden Ihre Lösungen, Entwürfe, Zeiten, übersprungene Aufgaben mit Grund, die angegebenen "
+    "KI-Werkzeuge und Ihre Angaben zu Vorkenntnissen. Ausgewertet und weitergegeben werden sie nur unter einem "
+    "Pseudonym, nie mit Ihrem Benutzernamen. Die Teilnahme ist freiwillig; Sie können jederzeit aufhören.":
+        "We store your solutions, drafts, times, skipped tasks with their reason, the AI tools you name and your "
+        "background. They are analysed and shared only under a pseudonym, never with your user name. Taking "
+        "part is voluntary; you may stop at any time.",
+    "Ich habe die Hinweise gelesen und willige in die Teilnahme und die beschriebene Verarbeitung meiner Daten ein.":
+        "I have read the notes and consent to taking part and to the processing of my data described above.",
+    "Einwilligen und teilnehmen": "Consent and take part",
+    "Zur Studie und Einwilligung": "Study details and consent",
+    "Die Studie ist geschlossen; Abgaben sind nicht mehr möglich.": "The study is closed; no more submissions.",
+    "Ihre Aufgaben": "Your tasks",
+    "Aktion": "Action",
+    "Grund (Pflichtangabe)": "Reason (required)",
+    "Endgültig überspringen": "Skip for good",
+    "Verwendete KI-Werkzeuge (freiwillig; mehrere mit Komma trennen)":
+        "AI tools used (optional; separate several with commas)",
+    "von": "of",
+    "Nächste Bewertung": "Next review",
+    "Zustand": "State",
+    "Aktiv": "Active",
+    "Aktionen": "Actions",
+    "Rollen von": "Roles of",
+    "Rollen speichern": "Save roles",
+    "ja": "yes",
+    "nein": "no",
+    "Deaktivieren": "Deactivate",
+    "Aktivieren": "Activate",
+    "Neues Passwort für": "New password for",
+    "Passwort zurücksetzen": "Reset password",
+    "Ablauf": "Lifecycle",
+    "Studie öffnen": "Open the study",
+    "Abgaben beenden (schließen)": "End submissions (close)",
+    "Bewertung abschließen": "Finish the reviews",
+    "Fortschritt der Teilnehmenden": "Participants' progress",
+    "Restzeit": "Time left",
+    "davon automatisch": "of which automatic",
+    "Noch niemand angemeldet.": "Nobody has enrolled yet.",
+    "Fortschritt der Bewertenden": "Graders' progress",
+    "Noch keine Zuweisungen.": "No assignments yet.",
+    "Autor/in von": "Author of",
+    "Picks neu auswählen": "Select the picks again",
+    "Gruppe": "Group",
 }
 # fmt: on
 #: Strings the browser script needs (read from the page, so the script has no language of its own).
@@ -162,7 +312,17 @@ JS_STRINGS: tuple[str, ...] = (
     "Zeit abgelaufen – Ihr letzter Entwurf wird abgegeben …",
     "bestanden",
     "nicht bestanden",
+    "Noch 15 Minuten.",
+    "Noch 5 Minuten – bitte zum Ende kommen.",
+    "Kopiert",
 )
+
+
+def message(exc: Any, lang: str) -> str:
+    """The text of a StudyError in ``lang``: its template and string values translated, then filled in."""
+    _ = translator(lang)
+    values = {k: _(v) if isinstance(v, str) else v for k, v in exc.values.items()}
+    return _(exc.template).format(**values)
 
 
 def translator(lang: str) -> Callable[[str], str]:

@@ -1,4 +1,5 @@
-"""Participant pages: studies, the task list with arms, the timed work page with autosave, submit and skip."""
+"""Participant pages: studies, the start page with consent, the task list with arms, the timed work page with
+autosave, submit (with the AI tools used in the co-creation arm) and skip (with confirmation and a reason)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,8 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from benger.errors import InputError
 from benger.schema import FalloesungTask
-from benger.study import enrol, save_draft, skip, start, submit
+from benger.study import StudyError, enrol, save_draft, skip, start, submit
 from benger.study._models import Enrolment, Study, StudyTask, Submission
 from benger.study._service import attempts, expire_overdue, get_attempt, remaining_s, study_tasks
 from benger.web._render import render
@@ -26,12 +26,14 @@ INSTRUCTIONS = {
     "gespeichert; bei Ablauf der Zeit wird er abgegeben.",
 }
 STATUS_LABELS = {"open": "offen", "started": "in Bearbeitung", "submitted": "abgegeben", "skipped": "übersprungen"}
+#: Suggestions for the "AI tools used" field of the co-creation arm (free text is accepted too).
+AI_TOOLS = ("ChatGPT", "Claude", "Gemini", "Microsoft Copilot", "Perplexity", "Le Chat (Mistral)", "DeepSeek")
 
 
 def _task(session: Session, study_id: int, position: int) -> StudyTask:
     task = session.scalar(select(StudyTask).filter_by(study_id=study_id, position=position))
     if task is None:
-        raise InputError("Diese Aufgabe gibt es nicht.", field="position")
+        raise StudyError("Diese Aufgabe gibt es nicht.", field="position")
     return task
 
 
@@ -40,20 +42,28 @@ def studies(request: Request) -> Response:
     with store_of(request).session() as session:
         user = require(request, session, "participant")
         enrolled = set(session.scalars(select(Enrolment.study_id).filter_by(user_id=user.id)))
-        rows = list(session.scalars(select(Study).order_by(Study.id)))
+        # open studies, and the ones this participant took part in (to see their submissions)
+        rows = [
+            s
+            for s in session.scalars(select(Study).order_by(Study.id))
+            if s.state == "open" or (s.id in enrolled and s.state != "draft")
+        ]
         return render(
             request, "studies.html", studies=rows, enrolled=enrolled, has_profile=user.expertise_level is not None
         )
 
 
 @router.post("/studies/{study_id}/enrol", dependencies=[Depends(check_csrf)])
-def enrol_post(request: Request, study_id: int) -> Response:
+def enrol_post(request: Request, study_id: int, consent: str = Form("")) -> Response:
+    """Take part after accepting the consent and privacy notice of the start page."""
     store = store_of(request)
     with store.session() as session:
         user = require(request, session, "participant")
         if user.expertise_level is None:
             return RedirectResponse("/profile", status_code=303)
-    enrol(store, study_id, user.id)
+    if consent != "yes":
+        raise StudyError("Bitte bestätigen Sie die Einwilligung und den Datenschutzhinweis.", field="consent")
+    enrol(store, study_id, user.id, consent=True)
     return RedirectResponse(f"/studies/{study_id}", status_code=303)
 
 
@@ -64,11 +74,20 @@ def study_page(request: Request, study_id: int) -> Response:
         user = require(request, session, "participant")
     expire_overdue(store, study_id=study_id, user_id=user.id)
     with store.session() as session:
-        rows = attempts(session, study_id, user.id)
-        if not rows:
-            return RedirectResponse("/studies", status_code=303)
-        tasks = {t.task_id: t for t in study_tasks(session, study_id)}
         study = session.get(Study, study_id)
+        if study is None or study.state == "draft":
+            raise StudyError("Die Studie {study} gibt es nicht.", field="study_id", study=study_id)
+        rows = attempts(session, study_id, user.id)
+        tasks = {t.task_id: t for t in study_tasks(session, study_id)}
+        if not rows:  # not enrolled yet: the start page with the rules and the consent
+            return render(
+                request,
+                "start.html",
+                study=study,
+                n_tasks=len(tasks),
+                areas=sorted({t.area for t in tasks.values()}),
+                has_profile=user.expertise_level is not None,
+            )
         return render(
             request, "study.html", study=study, attempts=rows, tasks=tasks, arms=ARM_LABELS, statuses=STATUS_LABELS
         )
@@ -113,6 +132,7 @@ def work_page(request: Request, study_id: int, position: int) -> Response:
             remaining=remaining_s(attempt),
             submission=submission,
             statuses=STATUS_LABELS,
+            ai_tools=AI_TOOLS,
         )
 
 
@@ -127,20 +147,24 @@ def draft_post(request: Request, study_id: int, position: int, text: str = Form(
 
 
 @router.post("/studies/{study_id}/tasks/{position}/submit", dependencies=[Depends(check_csrf)])
-def submit_post(request: Request, study_id: int, position: int, text: str = Form("")) -> Response:
+def submit_post(
+    request: Request, study_id: int, position: int, text: str = Form(""), ai_tools: str = Form("")
+) -> Response:
     store = store_of(request)
     with store.session() as session:
         user = require(request, session, "participant")
         task_id = _task(session, study_id, position).task_id
-    submit(store, study_id, user.id, task_id, text)
+    submit(store, study_id, user.id, task_id, text, ai_tools=ai_tools)
     return RedirectResponse(f"/studies/{study_id}/tasks/{position}", status_code=303)
 
 
 @router.post("/studies/{study_id}/tasks/{position}/skip", dependencies=[Depends(check_csrf)])
-def skip_post(request: Request, study_id: int, position: int) -> Response:
+def skip_post(request: Request, study_id: int, position: int, reason: str = Form("")) -> Response:
     store = store_of(request)
     with store.session() as session:
         user = require(request, session, "participant")
         task_id = _task(session, study_id, position).task_id
-    skip(store, study_id, user.id, task_id)
+    if not reason.strip():
+        raise StudyError("Bitte geben Sie einen Grund für das Überspringen an.", field="reason")
+    skip(store, study_id, user.id, task_id, reason)
     return RedirectResponse(f"/studies/{study_id}", status_code=303)

@@ -10,7 +10,8 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from benger.web._i18n import DEFAULT_LANG, JS_STRINGS, LANGS, translator
+from benger.study._errors import de_number
+from benger.web._i18n import DEFAULT_LANG, JS_STRINGS, LANGS, message, translator
 from benger.web._security import csrf_token
 
 
@@ -32,4 +33,6 @@ def render(request: Request, name: str, status_code: int = 200, **context: Any) 
     context["lang"] = lang
     context["_"] = _ = translator(lang)
     context["js_strings"] = {text: _(text) for text in JS_STRINGS}
+    context["msg"] = lambda exc: message(exc, lang)
+    context["num"] = (lambda x: de_number(x)) if lang == "de" else (lambda x: f"{x:g}")
     return TEMPLATES.TemplateResponse(request, name, context, status_code=status_code)

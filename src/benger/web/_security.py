@@ -1,4 +1,9 @@
-"""Sessions, CSRF and roles: who is logged in, may they see this page, did this form come from us."""
+"""Sessions, CSRF and roles: who is logged in, may they see this page, did this form come from us.
+
+The session cookie is signed and carries the account id and its ``session_version`` at login; a request
+counts as logged in only while the account is active and its version is unchanged, so logout,
+deactivation and a password change end the session on the server (an old cookie opens nothing).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ from fastapi import Request
 from sqlalchemy.orm import Session
 
 from benger.store import Store
+from benger.study import LoggedIn
 from benger.study._models import StudyUser
 
 CSRF_FIELD = "csrf_token"
@@ -69,12 +75,13 @@ async def check_csrf(request: Request) -> None:
 
 
 def user_of(request: Request, session: Session) -> StudyUser | None:
-    """The logged-in active user (loaded in ``session``), or None."""
+    """The logged-in active user (loaded in ``session``) whose session version still matches, or None."""
     user_id = request.session.get("uid")
-    if not isinstance(user_id, int):
+    version = request.session.get("sv")
+    if not isinstance(user_id, int) or not isinstance(version, int):
         return None
     user = session.get(StudyUser, user_id)
-    if user is None or not user.active:
+    if user is None or not user.active or user.session_version != version:
         return None
     return user
 
@@ -90,11 +97,18 @@ def require(request: Request, session: Session, *roles: str) -> StudyUser:
     return user
 
 
-def login(request: Request, user: StudyUser) -> None:
+def login(request: Request, user: LoggedIn) -> None:
     """Start a fresh session for ``user`` (new CSRF token; guards against session fixation)."""
     request.session.clear()
-    request.session["uid"] = user.id
+    request.session["uid"] = user.user_id
+    request.session["sv"] = user.session_version
     request.session["csrf"] = secrets.token_urlsafe(32)
+
+
+def client_address(request: Request) -> str:
+    """The client's address as the server saw it. ``X-Forwarded-For`` counts only where ``benger serve
+    --trusted-proxy`` told uvicorn to trust the sending proxy (uvicorn then rewrites the client)."""
+    return request.client.host if request.client else "-"
 
 
 def role_guard(*roles: str) -> Callable[[Request], None]:

@@ -45,12 +45,28 @@
     });
   }
 
+  function hms(left) {
+    var h = Math.floor(left / 3600), m = Math.floor((left % 3600) / 60), s = left % 60;
+    return String(h).padStart(2, "0") + ":" + String(m).padStart(2, "0") + ":" + String(s).padStart(2, "0");
+  }
+
+  // Visible hh:mm:ss (role=timer, not announced every second); warnings at 15 and 5 minutes go to a live region.
   function countdown(el) {
     var end = Date.now() + parseInt(el.getAttribute("data-remaining"), 10) * 1000;
+    var warning = document.getElementById("timer-warning");
+    var bar = document.getElementById("timer-bar");
+    var warned = {};
+    function warn(minutes) {
+      if (warned[minutes]) { return; }
+      warned[minutes] = true;
+      if (warning) { warning.textContent = T(minutes === 15 ? "Noch 15 Minuten." : "Noch 5 Minuten – bitte zum Ende kommen."); }
+      if (bar) { bar.classList.add(minutes === 15 ? "warn-15" : "warn-5"); }
+    }
     function tick() {
       var left = Math.max(0, Math.round((end - Date.now()) / 1000));
-      var h = Math.floor(left / 3600), m = Math.floor((left % 3600) / 60), s = left % 60;
-      el.textContent = h + ":" + String(m).padStart(2, "0") + ":" + String(s).padStart(2, "0");
+      el.textContent = hms(left);
+      if (left <= 15 * 60 && left > 5 * 60) { warn(15); }
+      if (left <= 5 * 60 && left > 0) { warn(5); }
       if (left <= 0) {
         el.textContent = T("Zeit abgelaufen – Ihr letzter Entwurf wird abgegeben …");
         // The server submits the last autosaved draft; reload once its grace period has passed.
@@ -62,15 +78,19 @@
     tick();
   }
 
+  function formatNumber(x) {
+    return x.toLocaleString(document.documentElement.lang, {minimumFractionDigits: 1, maximumFractionDigits: 1});
+  }
+
   function liveTotal(form) {
     var inputs = form.querySelectorAll("input.points");
     function update() {
       var sum = 0, filled = 0;
       inputs.forEach(function (i) {
-        var v = parseFloat(i.value);
+        var v = parseFloat(i.value.replace(",", "."));
         if (!isNaN(v)) { sum += v; filled++; }
       });
-      document.getElementById("total").textContent = filled ? sum.toFixed(1) : "–";
+      document.getElementById("total").textContent = filled ? formatNumber(sum) : "–";
       var complete = filled === inputs.length && sum >= 0 && sum <= 100;
       var gp = complete ? gradePoints(sum) : null;
       document.getElementById("grade-points").textContent = gp === null ? "–" : gp;
@@ -91,5 +111,15 @@
     }
     var grade = document.getElementById("grade-form");
     if (grade) { liveTotal(grade); }
+    document.querySelectorAll("button.copy").forEach(function (button) {
+      button.addEventListener("click", function () {
+        var source = document.getElementById(button.getAttribute("data-copy"));
+        var note = button.parentNode.querySelector(".copy-status");
+        function done() { if (note) { note.textContent = T("Kopiert"); } }
+        source.select();
+        if (navigator.clipboard) { navigator.clipboard.writeText(source.value).then(done, function () { document.execCommand("copy"); done(); }); }
+        else { document.execCommand("copy"); done(); }
+      });
+    });
   });
 })();
