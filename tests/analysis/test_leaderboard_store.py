@@ -133,12 +133,36 @@ def test_sql_equals_python_on_a_small_sqlite_store(tmp_path: Path) -> None:
     store.close()
 
 
+def _index_names(store: Store) -> set[str]:
+    from sqlalchemy import inspect
+
+    found = inspect(store.engine)
+    return {ix["name"] for table in ("generations", "judgements", "metric_values") for ix in found.get_indexes(table)}
+
+
+LEADERBOARD_INDEXES = {"ix_generations_leaderboard", "ix_judgements_leaderboard", "ix_metric_values_signature"}
+
+
+def test_migration_0005_creates_the_covering_indexes(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "ix.db")
+    assert _index_names(store) >= LEADERBOARD_INDEXES
+    with store.engine.connect() as connection:
+        assert connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0005_indexes"
+        plan = connection.exec_driver_sql(
+            "EXPLAIN QUERY PLAN SELECT judge, avg(total) FROM judgements WHERE target_kind = 'generation' "
+            "GROUP BY judge"
+        ).all()
+    assert any("COVERING INDEX ix_judgements_leaderboard" in str(step) for step in plan)
+    store.close()
+
+
 def test_sql_equals_python_on_postgresql(pg_database: Callable[[str], AbstractContextManager[str]]) -> None:
     with pg_database("benger_lb") as url:
         store = open_store(url)
         _fill(store)
         _assert_same(store, ci="bootstrap", seed=1, n_resamples=300)
         _assert_same(store, ci="normal", pool_judges=True)
+        assert _index_names(store) >= LEADERBOARD_INDEXES
         store.close()
 
 

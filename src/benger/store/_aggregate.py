@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from sqlalchemy import Float, Select, and_, case, cast, func, or_, select
+from sqlalchemy import Float, Index, Select, and_, case, cast, func, or_, select
 
 from benger.store._models import GenerationRow, JudgementRow, MetricValueRow, TaskRow
 
@@ -20,6 +20,27 @@ _G = GenerationRow.__table__.c
 _J = JudgementRow.__table__.c
 _T = TaskRow.__table__.c
 _M = MetricValueRow.__table__.c
+
+#: Covering indexes of the leaderboard queries (migration ``0005_indexes`` creates them): the aggregates read
+#: these columns from the index alone, never the table pages that hold texts, justifications and meta.
+LEADERBOARD_INDEXES: tuple[Index, ...] = (
+    Index(
+        "ix_generations_leaderboard", _G.status, _G.task_id, _G.system, _G.config_hash, _G.generation_id, _G.truncated
+    ),
+    Index(
+        "ix_judgements_leaderboard",
+        _J.target_kind,
+        _J.target_id,
+        _J.judge,
+        _J.judge_config_hash,
+        _J.rubric_version,
+        _J.status,
+        _J.total,
+        _J.grade_points,
+        _J.passed,
+    ),
+    Index("ix_metric_values_signature", _M.target_kind, _M.metric, _M.signature, _M.target_id, _M.value),
+)
 
 
 class ItemScore(NamedTuple):
