@@ -256,3 +256,35 @@ async def test_short_falloesung_is_reasked_then_excluded_and_attempts_are_true(d
     assert (failed.meta["attempts"], failed.meta["provider_retries"], failed.meta["http_attempts"]) == (1, 3, 4)
     assert faulted.count("500") == 4 and faulted.count("short") == 5
     store.close()
+
+
+def test_benger_run_with_a_reasoning_model_and_an_echoing_judge(tmp_path: Path) -> None:
+    """The issue's observation through the command line: `benger run` on the demo corpora (13 + 3 tasks)."""
+    from typer.testing import CliRunner
+
+    from benger.cli import app
+    from benger.cli._app import _register_commands
+
+    _register_commands()
+    db = tmp_path / "cli.db"
+    with run_stub_server(latency_ms=1) as stub:
+        config = tmp_path / "run.yaml"
+        common = f"provider: openai-compatible, base_url: '{stub.base_url}'"
+        config.write_text(
+            "corpora: [demo]\n"
+            f"systems:\n  - {{name: thinker, model: stub+think, {common}}}\n"
+            f"judges:\n  - {{name: echo-judge, model: stub-judge+echo, {common}}}\n"
+            "retry: {max_retries: 3, initial_wait: 0.01, max_wait: 0.05}\n",
+            encoding="utf-8",
+        )
+        result = CliRunner().invoke(app, ["run", str(config), "--db", str(db)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    store = open_store(db)
+    gens = store.generations()
+    answers = [g.answer for g in gens if g.answer is not None]  # Grundprinzipien items only
+    assert len(gens) == 16 and len(answers) == 13 and set(answers) == {"Ja"}  # the stub's drafts say "Nein"
+    assert all(g.status == "ok" and "Entwurf" in g.meta["reasoning"] and not g.text.startswith("Entwurf")
+               for g in gens)  # fmt: skip
+    judgements = store.judgements()
+    assert len(judgements) == 16 and all(j.status == "scored" and j.total for j in judgements)  # never the echo's 0
+    store.close()
