@@ -27,13 +27,14 @@ CASES: list[tuple[str, str | None]] = [
     ("Ein Mangel liegt vor, wenn die Ist- von der Sollbeschaffenheit abweicht.", "definition"),
     ("Eine Täuschung ist gegeben, wenn jemand über Tatsachen irreführt.", "definition"),
     (
-        "Gewahrsam ist die von einem Herrschaftswillen getragene tatsächliche Sachherrschaft; Sache ist jede verkörperte Einheit.",
+        "Gewahrsam ist die vom Herrschaftswillen getragene Sachherrschaft; Sache ist jede verkörperte Einheit.",
         "definition",
     ),
     ("Ein Verwaltungsakt setzt voraus, dass eine Regelung mit Außenwirkung getroffen wird.", "definition"),
     ("Voraussetzung ist, dass ein wirksamer Vertrag geschlossen wurde.", "definition"),
     (
-        "Heimtückisch handelt nach der Rechtsprechung, wer die Arg- und Wehrlosigkeit bewusst ausnutzt; das wird so definiert.",
+        "Heimtückisch handelt nach der Rechtsprechung, wer die Arg- und Wehrlosigkeit "
+        "bewusst ausnutzt; das wird so definiert.",
         "definition",
     ),
     # Subsumtion: reference to the facts

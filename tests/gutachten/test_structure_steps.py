@@ -47,15 +47,22 @@ def test_tree_depth_and_problems() -> None:
 
 
 def test_skipped_level_and_single_child() -> None:
-    text = "A. Zulässigkeit\n\n1. Rechtsweg\n\nDer Rechtsweg ist eröffnet.\n\nB. Begründetheit\n\nDie Klage ist begründet.\n"
+    text = (
+        "A. Zulässigkeit\n\n1. Rechtsweg\n\nDer Rechtsweg ist eröffnet.\n\n"
+        "B. Begründetheit\n\nDie Klage ist begründet.\n"
+    )
     s = parse_structure(text)
-    codes = [(p.code, s.headings[i].marker) for p in s.problems for i, h in enumerate(s.headings) if h.start == p.start]
+    by_start = {h.start: h.marker for h in s.headings}
+    codes = [(p.code, by_start[p.start]) for p in s.problems]
     assert ("skipped_level", "1.") in codes
     assert ("single_child", "1.") in codes
 
 
 def test_flat_text_headings_are_found_inline() -> None:
-    text = "Lösung: A. Anspruch aus § 985 BGB K könnte ... haben. I. Eigentum Das Eigentum liegt vor. II. Besitz V besitzt. B. Ergebnis Somit ja."
+    text = (
+        "Lösung: A. Anspruch aus § 985 BGB K könnte ... haben. I. Eigentum Das Eigentum liegt vor. "
+        "II. Besitz V besitzt. B. Ergebnis Somit ja."
+    )
     s = parse_structure(text)
     assert s.flat_text
     assert [h.marker for h in s.headings] == ["A.", "I.", "II.", "B."]
@@ -68,7 +75,8 @@ def test_sections_steps_order_and_result_first() -> None:
     assert first.present == ["obersatz", "definition", "subsumtion", "ergebnis"]
     assert first.complete and first.in_order and not first.result_first
     urteil = analyse(
-        "A. Zulässigkeit\n\nDie Klage ist zulässig. Denn der Rechtsweg ist eröffnet, weil der Streit öffentlich-rechtlich ist.\n"
+        "A. Zulässigkeit\n\nDie Klage ist zulässig. "
+        "Denn der Rechtsweg ist eröffnet, weil der Streit öffentlich-rechtlich ist.\n"
     )
     sec = urteil.sections[0]
     assert sec.steps[0].step == "ergebnis" and sec.result_first

@@ -8,6 +8,7 @@ a norm citation are ignored. A section is the text under one heading up to the n
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 from benger.gutachten._models import Citation, Section, StepHit, Structure
@@ -19,7 +20,12 @@ MIN_SENTENCES = 2
 
 
 def _spans_inside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
-    return any(s <= start and end <= e for s, e in spans)
+    """Whether ``start..end`` lies inside one of ``spans`` (sorted by start, not overlapping)."""
+    i = bisect_right(spans, (start, _FAR)) - 1
+    return i >= 0 and spans[i][0] <= start and end <= spans[i][1]
+
+
+_FAR = 1 << 62
 
 
 def split_sentences(
@@ -46,24 +52,63 @@ def split_sentences(
     return out
 
 
+class MarkerHits:
+    """Every marker match of a text outside the protected spans, found once per marker (whole text).
+
+    ``hits`` are (start, end, priority, marker index), sorted by start.
+    """
+
+    def __init__(self, text: str, rules: Rules, protected: Sequence[tuple[int, int]]) -> None:
+        lowered = text.lower()
+        fallback = len(lowered) != len(text)  # a character whose lower case is longer: use re.IGNORECASE
+        self.rules = rules
+        hits: list[tuple[int, int, int, int]] = []
+        for index, marker in enumerate(rules.markers):
+            regex, haystack = marker.regex, text if marker.case_sensitive else lowered
+            if fallback and not marker.case_sensitive:
+                regex, haystack = re.compile(regex.pattern, re.IGNORECASE), text
+            for m in regex.finditer(haystack):
+                start, end = m.start(), m.end()
+                if marker.leading_boundary and not _word_boundary(haystack, start):
+                    continue
+                if _spans_inside(protected, start, end):
+                    continue
+                hits.append((start, end, marker.priority, index))
+        hits.sort()
+        self.hits = hits
+        self._starts = [h[0] for h in hits]
+
+    def label(self, text: str, start: int, end: int) -> StepHit | None:
+        """The step of the sentence ``text[start:end]``: its highest-priority marker, leftmost first."""
+        lo = bisect_left(self._starts, start)
+        best: tuple[int, int, int, int] | None = None
+        for hit in self.hits[lo : bisect_left(self._starts, end, lo)]:
+            if hit[1] <= end and (best is None or hit[2] < best[2]):
+                best = hit
+        if best is None:
+            return None
+        marker = self.rules.markers[best[3]]
+        return StepHit(
+            step=marker.step,
+            marker=text[best[0] : best[1]],
+            start=best[0],
+            end=best[1],
+            sentence_start=start,
+            sentence_end=end,
+        )
+
+
+def _word_boundary(text: str, pos: int) -> bool:
+    before = pos > 0 and (text[pos - 1].isalnum() or text[pos - 1] == "_")
+    after = pos < len(text) and (text[pos].isalnum() or text[pos] == "_")
+    return before != after
+
+
 def label_sentence(
     text: str, start: int, end: int, rules: Rules, protected: Sequence[tuple[int, int]]
 ) -> StepHit | None:
     """The step of one sentence and the marker that decided it, or None when no marker matches."""
-    sentence = text[start:end]
-    for marker in rules.markers:
-        for m in marker.regex.finditer(sentence):
-            if _spans_inside(protected, start + m.start(), start + m.end()):
-                continue
-            return StepHit(
-                step=marker.step,
-                marker=m.group(),
-                start=start + m.start(),
-                end=start + m.end(),
-                sentence_start=start,
-                sentence_end=end,
-            )
-    return None
+    return MarkerHits(text[:end], rules, protected).label(text, start, end)
 
 
 def _in_order(present: list[str]) -> bool:
@@ -72,16 +117,24 @@ def _in_order(present: list[str]) -> bool:
 
 
 def analyse_section(
-    text: str, start: int, end: int, heading: int | None, title: str, rules: Rules, protected: Sequence[tuple[int, int]]
+    text: str,
+    start: int,
+    end: int,
+    heading: int | None,
+    title: str,
+    rules: Rules,
+    protected: Sequence[tuple[int, int]],
+    hits: MarkerHits | None = None,
 ) -> Section:
     """Label every sentence of ``text[start:end]`` and summarise the steps of the section."""
     sentences = split_sentences(text, start, end, rules, protected)
-    hits = [h for s, e in sentences if (h := label_sentence(text, s, e, rules, protected)) is not None]
+    found = hits or MarkerHits(text, rules, protected)
+    labelled = [h for s, e in sentences if (h := found.label(text, s, e)) is not None]
     present: list[str] = []
-    for h in hits:
+    for h in labelled:
         if h.step not in present:
             present.append(h.step)
-    result_first = bool(hits) and hits[0].step == "ergebnis" and hits[0].sentence_end < sentences[-1][1]
+    result_first = bool(labelled) and labelled[0].step == "ergebnis" and labelled[0].sentence_end < sentences[-1][1]
     return Section(
         heading=heading,
         title=title,
@@ -89,7 +142,7 @@ def analyse_section(
         end=end,
         words=len(WORD.findall(text, start, end)),
         sentences=len(sentences),
-        steps=hits,
+        steps=labelled,
         present=present,
         complete=set(present) == set(GUTACHTEN_ORDER),
         in_order=_in_order(present),
@@ -112,4 +165,5 @@ def analyse_sections(
         # a heading line is not a sentence of its section; inline (flat text) the title runs into the text
         start = h.start + len(h.marker) if structure.flat_text else h.end
         bounds.append((i, h.title, min(start, nxt), nxt))
-    return [analyse_section(text, s, e, i, title, rules, protected) for i, title, s, e in bounds if e > s]
+    hits = MarkerHits(text, rules, protected)
+    return [analyse_section(text, s, e, i, title, rules, protected, hits) for i, title, s, e in bounds if e > s]
