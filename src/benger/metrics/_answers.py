@@ -1,6 +1,6 @@
 """Ja/Nein answers of Grundprinzipien items: decision parsing for German legal prose, accuracy.
 
-``parse_answer`` reads what a text *finally decides* (docs/metrics.md and docs/pipeline.md, "Ja/Nein"):
+``parse_answer`` reads what a text *finally decides* (docs/pipeline.md, "Ja/Nein answers outside the pipeline"):
 
 1. Reasoning blocks (``<think>…</think>``) are dropped (``benger.llm.split_reasoning``).
 2. JSON: when the text holds objects with an answer key (``antwort``, ``answer``, ``entscheidung``, …),
