@@ -12,13 +12,10 @@ from benger.llm import ChatModel, RetryPolicy
 from benger.llm._limits import DEFAULT_REMOTE_CONCURRENCY, run_call_slots
 from benger.pipeline._execute import MIN_OUTPUT_TOKENS, REASK_POLICY, execute_generation, execute_judgement
 from benger.pipeline._gc import run_gc
+from benger.pipeline._lease import Lease, generation_key, judgement_key
 from benger.pipeline._progress import ProgressReporter, RunStats
 from benger.pipeline._prompts import PromptSet, default_prompts
-from benger.pipeline._units import (
-    GenerationUnit,
-    JudgeUnit,
-    rubric_for_kind,
-)
+from benger.pipeline._units import GenerationUnit, JudgeUnit, resolve_rubric, rubric_for_kind
 from benger.schema import FalloesungTask, PrincipleItem, SystemConfig
 
 U = TypeVar("U")
@@ -154,18 +151,22 @@ def plan_generations(
     *,
     repetitions: int | None = None,
 ) -> list[GenerationUnit]:
-    """Units not finished yet: missing or ``failed`` generations (``ok``/``excluded`` ones are skipped)."""
+    """Units not finished yet: missing or ``failed`` generations (``ok``/``excluded`` ones are skipped).
+
+    The finished keys come from ONE store query (``Store.finished_generation_keys``), not one per unit.
+    """
+    tasks = list(tasks)
+    kinds = ("falloesung", "grundprinzip")
+    hashes = [{kind: prompts.generation_config_hash(system, kind) for kind in kinds} for system in systems]
+    done = store.finished_generation_keys({h for per_system in hashes for h in per_system.values()})
     units: list[GenerationUnit] = []
-    for system in systems:
+    for system, per_kind in zip(systems, hashes, strict=True):
         runs = repetitions or system.repetitions
-        hashes = {kind: prompts.generation_config_hash(system, kind) for kind in ("falloesung", "grundprinzip")}
         for task in tasks:
-            config_hash = hashes[task.kind]
+            config_hash = per_kind[task.kind]
             for run_index in range(runs):
-                existing = store.get_generation(task.task_id, config_hash, run_index)
-                if existing is not None and existing.status in ("ok", "excluded"):
-                    continue
-                units.append(GenerationUnit(task_id=task.task_id, system=system, run_index=run_index))
+                if (task.task_id, config_hash, run_index) not in done:
+                    units.append(GenerationUnit(task_id=task.task_id, system=system, run_index=run_index))
     return units
 
 
@@ -177,15 +178,20 @@ def plan_judgements(
     *,
     repeats: int = 1,
 ) -> list[JudgeUnit]:
-    """Units not scored yet for targets ``(target_kind, target_id, task_kind)``: missing or ``unscored``."""
+    """Units not scored yet for targets ``(target_kind, target_id, task_kind)``: missing or ``unscored``.
+
+    The scored keys come from ONE store query (``Store.scored_judgement_keys``), not one per unit.
+    """
+    targets = list(targets)
+    rubrics = {kind: rubric_for_kind(kind) for kind in {task_kind for _, _, task_kind in targets}}
+    hashes = [{kind: prompts.judge_config_hash(judge, r) for kind, r in rubrics.items()} for judge in judges]
+    done = store.scored_judgement_keys({h for per_judge in hashes for h in per_judge.values()})
     units: list[JudgeUnit] = []
-    for judge in judges:
+    for judge, per_kind in zip(judges, hashes, strict=True):
         for kind, target_id, task_kind in targets:
-            rubric = rubric_for_kind(task_kind)
-            judge_hash = prompts.judge_config_hash(judge, rubric)
+            rubric, judge_hash = rubrics[task_kind], per_kind[task_kind]
             for repeat in range(repeats):
-                existing = store.get_judgement(kind, target_id, judge_hash, rubric.id, repeat)
-                if existing is not None and existing.status == "scored":
+                if (kind, target_id, judge_hash, rubric.id, repeat) in done:
                     continue
                 units.append(
                     JudgeUnit(
@@ -258,32 +264,51 @@ async def run_generations(
     pool = models or ModelPool(concurrency=getattr(executor, "concurrency", None))
     known = dict(tasks or {})  # filled as tasks are read: several systems/runs of a task read it once
 
+    lease = Lease(store)
+    config_hashes: dict[tuple[int, str], str] = {}
+
     async def work(unit: GenerationUnit) -> Any:
         task = known.get(unit.task_id)
         if task is None:
             task = store.get_task(unit.task_id)
             if task is not None:
                 known[unit.task_id] = task
-        return await execute_generation(
-            unit,
-            store,
-            pool.get(unit.system),
-            prompts,
-            reask_policy=reask_policy,
-            min_output_tokens=min_output_tokens,
-            task=task,
-        )
+
+        async def call() -> Any:
+            return await execute_generation(
+                unit,
+                store,
+                pool.get(unit.system),
+                prompts,
+                reask_policy=reask_policy,
+                min_output_tokens=min_output_tokens,
+                task=task,
+            )
+
+        if task is None or not lease.enabled:
+            return await call()  # execute_generation reports the missing task
+        slot = (id(unit.system), task.kind)
+        config_hash = config_hashes.get(slot)
+        if config_hash is None:
+            config_hash = config_hashes[slot] = prompts.generation_config_hash(unit.system, task.kind)
+
+        def finished() -> bool:
+            existing = store.get_generation(unit.task_id, config_hash, unit.run_index)
+            return existing is not None and existing.status in ("ok", "excluded")
+
+        return await lease.run(generation_key(unit.task_id, config_hash, unit.run_index), finished, call)
 
     try:
-        return await _run(
-            "generate",
-            units,
-            work,
-            executor,
-            progress,
-            key=lambda u: f"{u.task_id}/{u.system.name}/{u.run_index}",
-            tokens=lambda g: (g.input_tokens, g.output_tokens, g.cost_usd),
-        )
+        async with lease.renewing():
+            return await _run(
+                "generate",
+                units,
+                work,
+                executor,
+                progress,
+                key=lambda u: f"{u.task_id}/{u.system.name}/{u.run_index}",
+                tokens=lambda g: (g.input_tokens, g.output_tokens, g.cost_usd),
+            )
     finally:
         if models is None:
             await pool.aclose()
@@ -304,19 +329,39 @@ async def run_judgements(
     executor = executor or LocalExecutor()
     pool = models or ModelPool(concurrency=getattr(executor, "concurrency", None))
 
+    lease = Lease(store)
+    judge_hashes: dict[tuple[int, str], str] = {}
+
     async def work(unit: JudgeUnit) -> Any:
-        return await execute_judgement(unit, store, pool.get(unit.judge), prompts, reask_policy=reask_policy)
+        async def call() -> Any:
+            return await execute_judgement(unit, store, pool.get(unit.judge), prompts, reask_policy=reask_policy)
+
+        if not lease.enabled:
+            return await call()
+        slot = (id(unit.judge), unit.rubric_id)
+        judge_hash = judge_hashes.get(slot)
+        if judge_hash is None:
+            rubric = resolve_rubric(unit.rubric_id)
+            judge_hash = judge_hashes[slot] = prompts.judge_config_hash(unit.judge, rubric)
+        key = (unit.target_kind, unit.target_id, judge_hash, unit.rubric_id, unit.repeat_index)
+
+        def finished() -> bool:
+            existing = store.get_judgement(*key)
+            return existing is not None and existing.status == "scored"
+
+        return await lease.run(judgement_key(*key), finished, call)
 
     try:
-        return await _run(
-            "judge",
-            units,
-            work,
-            executor,
-            progress,
-            key=lambda u: f"{u.target_id}/{u.judge.name}/{u.repeat_index}",
-            tokens=lambda j: (j.meta.get("input_tokens"), j.meta.get("output_tokens"), j.meta.get("cost_usd")),
-        )
+        async with lease.renewing():
+            return await _run(
+                "judge",
+                units,
+                work,
+                executor,
+                progress,
+                key=lambda u: f"{u.target_id}/{u.judge.name}/{u.repeat_index}",
+                tokens=lambda j: (j.meta.get("input_tokens"), j.meta.get("output_tokens"), j.meta.get("cost_usd")),
+            )
     finally:
         if models is None:
             await pool.aclose()

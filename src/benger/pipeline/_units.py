@@ -64,11 +64,15 @@ def rubric_for_kind(kind: str) -> Rubric:
 
 
 def resolve_rubric(rubric_id: str) -> Rubric:
-    """A rubric by id ("name@version") among the built-ins, or a YAML path."""
+    """A rubric by id among the built-ins ("name@version" or the full "name@version+sha8"), or a YAML path.
+
+    ConfigError when the built-in's version or content hash is not the one the id names.
+    """
     name, _, version = rubric_id.partition("@")
     if name in ("falloesung", "grundprinzipien"):
         rubric = load_rubric(name)
-        if version and version != rubric.version:
-            raise ConfigError(f"rubric {rubric_id!r} is not available (built-in version is {rubric.version})")
+        wanted = rubric.id if "+" in version else rubric.base_id
+        if version and rubric_id != wanted:
+            raise ConfigError(f"rubric {rubric_id!r} is not available (the built-in rubric is {rubric.id})")
         return rubric
     return load_rubric(rubric_id)

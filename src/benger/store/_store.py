@@ -120,6 +120,15 @@ class Store(ClaimsMixin, StoreBase):
         )
         return conv.generation(rows[0]) if rows else None
 
+    def finished_generation_keys(self, config_hashes: Iterable[str]) -> set[tuple[str, str, int]]:
+        """Keys (task_id, config_hash, run_index) of the finished (ok/excluded) generations under these
+        config hashes: ONE query, for resume planning."""
+        stmt = select(GenerationRow.task_id, GenerationRow.config_hash, GenerationRow.run_index).where(
+            GenerationRow.config_hash.in_(sorted(set(config_hashes))), GenerationRow.status.in_(("ok", "excluded"))
+        )
+        with self._read() as session:
+            return {(t, h, r) for t, h, r in session.execute(stmt)}
+
     def get_generation_by_id(self, generation_id: str) -> Generation | None:
         """The generation with this id, whatever its status, or None."""
         with self._read() as session:
@@ -214,6 +223,16 @@ class Store(ClaimsMixin, StoreBase):
             )
         )
         return conv.judgement(rows[0]) if rows else None
+
+    def scored_judgement_keys(self, judge_config_hashes: Iterable[str]) -> set[tuple[str, str, str, str, int]]:
+        """Keys (target_kind, target_id, judge_config_hash, rubric_version, repeat_index) of the scored
+        judgements under these judge config hashes: ONE query, for resume planning."""
+        j = JudgementRow
+        stmt = select(j.target_kind, j.target_id, j.judge_config_hash, j.rubric_version, j.repeat_index).where(
+            j.judge_config_hash.in_(sorted(set(judge_config_hashes))), j.status == "scored"
+        )
+        with self._read() as session:
+            return {(k, t, h, r, i) for k, t, h, r, i in session.execute(stmt)}
 
     def save_judgement(self, j: Judgement) -> Judgement:
         """Store ``j`` unless its key holds a ``scored`` row (kept unchanged); an ``unscored`` row is replaced."""

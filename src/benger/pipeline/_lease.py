@@ -1,0 +1,92 @@
+"""Pay once: the local runner claims each unit in the store right before its model call.
+
+Two ``benger generate`` processes on one store plan the same unfinished units. Before a unit's model
+call, :meth:`Lease.run` claims the unit's key (``Store.claim``: one atomic upsert on SQLite and
+PostgreSQL); a unit another run holds is skipped, and a claimed unit that another run finished meanwhile
+is skipped too, so each unit is paid for once. The claim is deleted after the result is saved, and
+renewed every third of its lifetime while the run works (a killed run's claims expire, or are taken
+over at once by a run on the same host).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from benger.store._claims import CLAIM_TTL_S, new_owner
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A unit this run did not pay for: another run holds its claim or has finished it."""
+
+    status: str = "skipped"
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cost_usd: float | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+SKIPPED = Skipped()
+
+
+def generation_key(task_id: str, config_hash: str, run_index: int) -> str:
+    """The claim key of a generation unit (its unit-of-work key)."""
+    return f"gen/{task_id}/{config_hash}/{run_index}"
+
+
+def judgement_key(target_kind: str, target_id: str, judge_hash: str, rubric_id: str, repeat: int) -> str:
+    """The claim key of a judge unit (its unit-of-work key)."""
+    return f"jdg/{target_kind}/{target_id}/{judge_hash}/{rubric_id}/{repeat}"
+
+
+class Lease:
+    """The claims of one runner pass on ``store`` (a no-op for stores without ``claim``)."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self.owner = new_owner()
+        self.enabled = callable(getattr(store, "claim", None))
+        self._inline = bool(getattr(store, "inline_writes", True))
+
+    async def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        # SQLite: a local file write, cheap enough for the loop; PostgreSQL: a network round trip, off the loop
+        return fn(*args) if self._inline else await asyncio.to_thread(fn, *args)
+
+    async def run(self, key: str, finished: Callable[[], bool], work: Callable[[], Awaitable[R]]) -> R | Skipped:
+        """``work()`` under the claim on ``key``; SKIPPED when another run holds it or ``finished()`` is true."""
+        if not self.enabled:
+            return await work()
+        if not await self._call(self.store.claim, key, self.owner):
+            return SKIPPED
+        try:
+            if await self._call(finished):
+                return SKIPPED
+            return await work()
+        finally:
+            await self._call(self.store.release_claim, key, self.owner)
+
+    @contextlib.asynccontextmanager
+    async def renewing(self, every_s: float = CLAIM_TTL_S / 3) -> AsyncIterator[Lease]:
+        """Renew this lease's claims every ``every_s`` seconds while the block runs."""
+        if not self.enabled:
+            yield self
+            return
+
+        async def renew() -> None:
+            while True:
+                await asyncio.sleep(every_s)
+                await self._call(self.store.renew_claims, self.owner)
+
+        task = asyncio.create_task(renew())
+        try:
+            yield self
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
