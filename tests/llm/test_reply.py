@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from benger.llm import (
     AmbiguousOutput,
@@ -208,3 +210,26 @@ def test_openai_mapping_keeps_reasoning_and_refusal_fields() -> None:
     refused = map_completion_dict(body)
     assert refused.reasoning == "B" and refused.refusal_text == "Nein danke." and refused.refusal
     assert detect_refusal(refused) == Refusal("provider", "Nein danke.")
+
+
+# --- property: whatever drafts, echoes and quotes surround it, the final valid object is read -----------------
+
+_texts = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="{}<>[]\\"), min_size=1, max_size=30)
+_answers = st.builds(lambda a, w: {"antwort": a, "begruendung": w.strip() or "x"}, st.sampled_from(["Ja", "Nein"]),
+                     _texts.filter(lambda t: not is_placeholder(t.strip() or "x")))  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(final=_answers, drafts=st.lists(_answers, max_size=3), prose=_texts, echo_first=st.booleans())
+def test_final_object_wins_over_reasoning_echoes_and_quotes(
+    final: dict[str, str], drafts: list[dict[str, str]], prose: str, echo_first: bool
+) -> None:
+    quoted = {"antwort": "Ja", "begruendung": "aus der Bearbeitung zitiert"}
+    thinking = "".join(f"<think>{prose} {json.dumps(d, ensure_ascii=False)}</think>" for d in drafts)
+    parts = [thinking, ECHO if echo_first else "", prose, json.dumps(quoted, ensure_ascii=False), prose,
+             json.dumps(final, ensure_ascii=False)]  # fmt: skip
+    text = "\n".join(parts)
+    prompt = "Bearbeitung: " + json.dumps(quoted, ensure_ascii=False)
+    reply = read_json_reply(text, ja_nein, quoted=[prompt])
+    assert reply.raw == final
+    assert (reply.reasoning is not None) == bool(drafts)
