@@ -92,9 +92,7 @@ def rosters(draw: st.DrawFn) -> Roster:
                 st.lists(st.sampled_from(["traditional", "co_creation", "llm"]), min_size=1, max_size=3, unique=True)
             ):
                 picks.append(PickSpec(f"{task}-{prov}", task, area, prov))
-    submitters = {
-        p.pick_id: draw(st.sampled_from([*graders, "p_only"])) for p in picks if p.provenance != "llm"
-    }
+    submitters = {p.pick_id: draw(st.sampled_from([*graders, "p_only"])) for p in picks if p.provenance != "llm"}
     return picks, authors, graders, submitters
 
 

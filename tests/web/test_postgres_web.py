@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
-from study_helpers import add_generations, mini_corpus
+from study_helpers import add_generations, mini_corpus, user
 from web_helpers import csrf_of, login, populate
 
 from benger.store import Store, open_store
@@ -68,3 +69,22 @@ def test_participant_and_grader_over_http_on_postgres(pg_store: Store) -> None:
     assert "Abgegeben (Version 1)" in resp.text
     # 12+6+6+9+9+6+6+3+2+1 = 60 raw -> 7 grade points (60..63)
     assert [(r.raw_score, r.grade_points) for r in pg_store.human_reviews()] == [(60.0, 7)]
+
+
+def test_100_parallel_wrong_logins_over_http_on_postgres(pg_store: Store) -> None:
+    corpus = mini_corpus()
+    pg_store.add_corpus(corpus)
+    user(pg_store, "ziel", "participant")
+    app = create_app(pg_store)
+
+    def attempt(_: int) -> int:
+        client = TestClient(app)
+        token = csrf_of(client)
+        return client.post(
+            "/login", data={"username": "ziel", "password": "falsch-falsch", "csrf_token": token}
+        ).status_code
+
+    with ThreadPoolExecutor(32) as pool:
+        codes = list(pool.map(attempt, range(100)))
+    # one client address (the test client's): 5 passwords are checked (401), the other 95 refused unchecked
+    assert (codes.count(401), codes.count(429)) == (5, 95)
