@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from benger.analysis._data import GenScore, HumanAnnotation, ReviewRow, Solution, StudyData, SystemMeta
@@ -88,3 +90,77 @@ def test_rq4_per_area_table_has_per_arm_means() -> None:
     assert by_area["Zivilrecht"]["mean"] == {"traditional": 45.0, "co_creation": 70.0}
     assert by_area["Strafrecht"]["mean"] == {"traditional": 32.0, "co_creation": 51.0}
     assert (by_area["Zivilrecht"]["delta"], by_area["Strafrecht"]["delta"]) == (25.0, 19.0)
+
+
+def test_judge_swap_block_by_hand() -> None:
+    from benger.analysis._release_tables import judge_swap_block
+
+    # primary P, cross-judge Q; systems s1..s3. Q's means (60, 50, 70) vs P's (40, 50, 60): ranks (2, 1, 3) vs
+    # (1, 2, 3): rho = 1 - 6 * (1 + 1) / (3 * 8) = 0.5; tau-b = (2 concordant - 1 discordant) / 3 = 1/3
+    swap = {
+        "_meta": {
+            "primary_judge": "P",
+            "offset_source": {
+                "calibration_labels": {"P": "Big P  (LLM)", "Q": "Q-judge  (LLM)"},
+                "offsets": {"P": -2.0},
+            },
+        },
+        "coverage": {"s1": 2, "s2": 2, "s3": 2},
+        "per_judge_per_system": {
+            "P": {
+                "s1": {"n": 2, "mean_raw": 40.0, "pass_rate": 0.0},
+                "s2": {"n": 2, "mean_raw": 50.0, "pass_rate": 0.5},
+                "s3": {"n": 2, "mean_raw": 60.0, "pass_rate": 1.0},
+            },
+            "Q": {
+                "s1": {"n": 2, "mean_raw": 60.0, "pass_rate": 1.0},
+                "s2": {"n": 2, "mean_raw": 50.0, "pass_rate": 0.5},
+                "s3": {"n": 2, "mean_raw": 70.0, "pass_rate": 1.0},
+            },
+        },
+        "pass_rate_offset_corrected": {"P": {"s1": 0.0, "s2": 0.5, "s3": 1.0}},
+    }
+    # primary raws: s1 (39, 41), s2 (48, 52), s3 (60, 60); s3 has 3 generations for 2 cells -> not identifiable
+    raws = {"s1": [39.0, 41.0], "s2": [48.0, 52.0], "s3": [55.0, 60.0, 65.0]}
+    out = judge_swap_block(swap, raws, {"p": "P", "q": "Q-judge"}, {"p": -2.0, "q": 5.0})
+    q = out["judges"]["Q"]
+    assert (q["judge_key"], q["spearman"], q["kendall"], q["offset_raw"]) == ("q", 0.5, pytest.approx(1 / 3), 5.0)
+    assert out["judges"]["P"]["offset_matches_release"] is True and q["offset_matches_release"] is None
+    # s2 recomputed: mean 50, pass (raw >= 50) 1 of 2; corrected raw - (-2) = (50, 54) -> 2 of 2 != released 0.5
+    s2 = out["primary_recomputed"]["s2"]
+    assert (s2["mean_raw"], s2["pass_rate"], s2["pass_rate_offset_corrected"]) == (50.0, 0.5, 1.0)
+    assert s2["matches_release"] is False and out["primary_recomputed"]["s1"]["matches_release"] is True
+    assert out["primary_recomputed"]["s3"]["source"] == "unavailable"
+
+
+def test_operational_block_by_hand() -> None:
+    from benger.analysis._release_tables import operational_block
+
+    systems: dict[str, dict[str, Any]] = {
+        "a": {
+            "provider_family": "X",
+            "tier": "flagship",
+            "weights": "closed",
+            "temperature": 1.0,
+            "max_output_tokens": 8000,
+            "n_truncated": 2,
+            "mean_output_words": 150.0,
+        },
+        "b": {
+            "provider_family": "Y",
+            "tier": None,
+            "weights": "open",
+            "temperature": 0.6,
+            "max_output_tokens": 16000,
+            "n_truncated": 0,
+            "mean_output_words": 99.0,
+        },
+    }
+    per_call = {"a": {"mean_latency_s": 12.5, "median_latency_s": 11.0, "truncated": 2, "total_cost_usd": 0.3}}
+    words = [("a", 100), ("a", 200), ("b", 100), ("b", 101)]
+    out = operational_block(systems, {"a": (4, 2), "b": (2, 2)}, words, per_call, {"a": {"temperature": [1.0]}})
+    a, b = out["rows"]
+    assert (a["generations"], a["generations_final"], a["truncated"], a["mean_latency_s"]) == (4, 2, 2, 12.5)
+    assert (a["mean_words"], a["mean_words_matches_release"]) == (150.0, True)
+    assert (b["mean_words"], b["mean_words_matches_release"], b["mean_latency_s"]) == (100.5, False, None)
+    assert out["inputs"] == {"systems": 2, "generations": 6}

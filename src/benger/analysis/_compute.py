@@ -10,6 +10,7 @@ import numpy as np
 from benger.analysis import _rq5
 from benger.analysis._creator import creator_calibration
 from benger.analysis._data import POOLS, StudyData
+from benger.analysis._release_tables import judge_swap_block, operational_block
 from benger.analysis._rq12 import group_aggregates, leaderboard, task_system
 from benger.analysis._rq34 import cocreation, metric_validity
 from benger.stats import krippendorff_alpha_interval, paired_system_comparisons
@@ -58,6 +59,21 @@ def _extras(data: StudyData, seed: int, n_boot: int) -> dict[str, Any]:
     }
 
 
+def _judge_swap(data: StudyData, calibration: dict[str, Any]) -> dict[str, Any]:
+    raws: dict[str, list[float]] = {}
+    for g in data.generations:  # the swap subset includes the superseded April generations
+        raws.setdefault(g.system, []).append(g.raw)
+    offsets = {r["judge"]: r["judge_minus_pool_mean"] for r in calibration["rows"] if r["pool"] == "llm"}
+    return judge_swap_block(data.judge_swap, raws, data.judge_labels, offsets)
+
+
+def _operational(data: StudyData) -> dict[str, Any]:
+    op = getattr(data, "operational", None)
+    if not op:
+        return {"source": "unavailable", "reason": "per-system settings and the per-call log come with the release"}
+    return operational_block(op["systems"], op["generation_counts"], op["words"], op["per_call"], op["observed"])
+
+
 def compute_all(data: StudyData, *, seed: int = 0, n_boot: int = 2000, n_stacked: int = 500) -> dict[str, Any]:
     """All RQ1-RQ5 statistics (see docs/results-schema.md). Seeded: equal inputs and seed give equal output."""
     from benger import __version__
@@ -74,6 +90,7 @@ def compute_all(data: StudyData, *, seed: int = 0, n_boot: int = 2000, n_stacked
         if primary_human and primary_human["mae_raw"] is not None and spread
         else None
     )
+    calibration = _rq5.calibration_table(data)
     results = {
         "meta": {
             "benger_version": __version__,
@@ -86,7 +103,11 @@ def compute_all(data: StudyData, *, seed: int = 0, n_boot: int = 2000, n_stacked
             "pools": list(POOLS),
             "inputs": data.inputs,
         },
-        "rq1": {"leaderboard": leaderboard(data, seed=seed, n_boot=n_boot), "task_system": task_system(data)},
+        "rq1": {
+            "leaderboard": leaderboard(data, seed=seed, n_boot=n_boot),
+            "task_system": task_system(data),
+            "operational": _operational(data),
+        },
         "rq2": group_aggregates(data, seed=seed, n_boot=n_boot),
         "rq3": metric_validity(data, seed=seed, n_boot=n_boot),
         "rq4": cocreation(data, seed=seed, n_boot=n_boot),
@@ -95,11 +116,12 @@ def compute_all(data: StudyData, *, seed: int = 0, n_boot: int = 2000, n_stacked
             "irr": irr,
             "alt_test": _rq5.alt_tests(data),
             "single_expert": _rq5.single_expert_tests(data),
-            "calibration": _rq5.calibration_table(data),
+            "calibration": calibration,
             "per_dimension": _rq5.per_dimension(data),
             "creator_vs_blind": _rq5.creator_vs_blind(data),
             "intra_judge": _rq5.intra_judge(data),
             "inter_judge_rank": _rq5.inter_judge_rank(data),
+            "judge_swap": _judge_swap(data, calibration),
             "creator_calibration": creator_calibration(data, seed=seed, n_reps=n_stacked),
         },
         "extras": _extras(data, seed, n_boot),

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from benger.analysis._data import (
     CorpusSummary,
@@ -20,6 +23,38 @@ from benger.corpora._release import Release
 _VARIANTS = {"ai": "co_creation", "no_ai": "traditional"}
 # Summary columns ending in "_mean" that are judge quantities, not automatic metrics (kept out of RQ3).
 _JUDGE_COLUMNS = frozenset({"grade_points_mean"})
+
+
+@dataclass
+class ReleaseStudyData(StudyData):
+    """StudyData plus what only the release has: per-system settings and the per-call log (paper Table 8).
+
+    ``operational``: ``systems`` (name -> settings), ``generation_counts`` (name -> (all, final)), ``words``
+    ((system, words) per final generation), ``per_call`` (name -> Benchathon per-call log row), ``observed``
+    (name -> sampling parameters seen in the log).
+    """
+
+    operational: dict[str, Any] = field(default_factory=dict)
+
+
+def _operational(release: Release) -> dict[str, Any]:
+    keys = ("provider_family", "tier", "weights", "temperature", "max_output_tokens")
+    systems = {}
+    for s in release.systems:
+        row = {k: getattr(s.config, k) for k in keys}
+        row["n_truncated"] = s.raw.get("n_truncated")
+        row["mean_output_words"] = s.raw.get("mean_output_words")
+        systems[s.config.name] = row
+    total = Counter(g.system for g in release.generations)
+    final = Counter(g.system for g in release.generations if g.generation_id not in release.superseded_ids)
+    meta = release.operational_metadata or {}
+    return {
+        "systems": systems,
+        "generation_counts": {name: (total[name], final[name]) for name in systems},
+        "words": [(str(r["model"]), float(r["words"])) for r in release.generation_stats],
+        "per_call": (meta.get("per_corpus") or {}).get("benchathon") or {},
+        "observed": meta.get("sampling_params_observed") or {},
+    }
 
 
 def _primary_key(release: Release, gen_raw: dict[str, float]) -> str:
@@ -154,7 +189,8 @@ def study_from_release(path: str | Path) -> StudyData:
                 judge_raw=primary_scores.get(aid),
             )
         )
-    return StudyData(
+    return ReleaseStudyData(
+        operational=_operational(release),
         systems=systems,
         task_areas={t.task_id: t.area for t in release.benchathon.tasks},
         generations=generations,
