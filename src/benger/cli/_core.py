@@ -25,7 +25,7 @@ from benger.cli._options import (
     TasksOpt,
 )
 from benger.config import require_existing_store
-from benger.errors import BengerError, ConfigError
+from benger.errors import EXIT_INCOMPLETE, ConfigError
 
 
 def _out() -> Console:
@@ -113,8 +113,20 @@ def _execute(config: Any, db: str | None, stages: tuple[str, ...], quiet: bool) 
         if stats is not None and stats.errors:
             for key, message in stats.errors[:5]:
                 _err().print(f"[red]error[/red] {key}: {message}")
-            raise BengerError(f"{len(stats.errors)} item(s) failed with an error (see above)")
+            _err().print(f"{len(stats.errors)} item(s) failed with an error (see above)")
     return result
+
+
+def _exit_if_incomplete(result: Any) -> None:
+    """Exit with EXIT_INCOMPLETE (3) when a stage left units failed or unfinished (a rerun resumes them)."""
+    if result.complete:
+        return
+    left = ", ".join(f"{stage} {n}" for stage, n in result.remaining.items() if n)
+    _err().print(
+        f"incomplete: items failed or remain ({left}); run the same command again to continue "
+        f"(exit code {EXIT_INCOMPLETE})"
+    )
+    raise typer.Exit(EXIT_INCOMPLETE)
 
 
 def _show(board: Any, out: Path | None) -> None:
@@ -142,6 +154,7 @@ def run(
     cfg = _config(config, system=system, tasks=tasks, limit=limit, concurrency=concurrency, executor=executor)
     result = _execute(cfg, db, ("generate", "judge", "leaderboard"), quiet)
     _show(result.leaderboard, out)
+    _exit_if_incomplete(result)
 
 
 def generate(
@@ -168,7 +181,7 @@ def generate(
         repetitions=repetitions,
         need=("systems",),
     )
-    _execute(cfg, db, ("generate",), quiet)
+    _exit_if_incomplete(_execute(cfg, db, ("generate",), quiet))
 
 
 def judge(
@@ -200,7 +213,7 @@ def judge(
     )
     if human:
         cfg.judge_human_solutions = True
-    _execute(cfg, db, ("judge",), quiet)
+    _exit_if_incomplete(_execute(cfg, db, ("judge",), quiet))
 
 
 def leaderboard(
@@ -362,6 +375,7 @@ def demo(
     )
     result = _execute(cfg, db, ("generate", "judge", "leaderboard"), quiet)
     _show(result.leaderboard, out)
+    _exit_if_incomplete(result)
 
 
 def register(app: typer.Typer) -> None:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from benger.errors import InputError
 from benger.llm import RetryPolicy
 from benger.pipeline._config import RunConfig
 from benger.pipeline._progress import ProgressReporter, RunStats
@@ -26,6 +27,14 @@ class RunResult:
     judgement: RunStats | None = None
     leaderboard: Any = None
     corpora: list[str] = field(default_factory=list)
+    #: units of each run stage ("generate", "judge") not finished when the run ended (failed, unscored, raised,
+    #: or still held by another run): planned again after the run, so 0 means complete
+    remaining: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def complete(self) -> bool:
+        """True when no stage of the run left a unit unfinished."""
+        return not any(self.remaining.values())
 
 
 def load_run_corpora(store: Any, specs: Sequence[str]) -> list[str]:
@@ -50,7 +59,10 @@ def load_run_corpora(store: Any, specs: Sequence[str]) -> list[str]:
 
 
 def select_tasks(store: Any, corpora: Sequence[str], config: RunConfig) -> list[FalloesungTask | PrincipleItem]:
-    """The run's tasks: per corpus in stored order, filtered by task ids, then the first ``limit``."""
+    """The run's tasks: per corpus in stored order, filtered by task ids, then the first ``limit``.
+
+    InputError when the task filter selects nothing (a typo must not look like a finished run).
+    """
     wanted = set(config.filters.tasks) if config.filters.tasks else None
     tasks: list[FalloesungTask | PrincipleItem] = []
     for name in corpora:
@@ -58,13 +70,24 @@ def select_tasks(store: Any, corpora: Sequence[str], config: RunConfig) -> list[
         if config.filters.limit is not None:
             selected = selected[: config.filters.limit]
         tasks.extend(selected)
+    if wanted is not None and not tasks:
+        raise InputError(
+            f"the task filter {', '.join(sorted(wanted))} selects no task of the corpora {', '.join(corpora)}",
+            field="tasks",
+        )
     return tasks
 
 
 def _filter_systems(systems: list[SystemConfig], names: Sequence[str] | None) -> list[SystemConfig]:
+    """The systems named by the filter; InputError when it names none of the config's systems."""
     if not names:
         return systems
-    return [s for s in systems if s.name in names]
+    chosen = [s for s in systems if s.name in names]
+    if not chosen:
+        known = ", ".join(s.name for s in systems) or "none"
+        raise InputError(f"the system filter {', '.join(names)} selects no system of the run (systems: {known})",
+                         field="systems")  # fmt: skip
+    return chosen
 
 
 def judge_targets(
@@ -153,6 +176,13 @@ async def run_config(
             )
     finally:
         await pool.aclose()
+    if "generate" in stages and systems:
+        result.remaining["generate"] = len(
+            plan_generations(store, tasks, systems, prompts, repetitions=config.repetitions)
+        )
+    if "judge" in stages and judges:
+        targets = judge_targets(store, tasks, systems, prompts, human_solutions=config.judge_human_solutions)
+        result.remaining["judge"] = len(plan_judgements(store, targets, judges, prompts, repeats=config.repeats))
     if "leaderboard" in stages:
         from benger.analysis import leaderboard_from_store
 
