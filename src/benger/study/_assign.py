@@ -10,8 +10,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from benger.errors import InputError
 from benger.schema import Condition
+from benger.study._errors import StudyError
 
 ARMS: tuple[Condition, Condition] = ("traditional", "co_creation")
 BLIND_SLOTS: tuple[str, ...] = ("A", "B", "C")
@@ -87,7 +87,7 @@ def assign_reviews(
     A grader never reviews blind in an area in which they authored a task. Blind work is balanced: picks
     with the fewest eligible graders are served first, each slot goes to the least-loaded eligible
     grader (seeded tie-break), then single reviews move from a grader to an eligible one with at least
-    two fewer reviews until no such move exists. Raises InputError when a pick has no author or fewer
+    two fewer reviews until no such move exists. Raises StudyError (an InputError) when a pick has no author or fewer
     than ``n_blind`` eligible graders.
     """
     if n_blind > len(BLIND_SLOTS):
@@ -103,17 +103,23 @@ def assign_reviews(
     eligible: dict[str, list[str]] = {}
     for pick in order:
         if pick.task_id not in authors:
-            raise InputError(
-                f"task {pick.task_id} has no author, so pick {pick.pick_id} has no creator review", field="author"
+            raise StudyError(
+                "Aufgabe {task} hat keine Autorin / keinen Autor, also fehlt die Ersteller-Bewertung von Pick {pick}.",
+                field="author",
+                task=pick.task_id,
+                pick=pick.pick_id,
             )
         eligible[pick.pick_id] = _eligible(
             pick, roster, authored, authors[pick.task_id], (submitters or {}).get(pick.pick_id)
         )
         if len(eligible[pick.pick_id]) < n_blind:
-            raise InputError(
-                f"pick {pick.pick_id} ({pick.area}) has {len(eligible[pick.pick_id])} eligible blind graders, "
-                f"needs {n_blind}",
+            raise StudyError(
+                "Pick {pick} ({area}) hat {n} mögliche Blindbewerter/innen, braucht {needed}.",
                 field="graders",
+                pick=pick.pick_id,
+                area=pick.area,
+                n=len(eligible[pick.pick_id]),
+                needed=n_blind,
             )
     order.sort(key=lambda p: len(eligible[p.pick_id]))
     load: Counter[str] = Counter({g: 0 for g in roster})

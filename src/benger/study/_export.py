@@ -13,8 +13,8 @@ from typing import Any
 
 from sqlalchemy import select
 
-from benger.errors import InputError
 from benger.store import Store
+from benger.study._errors import StudyError
 from benger.study._models import Pick, Review, ReviewAssignment, Study, StudyUser, Submission
 from benger.study._review import solution_text
 from benger.study._service import study_tasks
@@ -28,7 +28,7 @@ def export_study(store: Store, study_id: int, out: Path) -> dict[str, int]:
     with store.session() as session:
         study = session.get(Study, study_id)
         if study is None:
-            raise InputError(f"no study {study_id}", field="study_id")
+            raise StudyError("Die Studie {study} gibt es nicht.", field="study_id", study=study_id)
         tasks = {t.task_id: t for t in study_tasks(session, study_id)}
         users = {u.id: u for u in session.scalars(select(StudyUser))}
         picks = list(session.scalars(select(Pick).filter_by(study_id=study_id).order_by(Pick.code)))

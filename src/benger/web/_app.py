@@ -25,7 +25,7 @@ from benger.store import Store
 from benger.study import AlreadySubmitted, StudyError, WrongState, expire_overdue
 from benger.study._accounts import secret_key
 from benger.web import _admin, _auth, _grading, _participant
-from benger.web._i18n import message
+from benger.web._i18n import message, translator
 from benger.web._render import HERE, lang_of, render
 from benger.web._security import CsrfError, Forbidden, LoginRequired
 
@@ -125,9 +125,7 @@ def create_app(store: Store, *, secure_cookies: bool = False, sweep_every_s: flo
 
     @app.exception_handler(HTTPException)
     async def _http(request: Request, exc: HTTPException) -> Response:
-        text = message(
-            StudyError(_HTTP_MESSAGES.get(exc.status_code, "Die Anfrage ist fehlgeschlagen.")), lang_of(request)
-        )
+        text = translator(lang_of(request))(_HTTP_MESSAGES.get(exc.status_code, "Die Anfrage ist fehlgeschlagen."))
         if _wants_json(request):
             return JSONResponse({"error": text}, status_code=exc.status_code, headers=exc.headers)
         return render(request, "error.html", exc.status_code, message=text)

@@ -217,6 +217,10 @@ EN: dict[str, str] = {
     "Das eigene Konto kann nicht deaktiviert werden.": "You cannot deactivate your own account.",
     "Die eigene Admin-Rolle kann nicht entzogen werden.": "You cannot remove your own admin role.",
     "Unbekannter Schritt {action}.": "Unknown step {action}.",
+    "Aufgabe {task} hat keine Autorin / keinen Autor, also fehlt die Ersteller-Bewertung von Pick {pick}.":
+        "Task {task} has no author, so pick {pick} has no creator review.",
+    "Pick {pick} ({area}) hat {n} mögliche Blindbewerter/innen, braucht {needed}.":
+        "Pick {pick} ({area}) has {n} eligible blind graders, needs {needed}.",
     "Ungültige Angabe in: {fields}": "Invalid value in: {fields}",
     "Diese Seite gibt es nicht.": "This page does not exist.",
     "Diese Aktion ist hier nicht möglich.": "This action is not possible here.",
