@@ -100,3 +100,14 @@ def test_empty_text_has_undefined_shares() -> None:
     assert a.words == 0 and a.share_complete is None and a.subsumtion_per_1000_words is None
     empty = compare(a, a).norms_paragraph
     assert empty.precision is None and empty.recall is None and empty.f1 is None
+
+
+def test_claims_and_their_steps() -> None:
+    a = analyse(SOLUTION)
+    assert [(c.keys, c.complete) for c in a.claims] == [
+        (["§ 433 BGB"], True),  # heading A.: its section has all four steps
+        (["§ 433 BGB"], True),  # the Obersatz opening section A.
+        (["§ 985 BGB"], False),  # heading B.: only Subsumtion and Ergebnis below it
+    ]
+    assert a.claims[2].present == ["subsumtion", "ergebnis"]
+    assert a.share_claims_complete == 2 / 3

@@ -3,7 +3,8 @@ and the blind human graders' scores on the 45 released validation picks, each wi
 percentile bootstrap CI.
 
 Features (per pick, from :func:`benger.gutachten.analyse`): norm recall against the task's reference
-(paragraph level), share of sections with all four Gutachtenstil steps, Gliederung depth, Subsumtion
+(paragraph level), share of sections with all four Gutachtenstil steps, share of examined claims whose
+examination has all four steps, Gliederung depth, Subsumtion
 sentences per 1,000 words, citation problems per 1,000 words, words.
 Targets: mean blind human raw score and dimensions (3 blind reviews per pick, n = 45); the primary judge's
 raw score (GPT-5.4-mini: generation judgements for LLM picks, ``creator_calibration_anchors.csv`` for
@@ -24,6 +25,7 @@ from benger.stats import complete_pairs, spearman
 FEATURES = (
     "norm_recall",
     "share_complete",
+    "share_claims_complete",
     "structure_depth",
     "subsumtion_per_1000_words",
     "citation_problems_per_1000_words",
@@ -92,6 +94,7 @@ def pick_features(release: Any) -> dict[str, dict[str, float | None]]:
         out[pick.pick_id] = {
             "norm_recall": compare(a, ref).norms_paragraph.recall if ref is not None else None,
             "share_complete": a.share_complete,
+            "share_claims_complete": a.share_claims_complete,
             "structure_depth": float(a.structure.depth),
             "subsumtion_per_1000_words": a.subsumtion_per_1000_words,
             "citation_problems_per_1000_words": len(a.citation_problems) * per_k if per_k else None,

@@ -18,27 +18,62 @@ def _share(flags: list[bool]) -> float | None:
     return sum(flags) / len(flags) if flags else None
 
 
+def _subtree(structure: Structure, root: int | None) -> set[int | None]:
+    """``root`` and every heading below it (None: the text before the first heading)."""
+    if root is None:
+        return {None}
+    out: set[int | None] = set()
+    todo = [root]
+    while todo:
+        i = todo.pop()
+        out.add(i)
+        todo.extend(structure.headings[i].children)
+    return out
+
+
+def _steps_of(sections: list[Section], headings: set[int | None]) -> list[str]:
+    hits = sorted((h.start, h.step) for s in sections if s.heading in headings for h in s.steps)
+    present: list[str] = []
+    for _, step in hits:
+        if step not in present:
+            present.append(step)
+    return present
+
+
 def _claims(
     text: str, structure: Structure, sections: list[Section], citations: list[Citation], rules: Rules
 ) -> list[Claim]:
     """Headings and Obersatz sentences that name a norm or a claim word ("Anspruch", "Strafbarkeit")."""
     words = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in rules.claim_words) + r")\b", re.IGNORECASE)
-    spans: list[tuple[int, int, str]] = [(h.start, h.end, h.title) for h in structure.headings]
-    spans += [
-        (hit.sentence_start, hit.sentence_end, text[hit.sentence_start : hit.sentence_end])
-        for s in sections
-        for hit in s.steps
-        if hit.step == "obersatz"
+    spans: list[tuple[int, int, str, set[int | None]]] = [
+        (h.start, h.end, h.title, _subtree(structure, i)) for i, h in enumerate(structure.headings)
     ]
+    for s in sections:
+        scope = _subtree(structure, s.heading)
+        spans += [
+            (hit.sentence_start, hit.sentence_end, text[hit.sentence_start : hit.sentence_end], scope)
+            for hit in s.steps
+            if hit.step == "obersatz"
+        ]
     out: list[Claim] = []
     seen: set[tuple[int, int]] = set()
-    for start, end, label in sorted(spans):
+    for start, end, label, scope in sorted(spans, key=lambda x: (x[0], x[1])):
         if (start, end) in seen:
             continue
         seen.add((start, end))
         keys = sorted({n.key for c in citations if start <= c.start < end for n in c.norms if n.statute})
         if keys or words.search(label):
-            out.append(Claim(keys=keys, label=" ".join(label.split())[:200], start=start, end=end))
+            present = _steps_of(sections, scope)
+            out.append(
+                Claim(
+                    keys=keys,
+                    label=" ".join(label.split())[:200],
+                    start=start,
+                    end=end,
+                    present=present,
+                    complete=set(present) == set(STEPS),
+                )
+            )
     return out
 
 
@@ -53,6 +88,7 @@ def analyse(text: str, rules: Rules | None = None) -> Analysis:
     sections = analyse_sections(text, structure, citations, rules)
     norms = [n for c in citations for n in c.norms]
     counted = [s for s in sections if s.sentences >= 2]
+    claims = _claims(text, structure, sections, citations, rules)
     words = len(WORD.findall(text))
     steps = {step: sum(1 for s in sections for h in s.steps if h.step == step) for step in STEPS}
     return Analysis(
@@ -64,10 +100,11 @@ def analyse(text: str, rules: Rules | None = None) -> Analysis:
         citation_problems=citation_problems,
         norms=sorted({n.standard for n in norms if n.statute}),
         norm_keys=sorted({n.key for n in norms if n.statute}),
-        claims=_claims(text, structure, sections, citations, rules),
+        claims=claims,
         step_counts=steps,
         share_complete=_share([s.complete for s in counted]),
         share_result_first=_share([s.result_first for s in counted]),
+        share_claims_complete=_share([c.complete for c in claims]),
         subsumtion_per_1000_words=1000 * steps["subsumtion"] / words if words else None,
     )
 

@@ -120,12 +120,18 @@ class Section(_Model):
 
 
 class Claim(_Model):
-    """An examined claim/offence: a heading or Obersatz that names a norm or a claim word."""
+    """An examined claim/offence: a heading or Obersatz that names a norm or a claim word.
+
+    ``present`` are the Gutachtenstil steps of its examination: the sections under the heading (its
+    whole subtree), or for an Obersatz the section it opens and that section's subtree.
+    """
 
     keys: list[str]
     label: str
     start: int
     end: int
+    present: list[str] = Field(default_factory=list)
+    complete: bool = False
 
 
 class Analysis(_Model):
@@ -143,6 +149,7 @@ class Analysis(_Model):
     step_counts: dict[str, int]
     share_complete: float | None = Field(description="share of sections (>= 2 sentences) with all four steps")
     share_result_first: float | None = Field(description="share of sections (>= 2 sentences) that are result-first")
+    share_claims_complete: float | None = Field(description="share of claims whose examination has all four steps")
     subsumtion_per_1000_words: float | None
 
 
