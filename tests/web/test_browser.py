@@ -1,8 +1,15 @@
-"""Browser tests in Debian Chromium (Playwright drives /usr/bin/chromium; nothing is downloaded)."""
+"""Browser tests in Debian Chromium (Playwright drives /usr/bin/chromium; nothing is downloaded).
+
+Accessibility: axe-core (the npm package, never a browser download) is injected into every page type and
+must find no serious or critical WCAG 2.1 A/AA violation. It is looked up at $AXE_CORE_JS, then
+~/.cache/benger/npm/node_modules/axe-core/axe.min.js (``npm install --prefix ~/.cache/benger/npm axe-core@4``);
+without it those tests skip locally and fail under CI=true.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 import socket
 import threading
 import time
@@ -16,10 +23,11 @@ from study_helpers import PASSWORD, new_store
 from web_helpers import World, opened, populate, set_authors, submit_all
 
 from benger.study import enrol
-from benger.study._models import Pick, ReviewAssignment, Submission
+from benger.study._models import Attempt, Pick, ReviewAssignment, Submission
 from benger.web import create_app
 
 CHROMIUM = Path("/usr/bin/chromium")
+AXE = Path(os.environ.get("AXE_CORE_JS", Path.home() / ".cache/benger/npm/node_modules/axe-core/axe.min.js"))
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 if not CHROMIUM.exists():
     if os.environ.get("CI") == "true":
@@ -31,8 +39,9 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 
 class Site:
-    def __init__(self, world: World, url: str, short: int, fresh: int) -> None:
+    def __init__(self, world: World, url: str, short: int, fresh: int, warn: int, other: int) -> None:
         self.world, self.url, self.short, self.fresh = world, url, short, fresh
+        self.warn, self.other = warn, other
 
 
 @pytest.fixture(scope="module")
@@ -44,6 +53,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     fresh = opened(store, "Ohne Picks", seed=3)
     submit_all(store, fresh, world.ids)
     set_authors(store, fresh, world.ids)
+    warn = opened(store, "Warnungen", seed=4, time_limit_s=5 * 60 + 3)  # 15- and 5-minute warnings in seconds
+    enrol(store, warn, world.ids["participant"])
+    other = opened(store, "Neu", seed=5)  # "participant" is not enrolled: the start page with consent
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
@@ -54,7 +66,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     thread.start()
     while not server.started:
         time.sleep(0.05)
-    yield Site(world, f"http://127.0.0.1:{port}", short, fresh)
+    yield Site(world, f"http://127.0.0.1:{port}", short, fresh, warn, other)
     server.should_exit = True
     thread.join(10)
     store.close()
@@ -159,3 +171,115 @@ def test_admin_runs_picks_and_assignment(browser: object, site: Site) -> None:
         rows = session.scalars(select(ReviewAssignment).filter_by(study_id=site.fresh)).all()
     assert (len(picks), len(rows)) == (18, 72)
     assert "72" in page.inner_text("body")
+
+
+def test_start_page_needs_consent_then_skip_needs_a_reason(browser: object, site: Site) -> None:
+    page = _login(browser, site, "participant")
+    page.goto(f"{site.url}/studies/{site.other}")
+    assert page.inner_text("#n-tasks") == "6" and page.inner_text("#time-limit") == "1:00:00"
+    page.click("#enrol-button")  # the consent box is required: the browser keeps the page
+    assert page.locator("#consent-form").is_visible()
+    page.check("#consent")
+    page.click("#enrol-button")
+    page.wait_for_selector("details.skip")
+    page.locator("details.skip summary").first.click()
+    page.locator("details.skip textarea").first.fill("Zivilrecht liegt mir nicht")
+    page.locator("details.skip button").first.click()
+    page.wait_for_selector(".status-skipped")
+    with site.world.store.session() as session:
+        skipped = session.scalar(
+            select(Attempt).filter_by(study_id=site.other, user_id=site.world.ids["participant"], status="skipped")
+        )
+    assert skipped is not None and skipped.skip_reason == "Zivilrecht liegt mir nicht"
+
+
+def test_countdown_is_hh_mm_ss_sticky_and_warns(browser: object, site: Site) -> None:
+    page = _login(browser, site, "participant")
+    page.set_viewport_size({"width": 1000, "height": 500})
+    page.goto(f"{site.url}/studies/{site.warn}")
+    page.locator("form[action$='/tasks/0/start'] button").click()
+    page.wait_for_selector("#countdown")
+    assert re.fullmatch(r"00:0[45]:[0-5]\d", page.inner_text("#countdown"))
+    assert page.get_attribute("#countdown", "role") == "timer"
+    assert page.get_attribute("#timer-warning", "aria-live") == "assertive"
+    assert page.inner_text("#timer-warning") == "Noch 15 Minuten."  # 5:03 left is within the last 15 minutes
+    page.wait_for_function("() => document.getElementById('timer-warning').textContent.startsWith('Noch 5')")
+    page.mouse.wheel(0, 5000)
+    box = page.locator("#countdown").bounding_box()
+    assert box is not None and 0 <= box["y"] < 500  # still in view after scrolling: sticky
+    assert page.evaluate("() => getComputedStyle(document.getElementById('timer-bar')).position") == "sticky"
+
+
+def test_back_button_after_logout_does_not_show_the_reference(browser: object, site: Site) -> None:
+    page = _login(browser, site, "c1")
+    with site.world.store.session() as session:
+        aid = session.scalar(
+            select(ReviewAssignment.id).filter_by(grader_id=site.world.ids["c1"], role="creator").limit(1)
+        )
+    page.goto(f"{site.url}/reviews/{aid}")
+    assert "MUSTERLOESUNG-GEHEIM" in page.inner_text("body")
+    page.click("header button[type=submit]")  # Abmelden
+    page.wait_for_url(f"{site.url}/login")
+    page.go_back()
+    page.wait_for_load_state()
+    assert "MUSTERLOESUNG-GEHEIM" not in page.content()
+    assert page.url == f"{site.url}/login"
+
+
+def _axe_source() -> str:
+    if AXE.exists():
+        return AXE.read_text("utf-8")
+    message = f"axe-core not found at {AXE} (npm install --prefix ~/.cache/benger/npm axe-core@4, or set AXE_CORE_JS)"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message + "; under CI=true its absence is a failure", pytrace=False)
+    pytest.skip(message)
+
+
+def _violations(page: object, source: str) -> list[str]:
+    page.evaluate("() => {" + source + "\n}")  # type: ignore[attr-defined]
+    found = page.evaluate(  # type: ignore[attr-defined]
+        """async () => {
+            const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+            const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}});
+            return [result.passes.length, result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+                .map(v => v.id + ' (' + v.impact + '): ' + v.nodes.map(n => n.target.join(' ')).join(', '))];
+        }"""
+    )
+    passes, bad = found
+    assert passes > 10  # axe ran its rules on the page
+    return list(bad)
+
+
+def test_every_page_type_has_no_serious_accessibility_violation(browser: object, site: Site) -> None:
+    source = _axe_source()
+    world = site.world
+    with world.store.session() as session:
+        blind = session.scalar(select(ReviewAssignment.id).filter_by(grader_id=world.ids["g1"], role="blind").limit(1))
+        creator = session.scalar(
+            select(ReviewAssignment.id).filter_by(grader_id=world.ids["c2"], role="creator").limit(1)
+        )
+    pages = {
+        "": ["/login", "/invite/kein-token"],
+        "participant": [
+            "/studies",
+            f"/studies/{world.live}",
+            f"/studies/{world.live}/tasks/0",
+            f"/studies/{world.live}/tasks/3",
+            "/profile",
+            "/account",
+            "/studies/999",
+        ],
+        "p0": [f"/studies/{world.study}", f"/studies/{world.study}/tasks/0"],
+        "g1": ["/reviews", f"/reviews/{blind}"],
+        "c2": [f"/reviews/{creator}"],
+        "admin": ["/admin", f"/admin/studies/{world.study}", f"/admin/studies/{site.fresh}"],
+    }
+    problems = {}
+    for who, paths in pages.items():
+        page = _login(browser, site, who) if who else browser.new_context().new_page()  # type: ignore[attr-defined]
+        for path in paths:
+            page.goto(site.url + path)
+            found = _violations(page, source)
+            if found:
+                problems[path] = found
+    assert problems == {}
