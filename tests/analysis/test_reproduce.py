@@ -412,3 +412,19 @@ def test_tables19_20_judge_swap(data: StudyData, results: dict[str, Any]) -> Non
     assert [s for s, r in rec.items() if r.get("matches_release")] == [s for s in rec if not s.startswith("meta-")]
     assert rec["meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8"]["source"] == "unavailable"
     assert swap["judges"]["claude-opus-4-7"]["systems"]["gpt-5.4"]["n"] == 30
+
+
+def test_per_dimension_all_ten_dimensions(results: dict[str, Any]) -> None:
+    pd = results["rq5"]["per_dimension"]
+    llm = pd["pools"]["llm"]
+    assert len(llm) == 10 and all(v["n"] == 15 for v in llm.values())
+    # METHODS.md §1: the LLM picks' sprache and formalia judge scores are constant -> undefined correlation
+    assert llm["sprache"]["pearson"] is None and llm["formalia"]["pearson"] is None
+    assert llm["ergebnisrichtigkeit"]["pearson"] is not None
+    assert "human" in pd["unavailable"] and "human" not in pd["pools"]
+    by_type = results["rq5"]["creator_vs_blind"]["by_solution_type"]
+    assert {k: v["n"] for k, v in by_type.items()} == {
+        "human_co_creation": 15,
+        "human_traditional": 15,
+        "llm_system": 15,
+    }

@@ -164,3 +164,32 @@ def test_operational_block_by_hand() -> None:
     assert (a["mean_words"], a["mean_words_matches_release"]) == (150.0, True)
     assert (b["mean_words"], b["mean_words_matches_release"], b["mean_latency_s"]) == (100.5, False, None)
     assert out["inputs"] == {"systems": 2, "generations": 6}
+
+
+def test_creator_vs_blind_per_pick_type() -> None:
+    from benger.analysis._rq5 import creator_vs_blind
+
+    # traditional picks: creator (50, 60, 70) vs blind means (40, 60, 80): r = 1, MAE (10 + 0 + 10) / 3, offset 0
+    # LLM picks: creator (30, 30, 90) vs blind means (20, 40, 60): MAE (10 + 10 + 30) / 3, offset (10 - 10 + 30) / 3
+    plan = {
+        "h1": ("human_traditional", 50.0, (40.0, 40.0, 40.0)),
+        "h2": ("human_traditional", 60.0, (50.0, 60.0, 70.0)),
+        "h3": ("human_traditional", 70.0, (80.0, 80.0, 80.0)),
+        "l1": ("llm_system", 30.0, (20.0, 20.0, 20.0)),
+        "l2": ("llm_system", 30.0, (40.0, 40.0, 40.0)),
+        "l3": ("llm_system", 90.0, (60.0, 60.0, 60.0)),
+    }
+    sols, reviews, pos = {}, [], 0
+    for sid, (stype, creator, blind) in plan.items():
+        pool = "llm" if stype == "llm_system" else "human"
+        sols[sid] = Solution(sid, pool, stype, "t1", "Zivilrecht", "x")
+        reviews.append(ReviewRow(sid, "c", "creator", creator, 4, True, dict(DIMS), pos))
+        for g, raw in zip(("g1", "g2", "g3"), blind, strict=True):
+            pos += 1
+            reviews.append(ReviewRow(sid, g, "blind", raw, 4, True, dict(DIMS), pos))
+        pos += 1
+    out = creator_vs_blind(_study(solutions=sols, reviews=reviews))
+    trad, llm = out["by_solution_type"]["human_traditional"], out["by_solution_type"]["llm_system"]
+    assert (trad["n"], trad["pearson"], trad["mae_raw"], trad["offset_raw"]) == (3, pytest.approx(1.0), 20 / 3, 0.0)
+    assert (llm["mae_raw"], llm["offset_raw"]) == (pytest.approx(50 / 3), pytest.approx(10.0))
+    assert out["n"] == 6

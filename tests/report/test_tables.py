@@ -103,3 +103,58 @@ def test_rq5_tables(results: dict[str, Any]) -> None:
     ]
     irr = irr_table(results)
     assert isinstance(irr, Table) and irr.rows[1][0] == "llm_system"
+
+
+def test_operational_and_judge_swap_tables() -> None:
+    from benger.report._tables_release import judge_swap_table, operational_table
+
+    results: dict[str, Any] = {
+        "rq1": {
+            "operational": {
+                "method": "m",
+                "inputs": {"systems": 1},
+                "rows": [
+                    {
+                        "system": "sys-a",
+                        "provider": "P",
+                        "tier": "flagship",
+                        "weights": "closed",
+                        "temperature": 0.5,
+                        "max_output_tokens": 16000,
+                        "generations": 30,
+                        "truncated": 2,
+                        "mean_latency_s": 70.04,
+                        "mean_cost_usd": None,
+                        "mean_words": 2190.47,
+                    }
+                ],
+            },
+        },
+        "rq5": {
+            "judge_swap": {
+                "reason": "aggregates only",
+                "judges": {
+                    "J1": {
+                        "spearman": 1.0,
+                        "kendall": 1.0,
+                        "offset_raw": -0.4667,
+                        "systems": {
+                            "sys-a": {"mean_raw": 69.58, "pass_rate": 0.9667, "pass_rate_offset_corrected": 1.0}
+                        },
+                    },
+                    "J2": {"spearman": 0.9720, "kendall": 0.8788, "offset_raw": None, "systems": {}},
+                },
+            }
+        },
+    }
+    op = operational_table(results)
+    assert isinstance(op, Table)
+    assert op.rows == [["sys-a", "P", "flagship", "closed", "0.5", "16000", "30", "2/30", "70.0", None, "2190"]]
+    js = judge_swap_table(results)
+    assert isinstance(js, Table) and js.columns == ["System", "J1", "J2"]
+    assert js.rows[0] == ["sys-a", "69.6 / 97% / 100%", None]
+    assert js.rows[1] == ["Spearman ρ / Kendall τ-b vs primary", "1.000 / 1.000", "0.972 / 0.879"]
+    assert js.rows[2] == ["Offset Δ_dir (LLM picks)", "-0.47", None]
+    assert js.notes == ["aggregates only"]
+    missing = operational_table({"rq1": {"operational": {"source": "unavailable", "reason": "no release"}}})
+    assert isinstance(missing, Missing) and missing.reason == "no release"

@@ -212,35 +212,64 @@ def calibration_table(data: StudyData) -> dict[str, Any]:
 
 
 def per_dimension(data: StudyData) -> dict[str, Any]:
-    """Primary-judge dimension scores vs the mean blind dimension scores (where judge dimensions exist)."""
+    """Primary-judge dimension scores vs the mean blind dimension scores, all rubric dimensions, per pool (paper
+    Figure 4). A pool whose picks have no judge dimension scores is listed under ``unavailable`` with the reason."""
     dims_of = {g.generation_id: g.dims for g in data.generations}
-    out: dict[str, Any] = {"method": "per dimension: Pearson and MAE of judge vs mean blind reviewers", "pools": {}}
+    out: dict[str, Any] = {
+        "method": "per dimension: Pearson, Spearman and MAE of the primary judge's points vs the mean of the blind "
+        "reviewers' points on that dimension",
+        "inputs": {"judge": data.primary_judge},
+        "pools": {},
+        "unavailable": {},
+    }
     for pool in POOLS:
         blind = _blind_by_solution(data, pool)
         ids = [s for s in blind if s in dims_of]
         if len(ids) < 3:
+            out["unavailable"][pool] = (
+                f"judge dimension scores exist for {len(ids)} of {len(blind)} reviewed {pool} picks (the release "
+                "has per-dimension judge scores for generations only)"
+            )
             continue
         table = {}
         for dim in dims_of[ids[0]]:
             j = [dims_of[s][dim] for s in ids]
             h = [float(np.mean([r.dims[dim] for r in blind[s]])) for s in ids]
-            table[dim] = {"n": len(ids), "pearson": pearson(j, h), "mae": mae(j, h)}
+            table[dim] = {
+                "n": len(ids),
+                "pearson": pearson(j, h),
+                "spearman": spearman(j, h),
+                "mae": mae(j, h),
+                "mean_judge": float(np.mean(j)),
+                "mean_blind": float(np.mean(h)),
+            }
         out["pools"][pool] = table
     return out
 
 
-def creator_vs_blind(data: StudyData) -> dict[str, Any]:
-    creator, blind = data.creator_scores(), _blind_by_solution(data)
-    ids = [s for s in blind if s in creator]
+def _creator_agreement(creator: dict[str, float], blind: dict[str, list[Any]], ids: list[str]) -> dict[str, Any]:
     c = [creator[s] for s in ids]
     h = [float(np.mean([r.raw for r in blind[s]])) for s in ids]
     return {
-        "method": "creator raw vs mean blind raw per solution",
         "n": len(ids),
         "pearson": pearson(c, h),
         "spearman": spearman(c, h),
         "mae_raw": mae(c, h),
         "offset_raw": float(np.mean(np.subtract(c, h))) if ids else None,
+    }
+
+
+def creator_vs_blind(data: StudyData) -> dict[str, Any]:
+    """Creator raw vs mean blind raw per solution: all picks, and per pick type (traditional, co-creation, LLM)."""
+    creator, blind = data.creator_scores(), _blind_by_solution(data)
+    ids = [s for s in blind if s in creator]
+    by_type: dict[str, list[str]] = {}
+    for s in ids:
+        by_type.setdefault(data.solutions[s].solution_type, []).append(s)
+    return {
+        "method": "creator raw vs mean blind raw per solution",
+        **_creator_agreement(creator, blind, ids),
+        "by_solution_type": {t: _creator_agreement(creator, blind, v) for t, v in sorted(by_type.items())},
     }
 
 

@@ -17,6 +17,7 @@ import jinja2
 
 from benger.report import _figures as figs
 from benger.report import _tables as t14
+from benger.report import _tables_release as trel
 from benger.report import _tables_rq5 as t5
 from benger.report._fmt import judge_label, pool_label
 from benger.report._model import Figure, Item, Missing, Section, Table, atomic_write_text
@@ -31,7 +32,7 @@ _SECTIONS: list[tuple[str, str, str, list[TableFn], list[FigureFn]]] = [
         "rq1",
         "RQ1: Leaderboard",
         "How well do LLM systems and humans solve the cases, scored by the rubric judge?",
-        [t14.leaderboard_table],
+        [t14.leaderboard_table, trel.operational_table],
         [figs.leaderboard_figure, figs.heatmap_figure],
     ),
     (
@@ -68,6 +69,7 @@ _SECTIONS: list[tuple[str, str, str, list[TableFn], list[FigureFn]]] = [
             t5.calibration_table,
             t5.per_dimension_table,
             t5.creator_calibration_table,
+            trel.judge_swap_table,
             t5.checks_table,
         ],
         [figs.calibration_figure, figs.dimension_figure],
