@@ -176,12 +176,18 @@ def release_store(release_dir: Path, tmp_path_factory: pytest.TempPathFactory) -
 def test_sql_equals_python_on_the_release(release_store: Store) -> None:
     board = _assert_same(release_store, ci="bootstrap", seed=0, n_resamples=400)
     ranked = [r for r in board.rows if r.rank is not None]
-    assert len(ranked) == 12 and {r.judge for r in ranked} == {"gpt-5.4-mini"} and {r.n for r in ranked} == {15}
-    # the paper's leader and the release's own GPT-5.4 figure (66.6, superseded April run left out)
-    assert (ranked[0].system, round(ranked[0].mean or 0, 1)) == ("claude-opus-4-7", 69.3)
-    gpt = next(r for r in ranked if r.system == "gpt-5.4")
-    assert round(gpt.mean or 0, 1) == 66.6
-    assert board.metric_signatures["bleu"] == "release"
+    assert len(ranked) == 12 and {r.judge for r in ranked} == {"gpt-5.4-mini"} and len(board.rows) == 12
+    assert (ranked[0].system, round(ranked[0].mean or 0, 1), ranked[0].n) == ("claude-opus-4-7", 69.3, 15)
+    # default: the paper's printed Table 1 counts the superseded April generations in their system's row
+    got = {r.system: (r.n, round(r.mean or 0, 1), r.superseded) for r in ranked if r.superseded}
+    assert got == {"gpt-5.4": (30, 68.2, 15), "Qwen/Qwen3-235B-A22B-Thinking-2507": (28, 41.3, 13)}
+    assert board.superseded == "included" and board.metric_signatures["bleu"] == "release"
+    # --exclude-superseded: the release's manuscript (n = 15, 66.6 / 41.9); the April rows are listed unranked
+    without = _assert_same(release_store, ci="normal", include_superseded=False)
+    got = {r.system: (r.n, round(r.mean or 0, 1)) for r in without.rows if r.rank is not None}
+    assert got["gpt-5.4"] == (15, 66.6) and got["Qwen/Qwen3-235B-A22B-Thinking-2507"] == (15, 41.9)
+    assert sorted(r.excluded for r in without.rows if r.rank is None) == [13, 15]
+    assert "Superseded generations excluded" in without.to_markdown()
 
 
 def test_a_self_judged_local_model_is_not_ranked_among_the_paper_systems(release_dir: Path, tmp_path: Path) -> None:
@@ -289,3 +295,29 @@ def test_property_sql_equals_python_and_n_is_bounded(
         for r in board.rows
     )
     store.close()
+
+
+def test_cli_leaderboard_options(release_store: Store, tmp_path: Path) -> None:
+    import csv
+
+    from typer.testing import CliRunner
+
+    from benger.cli import app
+    from benger.cli._app import _register_commands
+
+    _register_commands()
+    db = release_store.url.removeprefix("sqlite:///")
+    runner = CliRunner()
+    out = tmp_path / "out"
+    result = runner.invoke(
+        app, ["leaderboard", "--db", db, "--ci", "normal", "--exclude-superseded", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader((out / "leaderboard.csv").open(encoding="utf-8")))
+    gpt = next(r for r in rows if r["system"] == "gpt-5.4" and r["rank"])
+    assert (gpt["n"], gpt["superseded"], gpt["judge"], gpt["config_id"]) == ("15", "0", "gpt-5.4-mini", "5a562c68")
+    assert gpt["metric_bleu_signature"] == "release" and gpt["benger_version"]
+    nobody = runner.invoke(app, ["leaderboard", "--db", db, "--judge", "nobody"])
+    assert nobody.exit_code == 2 and "no judgement by nobody" in nobody.output
+    bad = runner.invoke(app, ["leaderboard", "--db", db, "--metric-signature", "bleu"])
+    assert bad.exit_code == 2 and "METRIC=SIGNATURE" in bad.output

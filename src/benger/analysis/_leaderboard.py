@@ -15,6 +15,11 @@ Rankings never mix judges: each judge is its own ranking group (a judge name tha
 one corpus is split per configuration), and a system configuration is ranked within its group by the mean of its
 per-corpus means. ``pool_judges=True`` (``--pool-judges``) asks for one pooled group instead: per generation the
 mean over judge configurations of their repeat means.
+
+Superseded generations (the release's April-2026 runs: status ``excluded``, reason "superseded ...", their own
+config hash) are counted in the row of the same system name's current configuration by default
+(``include_superseded=True``, the paper's printed Table 1: GPT-5.4 n = 30, 68.2); ``include_superseded=False``
+leaves them out (the release's manuscript: n = 15, 66.6). The board says which (``superseded``).
 """
 
 from __future__ import annotations
@@ -71,6 +76,7 @@ class LeaderboardRow(BaseModel):
     truncated: int
     unscored: int
     unjudged: int
+    superseded: int = 0
     metrics: dict[str, MetricMean] = {}
 
 
@@ -98,6 +104,7 @@ class Leaderboard(BaseModel):
     confidence: float = 0.95
     aggregation: str = AGGREGATION
     pooled_judges: bool = False
+    superseded: Literal["included", "excluded"] = "included"
     metric_signatures: dict[str, str] = {}
     benger_version: str = ""
 
@@ -135,13 +142,23 @@ def _short(value: str | None) -> str | None:
 
 
 # -- inputs from records (the reference path) ----------------------------------------------------------
+def _is_superseded(g: Generation) -> bool:
+    """The rule of ``benger.store._aggregate.SUPERSEDED_REASON``: excluded with a reason "superseded..."."""
+    return g.status == "excluded" and (g.reason or "").startswith("superseded")
+
+
 def _items_from_records(
     generations: Sequence[Generation],
     judgements: Iterable[Judgement],
     corpus_of: Mapping[str, str],
     judges: Sequence[str] | None,
+    include_superseded: bool,
 ) -> list[ItemScore]:
-    ok = {g.generation_id: g for g in generations if g.status == "ok" and g.task_id in corpus_of}
+    ok = {
+        g.generation_id: g
+        for g in generations
+        if (g.status == "ok" or (include_superseded and _is_superseded(g))) and g.task_id in corpus_of
+    }
     by_key: dict[tuple[str, str, str, str], list[Judgement]] = defaultdict(list)
     for j in judgements:
         if j.target_kind == "generation" and j.target_id in ok and (judges is None or j.judge in judges):
@@ -166,6 +183,7 @@ def _items_from_records(
                 _mean([float(j.total) for j in scored if j.total is not None]),
                 _mean(gp),
                 _mean(ps),
+                g.status,
             )
         )
     return items
@@ -195,6 +213,7 @@ def leaderboard(
     metric_values: Sequence[MetricRecord] | None = None,
     metric_signatures: Mapping[str, str] | None = None,
     pool_judges: bool = False,
+    include_superseded: bool = True,
 ) -> Leaderboard:
     """The leaderboard from records (``tasks``: task id -> task; ``systems``: name -> config, for the tier).
 
@@ -224,8 +243,12 @@ def leaderboard(
         prompts.setdefault(g.config_hash, str(value) if value is not None else None)
     from benger.analysis._leaderboard_build import build
 
+    superseded: dict[tuple[str, str, str], int] = defaultdict(int)
+    for g in generations:
+        if g.task_id in corpus_of and _is_superseded(g):
+            superseded[(g.system, g.config_hash, corpus_of[g.task_id])] += 1
     return build(
-        _items_from_records(generations, judgements, corpus_of, judges),
+        _items_from_records(generations, judgements, corpus_of, judges, include_superseded),
         _counts_from_records(generations, corpus_of),
         answers,
         gold,
@@ -238,6 +261,8 @@ def leaderboard(
         n_resamples=n_resamples,
         confidence=confidence,
         pool_judges=pool_judges,
+        superseded=superseded,
+        include_superseded=include_superseded,
     )
 
 
@@ -257,6 +282,7 @@ def leaderboard_from_store(
     confidence: float = 0.95,
     metric_signatures: Mapping[str, str] | None = None,
     pool_judges: bool = False,
+    include_superseded: bool = True,
 ) -> Leaderboard:
     """The leaderboard of a store (optionally restricted to corpora, system names and judge names).
 
@@ -265,7 +291,9 @@ def leaderboard_from_store(
     """
     from benger.store import _aggregate as agg
 
-    items = agg.item_scores(store, corpora=corpora, systems=systems, judges=judges)
+    items = agg.item_scores(
+        store, corpora=corpora, systems=systems, judges=judges, include_superseded=include_superseded
+    )
     counts = agg.generation_counts(store, corpora=corpora, systems=systems)
     answers = agg.answers(store, corpora=corpora, systems=systems)
     gold: dict[str, str] = {}
@@ -293,4 +321,6 @@ def leaderboard_from_store(
         n_resamples=n_resamples,
         confidence=confidence,
         pool_judges=pool_judges,
+        superseded=agg.superseded_counts(store, corpora=corpora, systems=systems),
+        include_superseded=include_superseded,
     )

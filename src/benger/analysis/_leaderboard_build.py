@@ -76,8 +76,14 @@ def build(
     n_resamples: int = 2000,
     confidence: float = 0.95,
     pool_judges: bool = False,
+    superseded: Mapping[RowKey, int] | None = None,
+    include_superseded: bool = True,
 ) -> Leaderboard:
-    """Assemble the leaderboard from per-generation judge items, status counts, answers and metric means."""
+    """Assemble the leaderboard from per-generation judge items, status counts, answers and metric means.
+
+    ``superseded``: superseded generations per row key; with ``include_superseded`` a row made only of them is
+    counted in the row of the same system name's one other configuration on that corpus (see the module
+    :mod:`benger.analysis._leaderboard`)."""
     from benger import __version__
     from benger.metrics._answers import accuracy
 
@@ -86,6 +92,22 @@ def build(
         cell = status[(c.system, c.config_hash, c.corpus)]
         cell[c.status] += c.n
         cell["truncated"] += c.truncated
+    remap = _superseded_remap(status, superseded or {}) if include_superseded else {}
+    superseded_in: dict[RowKey, int] = defaultdict(int)
+    for old, new in remap.items():
+        cell = status.pop(old)
+        n_old = (superseded or {})[old]
+        status[new]["ok"] += n_old
+        status[new]["truncated"] += cell.get("truncated", 0)
+        superseded_in[new] += n_old
+    kept = []
+    for it in items:
+        old_key = (it.system, it.config_hash, it.corpus)
+        if old_key in remap:
+            kept.append(it._replace(config_hash=remap[old_key][1], status="ok"))
+        elif it.status == "ok":
+            kept.append(it)
+    items = kept
     answered: dict[RowKey, list[tuple[str | None, str]]] = defaultdict(list)
     for a in answers:
         if a.task_id in gold:
@@ -160,6 +182,7 @@ def build(
                 "truncated": cell.get("truncated", 0),
                 "unscored": sum(i.n_unscored for i in its),
                 "unjudged": cell.get("ok", 0) - len(scores),
+                "superseded": superseded_in.get(rk, 0),
                 "metrics": dict(sorted(metric_by_row.get(rk, {}).items())),
             }
         )
@@ -177,9 +200,29 @@ def build(
         n_resamples=n_resamples,
         confidence=confidence,
         pooled_judges=pool_judges,
+        superseded="included" if include_superseded else "excluded",
         metric_signatures=dict(sorted(signatures.items())),
         benger_version=__version__,
     )
+
+
+def _superseded_remap(
+    status: Mapping[RowKey, Mapping[str, int]], superseded: Mapping[RowKey, int]
+) -> dict[RowKey, RowKey]:
+    """Rows made only of superseded generations -> the one other configuration of that name on that corpus."""
+    remap: dict[RowKey, RowKey] = {}
+    for rk, n in superseded.items():
+        cell = status.get(rk)
+        if not cell or n != sum(v for k, v in cell.items() if k != "truncated"):
+            continue
+        others = [
+            k
+            for k, c in status.items()
+            if k[0] == rk[0] and k[2] == rk[2] and k != rk and c.get("ok") and k not in superseded
+        ]
+        if len(others) == 1:
+            remap[rk] = others[0]
+    return remap
 
 
 def _ci_method(ci: CiKind, confidence: float, n_resamples: int, seed: int) -> str:

@@ -117,6 +117,14 @@ def headers(board: Leaderboard) -> list[str]:
 def provenance_lines(board: Leaderboard) -> list[str]:
     """What every number means: aggregation, CI method, rubric per judge group, metric signatures, version."""
     lines = [f"Aggregation: {board.aggregation}.", f"CI: {board.ci_method}."]
+    n_sup = sum(r.superseded for r in board.rows)
+    if board.superseded == "included":
+        lines.append(
+            f"Superseded generations included in their system's row ({n_sup}; the paper's Table 1; "
+            "--exclude-superseded leaves them out)."
+        )
+    else:
+        lines.append("Superseded generations excluded (--include-superseded gives the paper's Table 1).")
     for group in board.groups():
         rubrics = sorted({r.rubric for r in board.rows if r.group == group and r.rubric})
         configs = sorted({r.judge_config_id for r in board.rows if r.group == group and r.judge_config_id})

@@ -234,6 +234,14 @@ def leaderboard(
             "Default: one ranking per judge configuration, judges never mixed.",
         ),
     ] = False,
+    include_superseded: Annotated[
+        bool,
+        typer.Option(
+            "--include-superseded/--exclude-superseded",
+            help="Count superseded generations (the release's April runs) in their system's row, as the paper's "
+            "Table 1 does (default), or leave them out as the release's manuscript does.",
+        ),
+    ] = True,
     metric_signature: Annotated[
         list[str] | None,
         typer.Option(
@@ -269,6 +277,7 @@ def leaderboard(
             n_resamples=resamples,
             metric_signatures=signatures or None,
             pool_judges=pool_judges,
+            include_superseded=include_superseded,
         )
     finally:
         store.close()

@@ -58,6 +58,7 @@ class ItemScore(NamedTuple):
     total: float | None
     grade_points: float | None
     passed: float | None
+    status: str = "ok"
 
 
 class GenerationCount(NamedTuple):
@@ -106,19 +107,38 @@ def _rows(store: Any, stmt: Select[Any]) -> list[Any]:
         return list(connection.execute(stmt))
 
 
+#: ``reason`` of the release's superseded (April-2026) generations, stored with status ``excluded``.
+SUPERSEDED_REASON = "superseded%"
+
+
+def _superseded() -> Any:
+    return and_(_G.status == "excluded", _G.reason.like(SUPERSEDED_REASON))
+
+
 def item_scores(
     store: Any,
     *,
     corpora: Sequence[str] | None = None,
     systems: Sequence[str] | None = None,
     judges: Sequence[str] | None = None,
+    include_superseded: bool = False,
 ) -> list[ItemScore]:
-    """Per ok generation and judge configuration (judge, judge config hash, rubric id): the number of scored
-    and unscored repeats and the means over the scored repeats of total (0-100), grade points (0-18) and pass
-    (0/1). Ordered by system, config hash, corpus, judge configuration and generation id."""
+    """Per ok generation (and superseded one, when asked) and judge configuration (judge, judge config hash,
+    rubric id): the number of scored and unscored repeats and the means over the scored repeats of total
+    (0-100), grade points (0-18) and pass (0/1). Ordered by system, config hash, corpus, judge configuration and
+    generation id."""
     scored = and_(_J.status == "scored", _J.total.is_not(None))
     passed = case((and_(scored, _J.passed.is_(True)), 1.0), (and_(scored, _J.passed.is_(False)), 0.0))
-    keys = (_G.system, _G.config_hash, _T.corpus, _G.generation_id, _J.judge, _J.judge_config_hash, _J.rubric_version)
+    keys = (
+        _G.system,
+        _G.config_hash,
+        _T.corpus,
+        _G.generation_id,
+        _J.judge,
+        _J.judge_config_hash,
+        _J.rubric_version,
+        _G.status,
+    )
     stmt: Any = (
         select(
             *keys,
@@ -131,7 +151,7 @@ def item_scores(
         .select_from(GenerationRow.__table__)
         .join(TaskRow.__table__, _T.task_id == _G.task_id)
         .join(JudgementRow.__table__, and_(_J.target_kind == "generation", _J.target_id == _G.generation_id))
-        .where(_G.status == "ok")
+        .where(or_(_G.status == "ok", _superseded()) if include_superseded else _G.status == "ok")
     )
     stmt = _scope(stmt, corpora, systems)
     if judges is not None:
@@ -141,7 +161,19 @@ def item_scores(
     )
     return [
         ItemScore(
-            r[0], r[1], r[2], r[3], r[4], r[5], r[6], int(r[7]), int(r[8]), _float(r[9]), _float(r[10]), _float(r[11])
+            r[0],
+            r[1],
+            r[2],
+            r[3],
+            r[4],
+            r[5],
+            r[6],
+            int(r[8]),
+            int(r[9]),
+            _float(r[10]),
+            _float(r[11]),
+            _float(r[12]),
+            r[7],
         )
         for r in _rows(store, stmt)
     ]
@@ -163,6 +195,21 @@ def generation_counts(
     )
     stmt = _scope(stmt, corpora, systems).group_by(*keys).order_by(*keys)
     return [GenerationCount(r[0], r[1], r[2], r[3], int(r[4]), int(r[5] or 0)) for r in _rows(store, stmt)]
+
+
+def superseded_counts(
+    store: Any, *, corpora: Sequence[str] | None = None, systems: Sequence[str] | None = None
+) -> dict[tuple[str, str, str], int]:
+    """Superseded generations per system, config hash and corpus (few rows: read through the status index)."""
+    keys = (_G.system, _G.config_hash, _T.corpus)
+    stmt: Any = (
+        select(*keys, func.count())
+        .select_from(GenerationRow.__table__)
+        .join(TaskRow.__table__, _T.task_id == _G.task_id)
+        .where(_superseded())
+    )
+    stmt = _scope(stmt, corpora, systems).group_by(*keys)
+    return {(r[0], r[1], r[2]): int(r[3]) for r in _rows(store, stmt)}
 
 
 def answers(store: Any, *, corpora: Sequence[str] | None = None, systems: Sequence[str] | None = None) -> list[Answer]:

@@ -1,0 +1,211 @@
+"""Leaderboard and analysis at study scale: time and peak memory against store size (issue 18).
+
+Synthesises SQLite stores of 1k / 8k / 64k (and with ``--huge`` 256k) generations, each with one judgement of a
+primary judge (ten dimensions, a justification per dimension) and one metric value, written through benger's
+public API (``Store.add_corpus``, ``upsert_system``, ``save_generation``, ``save_judgement``,
+``save_metric_value``). Each measurement runs in a fresh Python process, which reports its wall time and peak
+RSS (``ru_maxrss``):
+
+- ``leaderboard``: ``benger.analysis.leaderboard_from_store`` (bootstrap CI, B = 2000), what ``benger
+  leaderboard`` prints; ``leaderboard_normal`` the same with ``--ci normal`` (the SQL path without the
+  bootstrap, whose cost is B x n per row);
+- ``analyze``: ``benger.report.analyze`` (results, tables, figures, HTML) — skipped above ``--analyze-max``;
+- ``sql``: the plain-SQL reference, one ``GROUP BY`` of the same per-row means with the ``sqlite3`` module.
+
+The growth exponent is the least-squares slope of log(time) over log(generations). Example (numbers in README):
+
+    python benchmarks/bench_store.py --sizes 1000 8000 64000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TEXT = ("Der Anspruch des K gegen V aus § 433 Abs. 1 S. 1 BGB könnte bestehen. " * 60).strip()
+DIMS = {
+    "ergebnisrichtigkeit": 20,
+    "vollstaendigkeit": 10,
+    "rechtsgrundlagen": 10,
+    "rechtskenntnis": 15,
+    "subsumtion": 15,
+    "schwerpunktsetzung": 10,
+    "methodischer_stil": 10,
+    "gliederung": 5,
+    "sprache": 3,
+    "formalia": 2,
+}
+
+
+def synthesise(path: Path, n_generations: int) -> dict[str, float]:
+    """Write a store with ``n_generations`` judged generations through the public API; returns timings."""
+    from benger.schema import Corpus, FalloesungTask, Generation, Judgement, SystemConfig
+    from benger.store import open_store
+
+    n_systems = 10 if n_generations <= 8000 else 16 if n_generations <= 64000 else 32
+    n_tasks = n_generations // n_systems
+    start = time.perf_counter()
+    store = open_store(path)
+    tasks = [
+        FalloesungTask(task_id=f"t{i:06d}", corpus="benchathon", area="Zivilrecht", facts=TEXT, reference=TEXT)
+        for i in range(n_tasks)
+    ]
+    store.add_corpus(Corpus(name="benchathon", tasks=tasks))
+    for s in range(n_systems):
+        store.upsert_system(SystemConfig(name=f"sys-{s:02d}", provider="local", model=f"m{s}", tier="local"))
+    k = 0
+    for s in range(n_systems):
+        for t in tasks:
+            k += 1
+            gid = f"g-{s:02d}-{t.task_id}"
+            total = float((k * 37 + s * 11) % 101)
+            store.save_generation(
+                Generation(
+                    generation_id=gid,
+                    task_id=t.task_id,
+                    system=f"sys-{s:02d}",
+                    config_hash=f"cfg{s:02d}",
+                    text=TEXT,
+                    output_tokens=900,
+                )
+            )
+            scale = total / 100
+            store.save_judgement(
+                Judgement(
+                    judgement_id=f"j-{gid}",
+                    target_kind="generation",
+                    target_id=gid,
+                    judge="primary",
+                    judge_config_hash="jh",
+                    rubric_version="falloesung@1+bench",
+                    status="scored",
+                    dimensions={d: round(m * scale * 2) / 2 for d, m in DIMS.items()},
+                    justifications={d: "Begründung " * 12 for d in DIMS},
+                    total=total,
+                    grade_points=int(total) % 19,
+                    passed=total >= 50,
+                )
+            )
+            store.save_metric_value("generation", gid, "bleu", "bleu@bench", total / 100)
+    store.close()
+    return {"synthesis_s": time.perf_counter() - start, "systems": n_systems, "tasks": n_tasks}
+
+
+_CHILD = r"""
+import json, resource, sys, time, tempfile
+kind, db = sys.argv[1], sys.argv[2]
+begin = time.perf_counter()
+if kind.startswith("leaderboard"):
+    from benger.analysis import leaderboard_from_store
+    from benger.store import open_store
+    store = open_store(db)
+    start = time.perf_counter()
+    ci = "normal" if kind == "leaderboard_normal" else "bootstrap"
+    board = leaderboard_from_store(store, ci=ci, seed=0, n_resamples=2000)
+    rows = len(board.rows)
+    store.close()
+elif kind == "analyze":
+    from benger.report import analyze
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as out:
+        analyze(db, out, seed=7, n_boot=2000)
+    rows = 0
+else:
+    import sqlite3
+    con = sqlite3.connect(db)
+    start = time.perf_counter()
+    rows = len(con.execute(
+        "SELECT system, config_hash, corpus, judge, judge_config_hash, rubric_version, count(*), avg(s) FROM ("
+        " SELECT g.system, g.config_hash, t.corpus, j.judge, j.judge_config_hash, j.rubric_version,"
+        " g.generation_id, avg(j.total) AS s FROM generations g JOIN tasks t ON t.task_id = g.task_id"
+        " JOIN judgements j ON j.target_kind = 'generation' AND j.target_id = g.generation_id"
+        " WHERE g.status = 'ok' AND j.status = 'scored' GROUP BY g.system, g.config_hash, t.corpus, j.judge,"
+        " j.judge_config_hash, j.rubric_version, g.generation_id)"
+        " GROUP BY system, config_hash, corpus, judge, judge_config_hash, rubric_version").fetchall())
+    con.close()
+end = time.perf_counter()
+print(json.dumps({"seconds": end - start, "with_imports_s": end - begin,
+                  "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "rows": rows}))
+"""
+
+
+KINDS = ("sql", "leaderboard_normal", "leaderboard", "analyze")
+
+
+def measure(kind: str, db: Path, timeout: float) -> dict[str, float | str]:
+    """Run one measurement in a fresh process: ``seconds`` after imports and opening the store (analyze: after
+    imports), ``with_imports_s`` from interpreter start of the measurement, and the process's peak RSS."""
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", _CHILD, kind, str(db)], capture_output=True, text=True, timeout=timeout, check=False
+        )
+    except subprocess.TimeoutExpired:
+        return {"error": f"timeout after {timeout:.0f} s"}
+    if proc.returncode != 0:
+        return {"error": (proc.stderr.strip().splitlines() or ["failed"])[-1]}
+    result: dict[str, float | str] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+def exponent(points: list[tuple[int, float]]) -> float | None:
+    """Least-squares slope of log(seconds) over log(size)."""
+    if len(points) < 2:
+        return None
+    xs = [math.log(n) for n, _ in points]
+    ys = [math.log(max(t, 1e-6)) for _, t in points]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum((x - mx) ** 2 for x in xs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 8000, 64000])
+    parser.add_argument("--huge", action="store_true", help="also 256k generations")
+    parser.add_argument("--analyze-max", type=int, default=64000, help="skip analyze above this many generations")
+    parser.add_argument("--timeout", type=float, default=900.0, help="seconds per measurement")
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args()
+    sizes = sorted(set(args.sizes + ([256000] if args.huge else [])))
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in sizes:
+            db = Path(tmp) / f"store-{n}.db"
+            info = synthesise(db, n)
+            row: dict[str, object] = {"generations": n, **info}
+            for kind in KINDS:
+                if kind == "analyze" and n > args.analyze_max:
+                    row[kind] = {"error": f"skipped (> --analyze-max {args.analyze_max})"}
+                    continue
+                row[kind] = measure(kind, db, args.timeout)
+            results.append(row)
+            print(json.dumps(row), flush=True)
+    print("\ngenerations | " + " | ".join(f"{k} s (with imports), MiB" for k in KINDS))
+    for row in results:
+        cells = []
+        for kind in KINDS:
+            m = row[kind]
+            assert isinstance(m, dict)
+            ok = "seconds" in m
+            text = f"{m['seconds']:.2f} ({m['with_imports_s']:.2f}), {m['peak_mib']:.0f}" if ok else str(m.get("error"))
+            cells.append(text)
+        print(f"{row['generations']:>11} | " + " | ".join(cells))
+    for kind in KINDS:
+        pts = [
+            (int(str(r["generations"])), float(m["seconds"]))
+            for r in results
+            if isinstance(m := r[kind], dict) and "seconds" in m
+        ]
+        slope = exponent(pts)
+        print(f"growth exponent {kind}: {'–' if slope is None else f'{slope:.2f}'} (over {len(pts)} sizes)")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
