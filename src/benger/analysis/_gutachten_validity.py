@@ -20,7 +20,7 @@ import numpy as np
 from pydantic import BaseModel
 from scipy.stats import rankdata
 
-from benger.stats import complete_pairs, spearman
+from benger.stats import spearman
 
 FEATURES = (
     "norm_recall",
@@ -33,6 +33,8 @@ FEATURES = (
 )
 DIMENSIONS = ("rechtsgrundlagen", "rechtskenntnis", "subsumtion", "methodischer_stil", "gliederung")
 PRIMARY_ANCHOR_JUDGE = "gpt54mini"
+#: a bootstrap CI is reported only when at most this share of resamples is undefined (a constant side)
+MAX_DEGENERATE = 0.05
 
 
 class Correlation(BaseModel):
@@ -44,6 +46,8 @@ class Correlation(BaseModel):
     rho: float | None
     low: float | None
     high: float | None
+    dropped: int = 0
+    control: str | None = None
 
 
 class ValidityTable(BaseModel):
@@ -51,34 +55,74 @@ class ValidityTable(BaseModel):
 
     provenance: dict[str, Any]
     rows: list[Correlation]
+    partial_on_words: list[Correlation]
+
+
+def _centred_ranks(values: np.ndarray) -> np.ndarray:
+    ranks = np.asarray(rankdata(values, axis=1), dtype=float)
+    centred: np.ndarray = ranks - ranks.mean(axis=1, keepdims=True)
+    return centred
+
+
+def _rank_correlations(
+    x: np.ndarray, y: np.ndarray, z: np.ndarray | None, idx: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Spearman rho (or, given ``z``, the partial rank correlation controlling for z) of each row of
+    ``idx`` (a resample of pair indices); returns (values, mask of defined rows)."""
+    rx, ry = _centred_ranks(x[idx]), _centred_ranks(y[idx])
+    ok = np.ones(idx.shape[0], dtype=bool)
+    if z is not None:
+        rz = _centred_ranks(z[idx])
+        zz = (rz * rz).sum(axis=1, keepdims=True)
+        ok &= zz[:, 0] > 0
+        zz[zz == 0] = 1.0
+        rx = rx - (rx * rz).sum(axis=1, keepdims=True) / zz * rz
+        ry = ry - (ry * rz).sum(axis=1, keepdims=True) / zz * rz
+    den = np.sqrt((rx * rx).sum(axis=1) * (ry * ry).sum(axis=1))
+    ok &= den > 1e-12
+    den[~ok] = 1.0
+    return (rx * ry).sum(axis=1) / den, ok
 
 
 def spearman_ci(
-    a: list[float | None], b: list[float | None], *, n_resamples: int = 2000, seed: int = 0, confidence: float = 0.95
-) -> tuple[int, float | None, float | None, float | None]:
-    """(n, rho, low, high): Spearman rho over complete pairs with a paired percentile bootstrap interval.
+    a: list[float | None],
+    b: list[float | None],
+    *,
+    control: list[float | None] | None = None,
+    n_resamples: int = 2000,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> tuple[int, float | None, float | None, float | None, int]:
+    """(n, rho, low, high, dropped): Spearman rho over complete pairs (given ``control``: the partial rank
+    correlation controlling for it) with a paired percentile bootstrap interval.
 
-    Each resample draws pairs with replacement and ranks them anew (average ranks for ties); resamples
-    with a constant side are dropped. The CI is None with fewer than 3 pairs.
+    Each resample draws pairs with replacement and ranks them anew (average ranks for ties). A resample
+    with a constant side is undefined and dropped; when more than MAX_DEGENERATE of them are, the CI
+    is None (undefined) rather than an interval of the lucky resamples. rho is None with < 3 pairs.
     """
-    x, y = complete_pairs(a, b)
-    rho = spearman(x, y)
+    columns = [a, b] if control is None else [a, b, control]
+    keep = [i for i in range(len(a)) if all(c[i] is not None and not np.isnan(float(c[i])) for c in columns)]  # type: ignore[arg-type]
+    x = np.asarray([a[i] for i in keep], dtype=float)
+    y = np.asarray([b[i] for i in keep], dtype=float)
+    z = None if control is None else np.asarray([control[i] for i in keep], dtype=float)
+    n = int(x.size)
+    if n < 3:
+        return n, None, None, None, 0
+    if z is None:
+        rho = spearman(x, y)
+    else:
+        values, ok = _rank_correlations(x, y, z, np.arange(n)[None, :])
+        rho = float(values[0]) if ok[0] else None
     if rho is None:
-        return int(x.size), None, None, None
-    rng = np.random.default_rng(seed)
-    idx = rng.integers(0, x.size, size=(n_resamples, x.size))
-    rx = rankdata(x[idx], axis=1)
-    ry = rankdata(y[idx], axis=1)
-    rx -= rx.mean(axis=1, keepdims=True)
-    ry -= ry.mean(axis=1, keepdims=True)
-    den = np.sqrt((rx * rx).sum(axis=1) * (ry * ry).sum(axis=1))
-    ok = den > 0
-    rhos = (rx * ry).sum(axis=1)[ok] / den[ok]
-    if rhos.size == 0:
-        return int(x.size), rho, None, None
+        return n, None, None, None, 0
+    idx = np.random.default_rng(seed).integers(0, n, size=(n_resamples, n))
+    values, ok = _rank_correlations(x, y, z, idx)
+    dropped = int((~ok).sum())
+    if dropped > MAX_DEGENERATE * n_resamples:
+        return n, rho, None, None, dropped
     alpha = (1 - confidence) / 2
-    low, high = np.percentile(rhos, [100 * alpha, 100 * (1 - alpha)])
-    return int(x.size), rho, float(low), float(high)
+    low, high = np.percentile(values[ok], [100 * alpha, 100 * (1 - alpha)])
+    return n, rho, float(low), float(high), dropped
 
 
 def pick_features(release: Any) -> dict[str, dict[str, float | None]]:
@@ -135,12 +179,28 @@ def validity_table(release: Any, *, n_resamples: int = 2000, seed: int = 0) -> V
     targets = pick_targets(release)
     ids = sorted(features)
     target_names = ["human_raw", "judge_raw"] + [f"{w}_{d}" for d in DIMENSIONS for w in ("human", "judge")]
-    rows = []
+    rows, partial = [], []
+    words = [features[i]["words"] for i in ids]
     for feature in FEATURES:
         xs = [features[i][feature] for i in ids]
         for target in target_names:
-            n, rho, low, high = spearman_ci(xs, [targets[i][target] for i in ids], n_resamples=n_resamples, seed=seed)
-            rows.append(Correlation(feature=feature, target=target, n=n, rho=rho, low=low, high=high))
+            ys = [targets[i][target] for i in ids]
+            n, rho, low, high, dropped = spearman_ci(xs, ys, n_resamples=n_resamples, seed=seed)
+            rows.append(Correlation(feature=feature, target=target, n=n, rho=rho, low=low, high=high, dropped=dropped))
+            if feature != "words" and target in ("human_raw", "judge_raw"):
+                n, rho, low, high, dropped = spearman_ci(xs, ys, control=words, n_resamples=n_resamples, seed=seed)
+                partial.append(
+                    Correlation(
+                        feature=feature,
+                        target=target,
+                        n=n,
+                        rho=rho,
+                        low=low,
+                        high=high,
+                        dropped=dropped,
+                        control="words",
+                    )
+                )
     return ValidityTable(
         provenance={
             "analyser": ANALYSER_VERSION,
@@ -150,18 +210,48 @@ def validity_table(release: Any, *, n_resamples: int = 2000, seed: int = 0) -> V
             "ci": f"paired percentile bootstrap of Spearman rho, {n_resamples} resamples, seed {seed}, 95%",
         },
         rows=rows,
+        partial_on_words=partial,
     )
 
 
-def markdown_table(table: ValidityTable, features: tuple[str, ...] = FEATURES) -> str:
-    """The table as markdown: one row per feature x target, rho [low, high] and n."""
+def markdown_table(table: ValidityTable) -> str:
+    """Two markdown matrices (blind human pool, judge): one row per feature, one column per target; each
+    cell is rho [low, high]; the header gives n (complete pairs) per column."""
 
     def fmt(v: float | None) -> str:
         return "–" if v is None else f"{v:+.2f}"
 
-    lines = ["| feature | target | n | Spearman rho | 95% CI |", "|---|---|---|---|---|"]
-    for r in table.rows:
-        if r.feature in features:
-            ci = "undefined" if r.low is None or r.high is None else f"[{fmt(r.low)}, {fmt(r.high)}]"
-            lines.append(f"| {r.feature} | {r.target} | {r.n} | {fmt(r.rho)} | {ci} |")
-    return "\n".join(lines)
+    cells = {(r.feature, r.target): r for r in table.rows}
+    features = list(dict.fromkeys(r.feature for r in table.rows))
+    blocks = []
+    for who, title in (("human", "blind human pool (mean of 3 blind reviews)"), ("judge", "primary judge")):
+        targets = [f"{who}_raw"] + [f"{who}_{d}" for d in DIMENSIONS]
+        head = [f"{t.removeprefix(who + '_')} (n={cells[(features[0], t)].n})" for t in targets]
+        lines = [f"**vs {title}**", "", "| feature | " + " | ".join(head) + " |", "|---" * (len(head) + 1) + "|"]
+        for f in features:
+            row = []
+            for t in targets:
+                c = cells[(f, t)]
+                ci = "" if c.low is None or c.high is None else f" [{fmt(c.low)}, {fmt(c.high)}]"
+                row.append(f"{fmt(c.rho)}{ci}" + ("" if c.n == cells[(features[0], t)].n else f" (n={c.n})"))
+            lines.append(f"| {f} | " + " | ".join(row) + " |")
+        blocks.append("\n".join(lines))
+    lines = [
+        "**partial rank correlation controlling for length (words)**",
+        "",
+        "| feature | human raw | judge raw |",
+        "|---|---|---|",
+    ]
+    by = {(c.feature, c.target): c for c in table.partial_on_words}
+    for f in features:
+        if (f, "human_raw") in by:
+            pair = [by[(f, t)] for t in ("human_raw", "judge_raw")]
+            text = [
+                f"{fmt(c.rho)}"
+                + ("" if c.low is None or c.high is None else f" [{fmt(c.low)}, {fmt(c.high)}]")
+                + f" (n={c.n})"
+                for c in pair
+            ]
+            lines.append(f"| {f} | " + " | ".join(text) + " |")
+    blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
