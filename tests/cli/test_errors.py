@@ -147,3 +147,14 @@ def test_missing_optional_package_names_the_extra(monkeypatch: pytest.MonkeyPatc
     assert result.output.strip() == (
         "error: this feature needs the optional package 'sacrebleu': pip install 'benger[metrics]'"
     )
+
+
+def test_a_prompt_that_meets_the_end_of_input(tmp_path: Path) -> None:
+    # before: "internal error: EOFError" (exit 1) when `study create-user` asked for a password on closed stdin
+    result = runner.invoke(app, ["study", "create-user", "anna", "--role", "reviewer", "--db", str(tmp_path / "s.db")])
+    assert result.exit_code == EXIT_USAGE
+    assert (
+        result.output.strip()
+        .splitlines()[-1]
+        .endswith("error: the input ended while benger was asking for a value; give it as an option instead")
+    )

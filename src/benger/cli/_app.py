@@ -23,7 +23,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from benger.errors import EXIT_INPUT, EXIT_INTERNAL, BengerError
+from benger.errors import EXIT_INPUT, EXIT_INTERNAL, EXIT_USAGE, BengerError
 
 #: Environment variable that turns on tracebacks (same as ``--debug``).
 DEBUG_ENV = "BENGER_DEBUG"
@@ -71,6 +71,13 @@ def report_error(exc: BaseException, *, debug: bool) -> int:
     if isinstance(exc, BengerError):
         typer.secho(f"error: {exc}", fg=typer.colors.RED, err=True)
         return EXIT_INPUT
+    if isinstance(exc, EOFError):  # a prompt met the end of stdin (piped or closed input)
+        typer.secho(
+            "error: the input ended while benger was asking for a value; give it as an option instead",
+            fg=typer.colors.RED,
+            err=True,
+        )
+        return EXIT_USAGE
     if isinstance(exc, ModuleNotFoundError):
         advice = _missing_extra(exc)
         if advice is not None:
