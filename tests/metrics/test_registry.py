@@ -37,7 +37,7 @@ def _length_ratio(candidate: str, reference: str, params) -> Score:
 
 def test_every_builtin_metric_is_one_registered_definition() -> None:
     registry = all_metrics()
-    assert tuple(registry)[: len(BUILTIN)] == BUILTIN
+    assert [k for k in registry if k in BUILTIN] == list(BUILTIN)
     for key, defn in registry.items():
         assert defn.key == key and defn.label and defn.family
         assert LABELS[key] == defn.label

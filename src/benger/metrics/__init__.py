@@ -6,11 +6,7 @@ group, ``register``); see docs/metrics.md.
 
 from benger.metrics._answers import AccuracyReport, accuracy, accuracy_report, balanced_accuracy, parse_answer
 from benger.metrics._api import (
-    ALL_METRICS,
-    DEFAULT_METRICS,
-    EMBEDDING_METRICS,
     LABELS,
-    LEXICAL_METRICS,
     EmbeddingOptions,
     MetricValue,
     bind_metrics,
@@ -98,3 +94,12 @@ __all__ = [
     "tokenize",
     "unregister",
 ]
+
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    """``ALL_METRICS``, ``LEXICAL_METRICS``, ``EMBEDDING_METRICS``, ``DEFAULT_METRICS``: built-in keys, lazily."""
+    if name in ("ALL_METRICS", "LEXICAL_METRICS", "EMBEDDING_METRICS", "DEFAULT_METRICS"):
+        from benger.metrics import _api
+
+        return tuple(getattr(_api, name))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

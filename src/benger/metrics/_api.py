@@ -26,11 +26,20 @@ def _keys(family: str | None = None, default: bool | None = None) -> tuple[str, 
     )
 
 
-#: the built-in metrics (``all_metrics()`` adds entry-point and run-time registrations)
-LEXICAL_METRICS: tuple[str, ...] = _keys("lexical")
-EMBEDDING_METRICS: tuple[str, ...] = _keys("embedding")
-ALL_METRICS: tuple[str, ...] = _keys()
-DEFAULT_METRICS: tuple[str, ...] = _keys(default=True)
+# LEXICAL_METRICS, EMBEDDING_METRICS, ALL_METRICS, DEFAULT_METRICS: the built-in metric keys, computed on first
+# access (not at import, so metric modules may import ``benger.metrics``)
+_GROUPS: dict[str, tuple[str | None, bool | None]] = {
+    "LEXICAL_METRICS": ("lexical", None),
+    "EMBEDDING_METRICS": ("embedding", None),
+    "ALL_METRICS": (None, None),
+    "DEFAULT_METRICS": (None, True),
+}
+
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    if name in _GROUPS:
+        return _keys(*_GROUPS[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class _Labels(Mapping[str, str]):
