@@ -132,17 +132,7 @@ def build(
     for (rk, jkey), its in grouped.items():
         scored = [it for it in its if it.n_scored]
         system, config_hash, corpus = rk
-        per_gen: dict[str, list[ItemScore]] = defaultdict(list)
-        for it in scored:
-            per_gen[it.generation_id].append(it)
-        order = sorted(per_gen)
-        scores = [math.fsum(float(i.total or 0.0) for i in per_gen[g]) / len(per_gen[g]) for g in order]
-        points = [
-            v
-            for g in order
-            if (v := _mean([i.grade_points for i in per_gen[g] if i.grade_points is not None])) is not None
-        ]
-        passes = [v for g in order if (v := _mean([i.passed for i in per_gen[g] if i.passed is not None])) is not None]
+        scores, points, passes = _per_generation(scored)
         low, high = _ci(scores, ci, confidence, n_resamples, seed)
         cell = status.get(rk, {})
         pairs = answered.get(rk, [])
@@ -260,11 +250,27 @@ def _rank(rows: Sequence[dict[str, Any]]) -> list[SystemRank]:
     return out
 
 
-def _per_generation(per_gen: Mapping[str, list[ItemScore]], order: Sequence[str], field: str) -> list[float]:
-    """Per generation (in ``order``) the mean of ``field`` over its items, generations without a value left out."""
-    out = []
-    for g in order:
-        value = _mean([v for i in per_gen[g] if (v := getattr(i, field)) is not None])
-        if value is not None:
-            out.append(value)
-    return out
+def _per_generation(scored: Sequence[ItemScore]) -> tuple[list[float], list[float], list[float]]:
+    """Scores, grade points and passes per generation (generation-id order): a generation's value is the mean
+    over its items, one per judge configuration (several only when judges are pooled); generations without a
+    grade-point or pass value are left out of those two lists."""
+    ordered = sorted(scored, key=lambda i: i.generation_id)
+    if len({i.generation_id for i in ordered}) == len(ordered):
+        return (
+            [float(i.total or 0.0) for i in ordered],
+            [i.grade_points for i in ordered if i.grade_points is not None],
+            [i.passed for i in ordered if i.passed is not None],
+        )
+    per_gen: dict[str, list[ItemScore]] = defaultdict(list)
+    for it in ordered:
+        per_gen[it.generation_id].append(it)
+    scores = [math.fsum(float(i.total or 0.0) for i in its) / len(its) for its in per_gen.values()]
+    points = [
+        v
+        for its in per_gen.values()
+        if (v := _mean([i.grade_points for i in its if i.grade_points is not None])) is not None
+    ]
+    passes = [
+        v for its in per_gen.values() if (v := _mean([i.passed for i in its if i.passed is not None])) is not None
+    ]
+    return scores, points, passes
