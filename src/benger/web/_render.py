@@ -12,6 +12,7 @@ from fastapi.templating import Jinja2Templates
 
 from benger.study._errors import de_number
 from benger.web._i18n import DEFAULT_LANG, JS_STRINGS, LANGS, message, translator
+from benger.web._markdown import render_markdown
 from benger.web._security import csrf_token
 
 
@@ -23,6 +24,7 @@ def lang_of(request: Request) -> str:
 
 HERE = Path(str(resources.files("benger.web")))
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
+TEMPLATES.env.filters["markdown"] = render_markdown
 
 
 def render(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
