@@ -14,6 +14,7 @@ human picks, n = 45) and its dimensions (LLM picks only, n = 15).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -85,10 +86,10 @@ def _rank_correlations(
 
 
 def spearman_ci(
-    a: list[float | None],
-    b: list[float | None],
+    a: Sequence[float | None],
+    b: Sequence[float | None],
     *,
-    control: list[float | None] | None = None,
+    control: Sequence[float | None] | None = None,
     n_resamples: int = 2000,
     seed: int = 0,
     confidence: float = 0.95,
@@ -232,7 +233,8 @@ def markdown_table(table: ValidityTable) -> str:
             row = []
             for t in targets:
                 c = cells[(f, t)]
-                ci = "" if c.low is None or c.high is None else f" [{fmt(c.low)}, {fmt(c.high)}]"
+                ci = f" [{fmt(c.low)}, {fmt(c.high)}]" if c.low is not None and c.high is not None else ""
+                ci = ci or (" [CI undefined]" if c.rho is not None else "")
                 row.append(f"{fmt(c.rho)}{ci}" + ("" if c.n == cells[(features[0], t)].n else f" (n={c.n})"))
             lines.append(f"| {f} | " + " | ".join(row) + " |")
         blocks.append("\n".join(lines))
