@@ -39,7 +39,8 @@ def test_import_corpora_and_empty_leaderboard(tmp_path: Path) -> None:
     assert "demo-falloesung" in listing.output and "store" in listing.output
     board = runner.invoke(app, ["leaderboard", "--db", db, "--out", str(tmp_path / "out")])
     assert board.exit_code == 0, board.output
-    assert (tmp_path / "out" / "leaderboard.csv").read_text().startswith("rank,system,tier,corpus,n,mean")
+    header = (tmp_path / "out" / "leaderboard.csv").read_text().splitlines()[0].split(",")
+    assert header[0] == "rank" and {"system", "corpus", "n", "mean"} <= set(header)
 
 
 def test_errors_are_one_line_without_traceback(tmp_path: Path) -> None:
@@ -49,7 +50,7 @@ def test_errors_are_one_line_without_traceback(tmp_path: Path) -> None:
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
-    assert f"error: {bad}, field 'repeats'" in proc.stderr
+    assert f"error: {bad}:3, field 'repeats': Input should be greater than or equal to 1, got 0" in proc.stderr
     celery = tmp_path / "celery.yaml"
     celery.write_text("corpora: [demo]\nsystems: [smollm2-135m]\nexecutor: celery\n", encoding="utf-8")
     cmd[-3] = str(celery)
