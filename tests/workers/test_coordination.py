@@ -6,6 +6,7 @@ import os
 import subprocess
 import time
 import uuid
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -103,4 +104,78 @@ def test_redelivered_task_never_calls_twice(tmp_path: Path) -> None:
             generate(payload)
         assert len(stub.log) == 1 and len(store.generations()) == 1
         assert generate(payload)["status"] == "ok" and len(stub.log) == 2
+    store.close()
+
+
+class _Resend:
+    """Stands in for the signature a retry re-sends (the broker is not what this test is about)."""
+
+    def __init__(self, sent: list[tuple[object, ...]]) -> None:
+        self.sent = sent
+
+    def __call__(self, *args: object, **kwargs: object) -> _Resend:
+        resent = args[1] if len(args) > 1 else kwargs.get("args")  # (request, args, kwargs, ...)
+        self.sent.append(tuple(resent or ()))  # type: ignore[arg-type]
+        return self
+
+    def apply_async(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+def _as_delivery(retries: int, payload: Mapping[str, object]) -> dict[str, object]:
+    """Request fields of a worker delivery that has been retried ``retries`` times already."""
+    return {"retries": retries, "called_directly": False, "is_eager": False, "id": uuid.uuid4().hex,
+            "args": (payload,), "kwargs": {}}  # fmt: skip
+
+
+@pytest.mark.usefixtures("shared_redis")
+def test_obs11_waiting_for_a_lease_never_runs_out_of_retries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 10, observation 11: a unit leased by a live worker for a long call (here: 50 looks, 100 s) is
+    retried again, not failed with MaxRetriesExceededError (Celery's default budget is 3)."""
+    store = open_store(tmp_path / "store.db")
+    store.add_corpora(make_corpora(n_fall=0, n_gp=1))
+    sent: list[tuple[object, ...]] = []
+    monkeypatch.setattr(generate, "signature_from_request", _Resend(sent))
+    with run_stub_server(latency_ms=0) as stub:
+        system = SystemConfig.model_validate(stub_system(stub.base_url, "stub-gen"))
+        unit = GenerationUnit(task_id="w-gp-01", system=system)
+        payload = {"unit": unit.model_dump(mode="json"), "db": store_url(store), "prompts": {}, "options": {}}
+        leases = Leases(redis.Redis.from_url("redis://127.0.0.1:6379/5"))
+        generate.push_request(**_as_delivery(50, payload))
+        try:
+            with leases.hold(record_id(store, unit, PromptSet())), pytest.raises(Retry):
+                generate.run(payload)
+        finally:
+            generate.pop_request()
+        assert len(sent) == 1 and len(stub.log) == 0  # re-sent, nothing paid
+    store.close()
+
+
+def test_redis_failures_have_their_own_budget(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from benger.workers import _tasks
+
+    class _AwayLeases:
+        def hold(self, key: str) -> object:
+            raise redis.ConnectionError("Redis is away")
+
+    def no_redis() -> tuple[None, _AwayLeases]:
+        return None, _AwayLeases()
+
+    store = open_store(tmp_path / "store.db")
+    store.add_corpora(make_corpora(n_fall=0, n_gp=1))
+    monkeypatch.setattr(_tasks, "_redis", no_redis)
+    sent: list[tuple[object, ...]] = []
+    monkeypatch.setattr(generate, "signature_from_request", _Resend(sent))
+    system = SystemConfig.model_validate(stub_system("http://127.0.0.1:9/v1", "stub-gen"))
+    unit = GenerationUnit(task_id="w-gp-01", system=system)
+    payload = {"unit": unit.model_dump(mode="json"), "db": store_url(store), "prompts": {}, "options": {}}
+    generate.push_request(**_as_delivery(80, payload))  # 80 earlier lease waits do not count
+    try:
+        with pytest.raises(Retry):
+            generate.run(payload)
+        assert sent[-1] == ({**payload, "redis_failures": 1},)
+        with pytest.raises(redis.ConnectionError):  # the 31st Redis failure in a row gives up
+            generate.run({**payload, "redis_failures": _tasks.REDIS_MAX_RETRIES})
+    finally:
+        generate.pop_request()
     store.close()

@@ -2,16 +2,17 @@
 
 Two ``benger generate`` processes on one store plan the same unfinished units. Before a unit's model
 call, :meth:`Lease.run` claims the unit's key (``Store.claim``: one atomic upsert on SQLite and
-PostgreSQL); a unit another run holds is skipped, and a claimed unit that another run finished meanwhile
-is skipped too, so each unit is paid for once. The claim is deleted after the result is saved, and
-renewed every third of its lifetime while the run works (a killed run's claims expire, or are taken
-over at once by a run on the same host).
+PostgreSQL that also checks the unit is still unfinished); a unit another run holds, or has finished
+since this run planned it, is skipped, so each unit is paid for once. The claim is deleted after the
+result is saved, and renewed every third of its lifetime while the run works (a killed run's claims
+expire, or are taken over at once by a run on the same host).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -58,15 +59,18 @@ class Lease:
         # SQLite: a local file write, cheap enough for the loop; PostgreSQL: a network round trip, off the loop
         return fn(*args) if self._inline else await asyncio.to_thread(fn, *args)
 
-    async def run(self, key: str, finished: Callable[[], bool], work: Callable[[], Awaitable[R]]) -> R | Skipped:
-        """``work()`` under the claim on ``key``; SKIPPED when another run holds it or ``finished()`` is true."""
+    async def run(self, key: str, unit_key: dict[str, Any], work: Callable[[], Awaitable[R]]) -> R | Skipped:
+        """``work()`` under the claim on ``key``; SKIPPED when another run holds it or has finished the unit.
+
+        ``unit_key``: ``{"generation": (task_id, config_hash, run_index)}`` or ``{"judgement": (target_kind,
+        target_id, judge_config_hash, rubric_version, repeat_index)}``; the claim and the "finished?" check are
+        one statement (``Store.claim``).
+        """
         if not self.enabled:
             return await work()
-        if not await self._call(self.store.claim, key, self.owner):
+        if not await self._call(functools.partial(self.store.claim, key, self.owner, **unit_key)):
             return SKIPPED
         try:
-            if await self._call(finished):
-                return SKIPPED
             return await work()
         finally:
             await self._call(self.store.release_claim, key, self.owner)

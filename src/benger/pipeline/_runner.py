@@ -292,11 +292,8 @@ async def run_generations(
         if config_hash is None:
             config_hash = config_hashes[slot] = prompts.generation_config_hash(unit.system, task.kind)
 
-        def finished() -> bool:
-            existing = store.get_generation(unit.task_id, config_hash, unit.run_index)
-            return existing is not None and existing.status in ("ok", "excluded")
-
-        return await lease.run(generation_key(unit.task_id, config_hash, unit.run_index), finished, call)
+        key = (unit.task_id, config_hash, unit.run_index)
+        return await lease.run(generation_key(*key), {"generation": key}, call)
 
     try:
         async with lease.renewing():
@@ -345,11 +342,7 @@ async def run_judgements(
             judge_hash = judge_hashes[slot] = prompts.judge_config_hash(unit.judge, rubric)
         key = (unit.target_kind, unit.target_id, judge_hash, unit.rubric_id, unit.repeat_index)
 
-        def finished() -> bool:
-            existing = store.get_judgement(*key)
-            return existing is not None and existing.status == "scored"
-
-        return await lease.run(judgement_key(*key), finished, call)
+        return await lease.run(judgement_key(*key), {"judgement": key}, call)
 
     try:
         async with lease.renewing():

@@ -57,8 +57,9 @@ def _prepare(stmt: Any, dialect: Any, columns: list[str]) -> _Prepared:
     compiled = stmt.compile(dialect=dialect, column_keys=columns)
     names = tuple(compiled.positiontup)
     binds = compiled.binds
-    table_columns = set(stmt.table.columns.keys())  # a column without a value is not a literal
-    literals = {n: binds[n].value for n in names if n not in table_columns}
+    # a column without a value is not a literal, nor is a named parameter the caller passes a value for
+    given = set(stmt.table.columns.keys()) | set(columns)
+    literals = {n: binds[n].value for n in names if n not in given}
     processors = tuple(binds[n].type.bind_processor(dialect) for n in names)
     return _Prepared(str(compiled), names, literals, processors)
 

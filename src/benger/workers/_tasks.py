@@ -34,7 +34,8 @@ from benger.workers._settings import METRICS_QUEUE, broker_url, worker_db
 
 # Seconds before a delivery that found its unit leased by a live worker looks again.
 LEASE_RETRY_COUNTDOWN = 2.0
-# A delivery that cannot reach Redis for its lease tries again this often (about a minute in all).
+# A delivery that cannot reach Redis for its lease tries again this often (about a minute in all); counted in
+# the payload (``redis_failures``), so the unlimited lease waits never use this budget up, nor the reverse.
 REDIS_RETRY_COUNTDOWN = 2.0
 REDIS_MAX_RETRIES = 30
 
@@ -177,18 +178,24 @@ def run_unit(task: Task, unit: Unit, payload: dict[str, Any]) -> dict[str, Any]:
                 record = _loop().run_until_complete(coro)
             return record.model_dump(mode="json")
     except LeaseHeld:
-        raise task.retry(countdown=LEASE_RETRY_COUNTDOWN, max_retries=None) from None
+        # Waiting for a live lease holder is not a failure: no budget (Celery reads ``max_retries=None`` as
+        # "the task's default", so the tasks themselves are declared with ``max_retries=None``: unlimited).
+        raise task.retry(countdown=LEASE_RETRY_COUNTDOWN) from None
     except (redis.ConnectionError, redis.TimeoutError) as exc:  # Redis away (lease or rate limit): try later
-        raise task.retry(exc=exc, countdown=REDIS_RETRY_COUNTDOWN, max_retries=REDIS_MAX_RETRIES) from None
+        failures = int(payload.get("redis_failures", 0)) + 1  # its own budget, apart from the lease waits
+        if failures > REDIS_MAX_RETRIES:
+            raise
+        retry_payload = {**payload, "redis_failures": failures}
+        raise task.retry(args=(retry_payload,), exc=exc, countdown=REDIS_RETRY_COUNTDOWN) from None
 
 
-@app.task(name="benger.generate", bind=True)
+@app.task(name="benger.generate", bind=True, max_retries=None)
 def generate(self: Task, payload: dict[str, Any]) -> dict[str, Any]:
     """Generate one item (a :class:`GenerationUnit`); returns the saved Generation as JSON."""
     return run_unit(self, GenerationUnit.model_validate(payload["unit"]), payload)
 
 
-@app.task(name="benger.judge", bind=True)
+@app.task(name="benger.judge", bind=True, max_retries=None)
 def judge(self: Task, payload: dict[str, Any]) -> dict[str, Any]:
     """Judge one item (a :class:`JudgeUnit`); returns the saved Judgement as JSON."""
     return run_unit(self, JudgeUnit.model_validate(payload["unit"]), payload)
