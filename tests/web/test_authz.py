@@ -49,6 +49,7 @@ MATRIX: dict[tuple[str, str], tuple[str, ...] | str] = {
     ("POST", "/admin/users/{user_id}/password"): ("admin",),
     ("POST", "/admin/users/{user_id}/roles"): ("admin",),
     ("POST", "/admin/studies/{study_id}/state"): ("admin",),
+    ("GET", "/admin/studies/{study_id}/export/{name}"): ("admin",),
     ("POST", "/admin/invitations"): ("admin",),
     ("POST", "/admin/studies"): ("admin",),
     ("GET", "/admin/studies/{study_id}"): ("admin",),
@@ -89,7 +90,13 @@ def _url(template: str, world: World, role: str) -> str:
     # the open study: there, picks and assignment are refused (409) and the reviewed study stays as it is
     study = world.live if template.startswith(("/studies", "/admin/studies")) else world.study
     return template.format(
-        study_id=study, position=5, assignment_id=aid, token="kein-token", lang="de", user_id=world.ids["p3"]
+        study_id=study,
+        position=5,
+        assignment_id=aid,
+        token="kein-token",
+        lang="de",
+        user_id=world.ids["p3"],
+        name="study.json",
     )
 
 

@@ -241,8 +241,9 @@ def _violations(page: object, source: str) -> list[str]:
         """async () => {
             const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
             const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}});
-            return [result.passes.length, result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
-                .map(v => v.id + ' (' + v.impact + '): ' + v.nodes.map(n => n.target.join(' ')).join(', '))];
+            const bad = result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical');
+            return [result.passes.length,
+                    bad.map(v => v.id + ' (' + v.impact + '): ' + v.nodes.map(n => n.target.join(' ')).join(', '))];
         }"""
     )
     passes, bad = found

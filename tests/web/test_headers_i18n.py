@@ -142,3 +142,15 @@ def test_scripts_get_json_errors(world: World, app: FastAPI) -> None:
     client = login(TestClient(app), "admin")
     resp = client.get("/admin/studies/abc", headers={"Accept": "application/json"})
     assert resp.status_code == 422 and resp.json() == {"error": "Ungültige Angabe in: study_id", "field": "study_id"}
+
+
+def test_every_template_text_has_a_translation() -> None:
+    missing, seen = [], 0
+    for path in sorted((SRC / "web" / "templates").glob("*.html")):
+        text = path.read_text("utf-8")
+        for literal in re.findall(r"""_\((?:"([^"]+)"|'([^']+)')\)""", text):
+            german = literal[0] or literal[1]
+            seen += 1
+            if german not in EN:
+                missing.append(f"{path.name}: {german}")
+    assert seen > 150 and missing == []

@@ -3,8 +3,12 @@ lifecycle, task authors, pick selection, review assignment, the progress dashboa
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import RedirectResponse, Response
@@ -31,6 +35,7 @@ from benger.study._progress import grader_progress, participant_progress
 from benger.study._review import coverage
 from benger.study._service import study_tasks
 from benger.study._state import STATE_LABELS
+from benger.study._tables import REVIEW_COLUMNS, SUBMISSION_COLUMNS, agreement, review_rows, submission_rows
 from benger.web._participant import ARM_LABELS
 from benger.web._render import render
 from benger.web._security import check_csrf, require, role_guard, store_of
@@ -151,6 +156,7 @@ def study_admin(request: Request, study_id: int) -> Response:
             participants=participant_progress(session, study_id),
             arm_labels=ARM_LABELS,
             graders=grader_progress(session, study_id),
+            agreement=agreement(session, study_id),
         )
 
 
@@ -199,3 +205,43 @@ def assignments(request: Request, study_id: int) -> Response:
         require(request, session, "admin")
     run_assignment(store, study_id)
     return RedirectResponse(f"/admin/studies/{study_id}", status_code=303)
+
+
+def _download(body: str, filename: str, media_type: str) -> Response:
+    return Response(body, media_type=media_type, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+def _csv(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+@router.get("/studies/{study_id}/export/{name}")
+def export(request: Request, study_id: int, name: str) -> Response:
+    """Downloads: submissions.csv, reviews.csv, study.json (both tables, picks; pseudonyms only)."""
+    with store_of(request).session() as session:
+        require(request, session, "admin")
+        study = session.get(Study, study_id)
+        if study is None:
+            raise StudyError("Die Studie {study} gibt es nicht.", field="study_id", study=study_id)
+        if name == "submissions.csv":
+            return _download(_csv(submission_rows(session, study_id), SUBMISSION_COLUMNS), name, "text/csv")
+        if name == "reviews.csv":
+            return _download(_csv(review_rows(session, study_id), REVIEW_COLUMNS), name, "text/csv")
+        if name == "study.json":
+            picks = session.scalars(select(Pick).filter_by(study_id=study_id).order_by(Pick.code))
+            payload = {
+                "study": {"id": study.id, "name": study.name, "corpus": study.corpus, "seed": study.seed},
+                "state": study.state,
+                "submissions": submission_rows(session, study_id),
+                "picks": [
+                    {"pick": p.code, "task_id": p.task_id, "provenance": p.provenance, "meta": p.meta} for p in picks
+                ],
+                "reviews": review_rows(session, study_id),
+            }
+            body = json.dumps(payload, ensure_ascii=False, indent=2)
+            return _download(body, f"study-{study_id}.json", "application/json")
+    raise StudyError("Diese Seite gibt es nicht.", field="name")

@@ -306,6 +306,22 @@ EN: dict[str, str] = {
     "Autor/in von": "Author of",
     "Picks neu auswählen": "Select the picks again",
     "Gruppe": "Group",
+    "Downloads": "Downloads",
+    "Abgaben (CSV): Dauer, Überspringen, Vorkenntnisse, Picks": "Submissions (CSV): durations, skips, expertise, picks",
+    "Bewertungen (CSV): Zuweisungen und letzte Versionen": "Reviews (CSV): assignments and latest versions",
+    "Alles (JSON)": "Everything (JSON)",
+    "Übereinstimmung der Blindbewertungen": "Agreement of the blind reviews",
+    "Krippendorffs Alpha (intervall)": "Krippendorff's alpha (interval)",
+    "Slots A/B/C als Bewertende": "slots A/B/C as raters",
+    "Grundlage: abgegebene Blindbewertungen (letzte Version), Rohpunkte 0–100; Alpha und ICC aus benger.stats; "
+    "„–“ = nicht definiert (zu wenige Bewertungen).":
+        "Basis: submitted blind reviews (latest version), raw points 0–100; alpha and ICC from benger.stats; "
+        "“–” = undefined (too few reviews).",
+    "Summen": "Totals",
+    "Mittelwert": "Mean",
+    "SD": "SD",
+    "Spannweite": "Range",
+    "Noch keine Picks.": "No picks yet.",
 }
 # fmt: on
 #: Strings the browser script needs (read from the page, so the script has no language of its own).

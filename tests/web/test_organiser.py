@@ -1,0 +1,87 @@
+"""The organiser's view: progress dashboard, CSV/JSON downloads, the inter-rater agreement of blind reviews."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import statistics
+
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+from study_helpers import HALF_MARKS
+from web_helpers import World, login
+
+from benger.study import save_review, skip, start
+from benger.study._models import Pick, ReviewAssignment
+
+NOTES = dict.fromkeys(HALF_MARKS, "passt")
+
+
+def _cells(page: str, table: str) -> list[list[str]]:
+    body = re.search(rf'<table id="{table}">.*?<tbody>(.*?)</tbody>', page, re.S)
+    assert body is not None
+    rows = re.findall(r"<tr>(.*?)</tr>", body.group(1), re.S)
+    return [[re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td>(.*?)</td>", r, re.S)] for r in rows]
+
+
+def test_progress_dashboard_counts_participants_and_graders(world: World, app: FastAPI) -> None:
+    pid = world.ids["participant"]
+    start(world.store, world.live, pid, "mini-t1")
+    skip(world.store, world.live, pid, "mini-t2", "kenne den Fall")
+    admin = login(TestClient(app), "admin")
+    live = admin.get(f"/admin/studies/{world.live}").text
+    [row] = _cells(live, "participant-progress")
+    # 6 tasks: 4 open, 1 started (about an hour left), 0 submitted, 1 skipped in its arm
+    assert row[:4] == ["participant", "6", "4", "1"]
+    assert re.fullmatch(r"0:59:\d\d|1:00:00", row[4])
+    assert row[5:7] == ["0", "0"] and row[7].startswith("1 (")
+    # the reviewed study: g0 saves one draft; every grader's row counts assigned / drafted / submitted
+    with world.store.session() as session:
+        aid = session.scalar(select(ReviewAssignment.id).filter_by(grader_id=world.ids["g0"]).limit(1))
+    assert aid is not None
+    save_review(world.store, aid, world.ids["g0"], {"sprache": 2}, {}, submit=False)
+    graders = {r[0]: r[1:] for r in _cells(admin.get(f"/admin/studies/{world.study}").text, "grader-progress")}
+    assert graders["g0"][1:] == ["1", "0"]
+    assert sum(int(r[0]) for r in graders.values()) == 72  # 18 picks x 4 reviews
+
+
+def test_downloads_hold_every_attempt_and_assignment(world: World, app: FastAPI) -> None:
+    admin = login(TestClient(app), "admin")
+    resp = admin.get(f"/admin/studies/{world.study}/export/submissions.csv")
+    assert resp.headers["content-disposition"] == 'attachment; filename="submissions.csv"'
+    rows = list(csv.DictReader(io.StringIO(resp.text)))
+    assert len(rows) == 24  # p0..p3 x 6 tasks, all submitted
+    assert {r["status"] for r in rows} == {"submitted"} and all(float(r["duration_s"]) >= 0 for r in rows)
+    assert sum(bool(r["pick"]) for r in rows) == 12  # 6 tasks x 2 arms of human picks
+    assert all(r["participant"].startswith("u-") and r["competence_in_area"] in "12345" for r in rows)
+    reviews = list(csv.DictReader(io.StringIO(admin.get(f"/admin/studies/{world.study}/export/reviews.csv").text)))
+    assert len(reviews) == 72
+    data = json.loads(admin.get(f"/admin/studies/{world.study}/export/study.json").text)
+    assert (len(data["submissions"]), len(data["picks"]), len(data["reviews"])) == (24, 18, 72)
+    assert "p0" not in json.dumps(data)  # pseudonyms only
+    assert admin.get(f"/admin/studies/{world.study}/export/x.txt").status_code == 422
+
+
+def test_agreement_view_shows_spread_per_pick(world: World, app: FastAPI) -> None:
+    with world.store.session() as session:
+        code = session.scalar(select(Pick.code).filter_by(study_id=world.study, code="P03"))
+        rows = session.scalars(
+            select(ReviewAssignment)
+            .join(Pick, Pick.id == ReviewAssignment.pick_id)
+            .where(Pick.code == code, Pick.study_id == world.study, ReviewAssignment.role == "blind")
+        ).all()
+    # three blind totals: HALF_MARKS (50) with ergebnisrichtigkeit 10 -> 10, 14, 20: 50, 54, 60
+    for a, first in zip(rows, (10, 14, 20), strict=True):
+        save_review(world.store, a.id, a.grader_id, {**HALF_MARKS, "ergebnisrichtigkeit": first}, NOTES, submit=True)
+    page = login(TestClient(app), "admin").get(f"/admin/studies/{world.study}").text
+    cells = {r[0]: r for r in _cells(page, "agreement")}
+    # mean 164/3 = 54.67 -> "54,7"; SD sqrt((4.67^2 + 0.67^2 + 5.33^2) / 2) = 5.03 -> "5" (German, 1 decimal)
+    assert round(statistics.stdev([50, 54, 60]), 1) == 5.0
+    assert sorted(cells[code][2].split("; ")) == ["50", "54", "60"]
+    assert cells[code][3:] == ["54,7", "5", "10"]
+    summary = re.search(r'<p id="agreement-summary">(.*?)</p>', page, re.S)
+    assert summary is not None  # one pick reviewed: alpha and ICC(2,1) are undefined, shown as –
+    assert summary.group(1).count("<strong>–</strong>") == 2
