@@ -78,13 +78,13 @@ def review_rows(session: Session, study_id: int) -> list[dict[str, Any]]:
     picks = {p.id: p for p in session.scalars(select(Pick).filter_by(study_id=study_id))}
     users = {u.id: u for u in session.scalars(select(StudyUser))}
     latest: dict[int, Review] = {}
-    for review in session.scalars(
+    for version in session.scalars(
         select(Review)
         .join(ReviewAssignment, ReviewAssignment.id == Review.assignment_id)
         .where(ReviewAssignment.study_id == study_id)
         .order_by(Review.version)
     ):
-        latest[review.assignment_id] = review
+        latest[version.assignment_id] = version
     rows = []
     for a in session.scalars(select(ReviewAssignment).filter_by(study_id=study_id)):
         pick, review = picks[a.pick_id], latest.get(a.id)
