@@ -197,9 +197,7 @@ def test_exports() -> None:
     md = board.to_markdown().splitlines()
     assert md[0] == "### Judge: J" and md[2].startswith("| Rank | System | Config | Tier | Judge |")
     assert len([line for line in md if line.startswith("| ")]) == 5
-    assert md[4].startswith(
-        "| 1 | B | h | – | J | jh | fall | 1 | 90.0 | – | 16.0 | 100% | – | 1 | 0 | 0 | 0 | 0 |"
-    )
+    assert md[4].startswith("| 1 | B | h | – | J | jh | fall | 1 | 90.0 | – | 16.0 | 100% | – | 1 | 0 | 0 | 0 | 0 |")
     data = json.loads(board.to_json())
     assert data["ranking"][0]["system"] == "B" and data["ci"] == "normal"
     assert not any(isinstance(v, float) and math.isnan(v) for r in data["rows"] for v in r.values())
@@ -243,7 +241,7 @@ def test_metric_columns_by_hand() -> None:
     assert by_key[("A", "fall")]["bleu"]["mean"] == pytest.approx(0.3) and by_key[("A", "fall")]["bleu"]["n"] == 2
     # the tables gain short-labelled columns with 3 decimals
     md = board.to_markdown().splitlines()
-    assert md[2].endswith("| Unscored | BLEU | chrF |")
+    assert md[2].endswith("| Unscored | Vs paper | BLEU | chrF |")
     assert md[4].endswith("| 0.600 | 70.000 |") and md[5].endswith("| – | 35.000 |")
     assert "bleu = bleu@2; chrf = chrf@1" in board.to_markdown()
     # the user may choose a signature: the minority bleu@1 then gives A fall 0.99 (n 1)

@@ -219,6 +219,15 @@ def test_a_self_judged_local_model_is_not_ranked_among_the_paper_systems(release
     assert [(r.group, r.system, r.rank) for r in board.ranking if r.group != "gpt-5.4-mini"] == [
         ("qwen-0.5b", "qwen-0.5b", 1)
     ]
+    # issue 13: the paper's rows are reference rows with their catalog alias; the local row says why it is apart
+    opus = next(r for r in board.rows if r.system == "claude-opus-4-7")
+    assert (opus.reference, opus.comparable, opus.display) == (True, "paper reference", "Opus-4.7")
+    local = next(r for r in board.rows if r.system == "qwen-0.5b")
+    assert not local.reference and local.comparable is not None
+    assert local.comparable.startswith(
+        "not comparable: judged by qwen-0.5b [self, falloesung@1+x]; the paper's rows by"
+    )
+    assert "| not comparable |" in board.to_markdown() and "| Opus-4.7 |" in board.to_markdown()
     # only when asked for does one ranking pool the judges (then the local model does lead)
     pooled = leaderboard_from_store(store, ci="normal", pool_judges=True)
     assert pooled.ranking[0].system == "qwen-0.5b" and pooled.groups()[0] == "all judges (pooled)"

@@ -33,7 +33,7 @@ from pydantic import BaseModel
 
 from benger.analysis._leaderboard_metrics import MetricMean, MetricRecord, choose_signatures
 from benger.schema import FalloesungTask, Generation, Judgement, PrincipleItem, SystemConfig
-from benger.store._aggregate import Answer, GenerationCount, ItemScore, MetricGroupMean
+from benger.store._aggregate import Answer, ConfigProvenance, GenerationCount, ItemScore, MetricGroupMean
 
 CiKind = Literal["bootstrap", "normal"]
 AGGREGATION = (
@@ -59,6 +59,9 @@ class LeaderboardRow(BaseModel):
     judge_config_hash: str | None
     rubric: str | None
     prompt_hash: str | None
+    display: str | None = None
+    reference: bool = False
+    comparable: str | None = None
     corpus: str
     n: int
     repeats: float | None
@@ -237,10 +240,13 @@ def leaderboard(
         if g is not None and signatures.get(v.metric) == v.signature:
             sums[(g.system, g.config_hash, corpus_of[g.task_id], v.metric)].append(v.value)
     means = [MetricGroupMean(*k, math.fsum(xs) / len(xs), len(xs)) for k, xs in sorted(sums.items())]
-    prompts: dict[str, str | None] = {}
+    prompts: dict[str, ConfigProvenance] = {}
     for g in sorted(generations, key=lambda g: g.generation_id):
-        value = g.meta.get("prompt_hash")
-        prompts.setdefault(g.config_hash, str(value) if value is not None else None)
+        prompt, source = g.meta.get("prompt_hash"), g.meta.get("source")
+        prompts.setdefault(
+            g.config_hash,
+            ConfigProvenance(str(prompt) if prompt is not None else None, str(source) if source is not None else None),
+        )
     from benger.analysis._leaderboard_build import build
 
     superseded: dict[tuple[str, str, str], int] = defaultdict(int)
@@ -254,7 +260,8 @@ def leaderboard(
         gold,
         means,
         tiers={name: s.tier for name, s in (systems or {}).items()},
-        prompt_hashes=prompts,
+        provenance=prompts,
+        displays=display_names(systems.values() if systems else []),
         signatures=signatures,
         ci=ci,
         seed=seed,
@@ -264,6 +271,24 @@ def leaderboard(
         superseded=superseded,
         include_superseded=include_superseded,
     )
+
+
+def display_names(configs: Iterable[SystemConfig]) -> dict[str, str]:
+    """Short display names: the catalog's alias (by system name or model id, e.g. "Opus-4.7", "Qwen3-235B"),
+    else the stored config's ``display_name``."""
+    from benger.llm._catalog import load_catalog
+
+    aliases: dict[str, str] = {}
+    for entry in load_catalog().systems:
+        if entry.display_name:
+            aliases.setdefault(entry.name, entry.display_name)
+            aliases.setdefault(entry.model, entry.display_name)
+    out: dict[str, str] = {}
+    for c in configs:
+        name = aliases.get(c.name) or c.display_name
+        if name:
+            out.setdefault(c.name, name)
+    return out
 
 
 def _signatures(chosen: Mapping[str, str], override: Mapping[str, str] | None) -> dict[str, str]:
@@ -303,7 +328,8 @@ def leaderboard_from_store(
     chosen = {m: min(c, key=lambda s: (-c[s], s)) for m, c in sorted(counted.items())}
     signatures = _signatures(chosen, metric_signatures)
     tiers: dict[str, str | None] = {}
-    for s in store.systems():
+    configs = store.systems()
+    for s in configs:
         tiers.setdefault(s.name, s.tier)
     from benger.analysis._leaderboard_build import build
 
@@ -314,7 +340,8 @@ def leaderboard_from_store(
         gold,
         agg.metric_means(store, signatures, corpora=corpora, systems=systems),
         tiers=tiers,
-        prompt_hashes=agg.prompt_hashes(store, [c.config_hash for c in counts]),
+        provenance=agg.config_provenance(store, [c.config_hash for c in counts]),
+        displays=display_names(configs),
         signatures=signatures,
         ci=ci,
         seed=seed,

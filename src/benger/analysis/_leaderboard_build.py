@@ -22,7 +22,7 @@ from benger.analysis._leaderboard import (
 )
 from benger.analysis._leaderboard_metrics import MetricMean
 from benger.stats import bootstrap_mean_ci, normal_mean_ci
-from benger.store._aggregate import Answer, GenerationCount, ItemScore, MetricGroupMean
+from benger.store._aggregate import Answer, ConfigProvenance, GenerationCount, ItemScore, MetricGroupMean
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -69,7 +69,8 @@ def build(
     metric_rows: Sequence[MetricGroupMean],
     *,
     tiers: Mapping[str, str | None],
-    prompt_hashes: Mapping[str, str | None],
+    provenance: Mapping[str, ConfigProvenance],
+    displays: Mapping[str, str] | None = None,
     signatures: Mapping[str, str],
     ci: CiKind = "bootstrap",
     seed: int = 0,
@@ -154,7 +155,9 @@ def build(
                 "judge_config_id": _short(jhash),
                 "judge_config_hash": jhash,
                 "rubric": rubric,
-                "prompt_hash": prompt_hashes.get(config_hash),
+                "prompt_hash": provenance[config_hash].prompt_hash if config_hash in provenance else None,
+                "display": (displays or {}).get(system),
+                "reference": config_hash in provenance and provenance[config_hash].source == "release",
                 "corpus": corpus,
                 "n": len(scores),
                 "repeats": _mean([float(i.n_scored) for i in scored]),
@@ -176,6 +179,7 @@ def build(
                 "metrics": dict(sorted(metric_by_row.get(rk, {}).items())),
             }
         )
+    _mark_comparable(raw, pool_judges)
     ranking = _rank(raw)
     place = {(r.group, r.system, r.config_id): r.rank for r in ranking}
     group_order = sorted({r["group"] for r in raw}, key=lambda g: (g == NOT_RANKED, g))
@@ -194,6 +198,30 @@ def build(
         metric_signatures=dict(sorted(signatures.items())),
         benger_version=__version__,
     )
+
+
+def _mark_comparable(raw: list[dict[str, Any]], pooled: bool) -> None:
+    """Issue 13: rows from the release are the paper's reference rows; every other row says whether it was
+    judged by the same judge configuration and rubric as they were (only then is it ranked among them)."""
+    ref_groups = {r["group"] for r in raw if r["reference"] and r["group"] != NOT_RANKED}
+    if not ref_groups:
+        return
+    ref_judges = sorted(
+        {f"{r['judge']} [{r['judge_config_id']}, {r['rubric']}]" for r in raw if r["reference"] and r["judge"]}
+    )
+    for r in raw:
+        if r["reference"]:
+            r["comparable"] = "paper reference"
+        elif r["group"] == NOT_RANKED:
+            r["comparable"] = "not judged"
+        elif pooled:
+            r["comparable"] = "not comparable: judges pooled"
+        elif r["group"] in ref_groups:
+            prompts = f"benger prompt set {r['prompt_hash'][:8]}" if r["prompt_hash"] else "prompt set unknown"
+            r["comparable"] = f"comparable: the paper's judge configuration and rubric; {prompts}"
+        else:
+            judge = f"{r['judge']} [{r['judge_config_id']}, {r['rubric']}]"
+            r["comparable"] = f"not comparable: judged by {judge}; the paper's rows by {', '.join(ref_judges)}"
 
 
 def _superseded_remap(

@@ -37,6 +37,7 @@ HEADERS = (
     "Truncated",
     "Unjudged",
     "Unscored",
+    "Vs paper",
 )
 _LEFT = {"System", "Config", "Tier", "Judge", "Judge cfg", "Corpus"}
 
@@ -85,12 +86,19 @@ def _accuracy(row: LeaderboardRow) -> str:
     return f"{_pct(row.accuracy)} ({row.answered}/{row.answer_items})"
 
 
+def _vs_paper(row: LeaderboardRow) -> str:
+    """Short form of ``row.comparable`` (the full reason is in the CSV/JSON and the Markdown notes)."""
+    if row.comparable is None:
+        return "–"
+    return row.comparable.split(":")[0]
+
+
 def cells(board: Leaderboard, row: LeaderboardRow) -> list[str]:
     """The printed cells of one row (``HEADERS`` then one column per metric)."""
     ci = f"[{_f(row.ci_low)}, {_f(row.ci_high)}]" if row.ci_low is not None and row.ci_high is not None else "–"
     return [
         "–" if row.rank is None else str(row.rank),
-        row.system,
+        row.display or row.system,
         row.config_id,
         row.tier or "–",
         row.judge or "–",
@@ -107,6 +115,7 @@ def cells(board: Leaderboard, row: LeaderboardRow) -> list[str]:
         str(row.truncated),
         str(row.unjudged),
         str(row.unscored),
+        _vs_paper(row),
     ] + [_f(row.metrics[m].mean if m in row.metrics else None, 3) for m in board.metric_signatures]
 
 
@@ -130,6 +139,8 @@ def provenance_lines(board: Leaderboard) -> list[str]:
         configs = sorted({r.judge_config_id for r in board.rows if r.group == group and r.judge_config_id})
         if rubrics:
             lines.append(f"Judge group {group}: judge config {', '.join(configs) or '–'}; rubric {', '.join(rubrics)}.")
+    reasons = sorted({r.comparable for r in board.rows if r.comparable and r.comparable.startswith("not comparable")})
+    lines += [f"Vs paper: {reason}." for reason in reasons]
     if board.metric_signatures:
         sigs = "; ".join(f"{m} = {s}" for m, s in board.metric_signatures.items())
         lines.append(f"Metric signatures (most frequent per metric unless chosen): {sigs}.")
@@ -153,7 +164,7 @@ def to_markdown(board: Leaderboard) -> str:
 
 
 _RICH = ("Rank", "System", "Config", "Judge", "Corpus", "n", "Mean", "95% CI", "GP", "Pass",
-         "Acc. (ans/all)", "Fail", "Excl", "Trunc", "Unjdg", "Unsc")  # fmt: skip
+         "Acc. (ans/all)", "Fail", "Excl", "Trunc", "Unjdg", "Unsc", "Vs paper")  # fmt: skip
 _RICH_SKIP = (3, 5)  # tier and judge config id: in the exports, the Markdown and (per judge group) the caption
 
 

@@ -260,16 +260,26 @@ def metric_means(
     return [MetricGroupMean(r[0], r[1], r[2], r[3], float(r[4]), int(r[5])) for r in _rows(store, stmt)]
 
 
-def prompt_hashes(store: Any, config_hashes: Sequence[str]) -> dict[str, str | None]:
-    """The prompt-set hash recorded in ``meta["prompt_hash"]`` of one generation per config hash (None when the
-    generation does not record one, e.g. released generations)."""
+class ConfigProvenance(NamedTuple):
+    """What one generation of a config hash records: its prompt-set hash and source (``"release"`` for
+    released generations); None where it records none."""
+
+    prompt_hash: str | None
+    source: str | None
+
+
+def config_provenance(store: Any, config_hashes: Sequence[str]) -> dict[str, ConfigProvenance]:
+    """``meta["prompt_hash"]`` and ``meta["source"]`` of one generation (the smallest id) per config hash."""
     wanted = sorted(set(config_hashes))
     if not wanted:
         return {}
     first = select(func.min(_G.generation_id)).where(_G.config_hash.in_(wanted)).group_by(_G.config_hash)
     stmt = select(_G.config_hash, _G.meta).where(_G.generation_id.in_(first))
-    out: dict[str, str | None] = dict.fromkeys(wanted)
+    out = dict.fromkeys(wanted, ConfigProvenance(None, None))
     for config_hash, meta in _rows(store, stmt):
-        value = (meta or {}).get("prompt_hash") if isinstance(meta, dict) else None
-        out[config_hash] = str(value) if value is not None else None
+        meta = meta if isinstance(meta, dict) else {}
+        prompt, source = meta.get("prompt_hash"), meta.get("source")
+        out[config_hash] = ConfigProvenance(
+            str(prompt) if prompt is not None else None, str(source) if source is not None else None
+        )
     return out
