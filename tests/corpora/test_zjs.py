@@ -70,11 +70,15 @@ def test_bad_task_names_its_position_and_field(tmp_path: Path) -> None:
         {"data": "text"},
     ]
     path = tmp_path / "zjs.json"
-    path.write_text(json.dumps(bad), encoding="utf-8")
+    path.write_text(json.dumps(bad, indent=1, ensure_ascii=False), encoding="utf-8")
     with pytest.raises(InputError) as info:
         load_zjs(path)
     err = info.value
-    assert (err.line, err.field) == (2, "bereich")
+    # before: the task number 2 was printed as if it were line 2
+    text = path.read_text(encoding="utf-8").split("\n")
+    assert text[err.line - 1] == '   "bereich": "Kirchenrecht",'  # the line of task 2's field
+    assert (err.record, err.field) == (2, "bereich")
+    assert str(err).startswith(f"{path}:{err.line}, record 2, field 'bereich': unknown area 'Kirchenrecht'")
     assert "task 2, field 'bereich'" in str(err) and "task 3, field 'data'" in str(err)
 
 

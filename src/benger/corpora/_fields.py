@@ -8,6 +8,7 @@ together by :class:`CorpusFileError` (a :class:`benger.errors.InputError`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -83,21 +84,35 @@ class Problem:
         return ", ".join(parts)
 
 
-class CorpusFileError(InputError):
-    """All problems found in one corpus file (up to MAX_PROBLEMS), the first one as file/line/field."""
+#: For files whose problems are numbered by record (``unit`` other than "line"): the editor line of
+#: record N's field (or of the record), or None.
+Locate = Callable[[int, str | None], int | None]
 
-    def __init__(self, file: str | Path, problems: list[Problem], *, more: int = 0) -> None:
+
+class CorpusFileError(InputError):
+    """All problems found in one corpus file (up to MAX_PROBLEMS), the first one as file/line/field.
+
+    In files numbered by record (the ZJS export: ``unit="task"``) the first problem's number is its
+    ``record`` and ``line`` is the line an editor shows (from ``locate``), never the record number.
+    """
+
+    def __init__(
+        self, file: str | Path, problems: list[Problem], *, more: int = 0, locate: Locate | None = None
+    ) -> None:
         self.problems = problems
         first = problems[0]
         message = first.message
-        if first.unit != "line" and first.line is not None:
-            message = f"{first.unit} {first.line}: {first.message}"
+        line, record = first.line, None
+        if first.unit != "line":
+            record, line = first.line, None
+            if record is not None and locate is not None:
+                line = locate(record, first.field)
         total = len(problems) + more
         if total > 1:
             listing = "\n".join(f"  - {p.where()}: {p.message}" for p in problems)
             tail = f"\n  ... and {more} more" if more else ""
             message = f"{first.message}\n{total} problems in {file}:\n{listing}{tail}"
-        super().__init__(message, file=file, line=first.line, field=first.field)
+        super().__init__(message, file=file, line=line, field=first.field, record=record)
 
 
 @dataclass
@@ -108,6 +123,7 @@ class ProblemLog:
     unit: str = "line"
     problems: list[Problem] = field(default_factory=list)
     more: int = 0
+    locate: Locate | None = None
 
     def add(self, message: str, *, line: int | None = None, field: str | None = None) -> None:
         if len(self.problems) < MAX_PROBLEMS:
@@ -117,7 +133,7 @@ class ProblemLog:
 
     def raise_if_any(self) -> None:
         if self.problems:
-            raise CorpusFileError(self.file, self.problems, more=self.more)
+            raise CorpusFileError(self.file, self.problems, more=self.more, locate=self.locate)
 
 
 def canonical_record(raw: dict[str, Any], log: ProblemLog, line: int | None) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from benger.corpora._fields import ProblemLog
-from benger.corpora._reading import read_json_file
+from benger.corpora._reading import line_of, read_json_file
 from benger.corpora._user import records_to_corpus
 from benger.errors import InputError
 from benger.schema import Corpus
@@ -90,8 +90,23 @@ def _with_ids(records: Iterator[tuple[int, dict[str, Any]]]) -> Iterator[tuple[i
 def load_zjs(path: str | Path) -> Corpus:
     """Load the ZJS corpus (name "zjs") from the platform task export; see docs/corpora.md for the fields."""
     file = locate_zjs(path)
-    value, _ = read_json_file(file)
-    log = ProblemLog(file, unit="task")
+    value, text = read_json_file(file)
+
+    def locate(number: int, name: str | None) -> int | None:
+        """The line of task ``number``'s field ``name`` (in ``data`` or at the top), else of the task."""
+        prefix: list[str | int] = ["tasks"] if isinstance(value, dict) else []
+        items = value.get("tasks") if isinstance(value, dict) else value
+        path: list[str | int] = [*prefix, number - 1]
+        item = items[number - 1] if isinstance(items, list) and 0 < number <= len(items) else None
+        if isinstance(item, dict) and name is not None:
+            data = item.get("data")
+            if isinstance(data, dict) and name in data:
+                path += ["data", name]
+            elif name in item:
+                path.append(name)
+        return line_of(text, path)
+
+    log = ProblemLog(file, unit="task", locate=locate)
     return records_to_corpus(
         _with_ids(_task_records(value, log)),
         log=log,
