@@ -60,6 +60,18 @@ CASES: list[tuple[str, list[str], list[str]]] = [
         [],
     ),
     ("Versuch nach §§ 212 Abs. 1, 22, 23 Abs. 1 StGB.", ["§ 212 Abs. 1 StGB", "§ 22 StGB", "§ 23 Abs. 1 StGB"], []),
+    # a small number with its own Absatz is a new §, not Abs. 12 of the § before
+    (
+        "Versuchter Mord, §§ 211, 23 Abs. 1, 12 Abs. 1 StGB.",
+        ["§ 211 StGB", "§ 23 Abs. 1 StGB", "§ 12 Abs. 1 StGB"],
+        [],
+    ),
+    # ... but a lower subdivision after it keeps the same § ("Nr. 2 Var. 2")
+    (
+        "In Betracht kommt § 224 I Nr. 1, 2 Var. 2 StGB.",
+        ["§ 224 Abs. 1 Nr. 1 StGB", "§ 224 Abs. 1 Nr. 2 Var. 2 StGB"],
+        [],
+    ),
     (
         "Er ist nach §§ 223 I, 224 I Nr. 2, Nr. 5 StGB strafbar.",
         ["§ 223 Abs. 1 StGB", "§ 224 Abs. 1 Nr. 2 StGB", "§ 224 Abs. 1 Nr. 5 StGB"],

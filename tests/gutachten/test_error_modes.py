@@ -125,3 +125,15 @@ def test_errors_command_on_the_imported_release(release_dir: Path, tmp_path: Pat
     bare = runner.invoke(app, ["errors", "--db", db, "--format", "json"])
     assert json.loads(bare.output)["n_without_length"] == 166
     assert json.loads(bare.output)["counts"]["long_but_shallow"] <= counts["long_but_shallow"]
+    # a stored LLM pick (P45) is analysed against its task's reference; a withheld text is bad input
+    pick = runner.invoke(
+        app,
+        ["inspect-solution", "--generation", "dee799c9-9a82-4c0c-8ae3-0116fcd50b28", "--db", db, "--format", "json"],
+    )
+    assert pick.exit_code == 0, pick.output
+    data = json.loads(pick.output)
+    assert data["source"] == "generation dee799c9-9a82-4c0c-8ae3-0116fcd50b28"
+    assert data["comparison"]["norms_paragraph"]["reference"] > 5
+    withheld = next(i for i in report["items"] if i["excerpt"].startswith("(text not stored"))
+    missing = runner.invoke(app, ["inspect-solution", "--generation", withheld["generation_id"], "--db", db])
+    assert missing.exit_code == 2 and "no stored text" in missing.output

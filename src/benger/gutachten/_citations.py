@@ -170,6 +170,11 @@ class CitationParser:
             if old is None or not int(old.group()) < int(m.group(1)) <= MAX_CONTINUED:
                 return None
             level = numeric[-1]
+            after = _skip_ws(text, m.end())
+            for name, regex in SUBDIVISION:
+                own = {"roman": "absatz", "letter": "buchstabe"}.get(name, name)
+                if regex.match(text, after) and LEVELS.index(own) <= LEVELS.index(level):
+                    return None  # "§§ 23 Abs. 1, 12 Abs. 1 StGB": a number with its own Absatz is a new §
             kept = {k: v for k, v in previous.parts.items() if LEVELS.index(k) < LEVELS.index(level)}
             spec = _Spec(previous.anchor, previous.number, m.start(), m.end(), kept | {level: m.group(1)})
             spec.continued = True
