@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from benger import __version__
 from benger.analysis._leaderboard import (
     NOT_RANKED,
     POOLED,
@@ -21,6 +22,7 @@ from benger.analysis._leaderboard import (
     SystemRank,
 )
 from benger.analysis._leaderboard_metrics import MetricMean
+from benger.metrics._answers import accuracy
 from benger.stats import bootstrap_mean_ci, normal_mean_ci
 from benger.store._aggregate import Answer, ConfigProvenance, GenerationCount, ItemScore, MetricGroupMean
 
@@ -85,9 +87,6 @@ def build(
     ``superseded``: superseded generations per row key; with ``include_superseded`` a row made only of them is
     counted in the row of the same system name's one other configuration on that corpus (see the module
     :mod:`benger.analysis._leaderboard`)."""
-    from benger import __version__
-    from benger.metrics._answers import accuracy
-
     status: dict[RowKey, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for c in counts:
         cell = status[(c.system, c.config_hash, c.corpus)]
