@@ -193,3 +193,45 @@ def test_creator_vs_blind_per_pick_type() -> None:
     assert (trad["n"], trad["pearson"], trad["mae_raw"], trad["offset_raw"]) == (3, pytest.approx(1.0), 20 / 3, 0.0)
     assert (llm["mae_raw"], llm["offset_raw"]) == (pytest.approx(50 / 3), pytest.approx(10.0))
     assert out["n"] == 6
+
+
+def test_appendix_a_tables_by_hand() -> None:
+    from benger.analysis._appendix_a import appendix_a
+
+    # system a: raws 48, 62 (+ a superseded 80); system b: raw 30, 40. grade points (half-up table): 48 -> 3,
+    # 62 -> 7, 80 -> 13, 30 -> 2, 40 -> 3; pass = grade points >= 4.
+    gens = [
+        GenScore("a1", "a", "t1", 48.0, dict(DIMS)),
+        GenScore("a2", "a", "t2", 62.0, dict(DIMS)),
+        GenScore("a3", "a", "t1", 80.0, dict(DIMS), superseded=True),
+        GenScore("b1", "b", "t1", 30.0, dict(DIMS)),
+        GenScore("b2", "b", "t2", 40.0, dict(DIMS)),
+    ]
+    # a1 is a picked LLM solution with a creator and two blind reviews (70, 50, 60): h_raw 60, 2 of 3 pass
+    sols = {"a1": Solution("a1", "llm", "llm_system", "t1", "Zivilrecht", "a")}
+    reviews = [
+        ReviewRow("a1", "c", "creator", 70.0, 10, True, dict(DIMS), 0),
+        ReviewRow("a1", "g1", "blind", 50.0, 4, True, dict(DIMS), 1),
+        ReviewRow("a1", "g2", "blind", 45.0, 3, False, dict(DIMS), 2),
+    ]
+    anns = [HumanAnnotation("x1", "traditional"), HumanAnnotation("x2", "traditional")]
+    metrics = {"bleu": {"a1": 0.1, "a2": 0.3, "b1": 0.2}}
+    every = {"bleu": {**metrics["bleu"], "a3": 0.5}}
+    human = {"bleu": {"x1": ("traditional", 0.4), "x2": ("traditional", 0.2), "y": ("co_creation", 0.9)}}
+    data = _study(generations=gens, solutions=sols, reviews=reviews, annotations=anns, metrics=metrics)
+    final = appendix_a(data, n_boot=50, human_metrics=human)
+    rows = {r["row"]: r for r in final["table2"]}
+    assert [r["row"] for r in final["table2"]] == ["human_traditional", "human_co_creation", "a", "b"]
+    a = rows["a"]
+    assert (a["n"], a["raw"]["mean"], a["grade_points"]["mean"], a["pass_rate"]["mean"]) == (2, 55.0, 5.0, 0.5)
+    assert (a["n_h"], a["h_raw"]["mean"], a["h_grade_points"]["mean"]) == (3, 55.0, pytest.approx(17 / 3))
+    assert a["h_pass_rate"]["mean"] == pytest.approx(2 / 3)  # h_pass from the raw: 70 and 50 pass, 45 does not
+    assert rows["b"]["h_raw"] is None and rows["human_traditional"]["raw"] is None
+    assert rows["human_traditional"]["n"] == 2
+    t5 = {r["row"]: r["metrics"]["bleu"] for r in final["table5"]}
+    assert (t5["a"]["mean"], t5["b"]["mean"], t5["human_traditional"]["mean"]) == (0.2, 0.2, pytest.approx(0.3))
+    assert t5["b"]["low"] is None  # one value: undefined interval
+    full = appendix_a(data, n_boot=50, include_superseded=True, metrics_all=every, human_metrics=human)
+    a_full = next(r for r in full["table2"] if r["row"] == "a")
+    assert (a_full["n"], a_full["raw"]["mean"]) == (3, 190 / 3)
+    assert next(r for r in full["table5"] if r["row"] == "a")["metrics"]["bleu"]["mean"] == pytest.approx(0.3)

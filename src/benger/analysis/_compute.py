@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from benger.analysis import _rq5
+from benger.analysis._appendix_a import appendix_a
 from benger.analysis._creator import creator_calibration
 from benger.analysis._data import POOLS, StudyData
 from benger.analysis._release_tables import judge_swap_block, operational_block
@@ -74,6 +75,17 @@ def _operational(data: StudyData) -> dict[str, Any]:
     return operational_block(op["systems"], op["generation_counts"], op["words"], op["per_call"], op["observed"])
 
 
+def _appendix_a(data: StudyData, seed: int, n_boot: int) -> dict[str, Any]:
+    human = getattr(data, "human_metrics", None) or None
+    every = getattr(data, "metrics_all", None) or None
+    return {
+        "final": appendix_a(data, seed=seed, n_boot=n_boot, human_metrics=human),
+        "with_superseded": appendix_a(
+            data, seed=seed, n_boot=n_boot, include_superseded=True, metrics_all=every, human_metrics=human
+        ),
+    }
+
+
 def compute_all(data: StudyData, *, seed: int = 0, n_boot: int = 2000, n_stacked: int = 500) -> dict[str, Any]:
     """All RQ1-RQ5 statistics (see docs/results-schema.md). Seeded: equal inputs and seed give equal output."""
     from benger import __version__
@@ -107,6 +119,7 @@ def compute_all(data: StudyData, *, seed: int = 0, n_boot: int = 2000, n_stacked
             "leaderboard": leaderboard(data, seed=seed, n_boot=n_boot),
             "task_system": task_system(data),
             "operational": _operational(data),
+            "appendix_a": _appendix_a(data, seed, n_boot),
         },
         "rq2": group_aggregates(data, seed=seed, n_boot=n_boot),
         "rq3": metric_validity(data, seed=seed, n_boot=n_boot),

@@ -35,6 +35,8 @@ class ReleaseStudyData(StudyData):
     """
 
     operational: dict[str, Any] = field(default_factory=dict)
+    metrics_all: dict[str, dict[str, float]] = field(default_factory=dict)  # incl. superseded generations
+    human_metrics: dict[str, dict[str, tuple[str | None, float]]] = field(default_factory=dict)  # (condition, v)
 
 
 def _operational(release: Release) -> dict[str, Any]:
@@ -189,8 +191,17 @@ def study_from_release(path: str | Path) -> StudyData:
                 judge_raw=primary_scores.get(aid),
             )
         )
+    metrics_all: dict[str, dict[str, float]] = {}
+    for m in release.metrics:
+        metrics_all.setdefault(m.metric, {})[m.generation_id] = m.value
+    human_metrics: dict[str, dict[str, tuple[str | None, float]]] = {}
+    for hm in release.human_metrics:
+        condition = _VARIANTS.get(hm.variant) if hm.variant else None
+        human_metrics.setdefault(hm.metric, {})[hm.annotation_id] = (condition, hm.value)
     return ReleaseStudyData(
         operational=_operational(release),
+        metrics_all=metrics_all,
+        human_metrics=human_metrics,
         systems=systems,
         task_areas={t.task_id: t.area for t in release.benchathon.tasks},
         generations=generations,

@@ -1,0 +1,112 @@
+"""Paper Appendix A, Benchathon: Table 2 (per-system judge raw / grade points / pass with bootstrap CIs, plus the
+human graders' columns of each system's picked solutions) and Table 5 (per-system automatic metrics with CIs)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from typing import Any
+
+from benger.analysis._data import StudyData
+from benger.judge import grade_points, passed
+from benger.stats import bootstrap_mean_ci, named_rng
+
+HUMAN_ROWS = ("traditional", "co_creation")
+
+
+def _cell(values: list[float], seed: int, *names: str, n_boot: int) -> dict[str, Any] | None:
+    """Mean with a 95% percentile bootstrap CI (generator from the seed and the cell's names); None without values."""
+    if not values:
+        return None
+    ci = bootstrap_mean_ci(values, n_resamples=n_boot, seed=named_rng(seed, "appendix_a", *names))
+    return {"mean": ci.estimate, "low": ci.low, "high": ci.high, "halfwidth": ci.half_width, "n": ci.n}
+
+
+def _rubric_cells(raws: list[float], seed: int, key: str, prefix: str, n_boot: int) -> dict[str, Any]:
+    return {
+        f"{prefix}raw": _cell(raws, seed, key, prefix + "raw", n_boot=n_boot),
+        f"{prefix}grade_points": _cell([float(grade_points(x)) for x in raws], seed, key, prefix + "gp", n_boot=n_boot),
+        f"{prefix}pass_rate": _cell([float(passed(x)) for x in raws], seed, key, prefix + "pass", n_boot=n_boot),
+    }
+
+
+def appendix_a(
+    data: StudyData,
+    *,
+    seed: int = 0,
+    n_boot: int = 2000,
+    include_superseded: bool = False,
+    metrics_all: Mapping[str, Mapping[str, float]] | None = None,
+    human_metrics: Mapping[str, Mapping[str, tuple[str | None, float]]] | None = None,
+) -> dict[str, Any]:
+    """Tables 2 and 5 on the Benchathon generations (final only, or with the superseded ones as the paper prints).
+
+    Table 2 ``h_*`` columns pool every human review (creator and blind) of the system's picked solutions; human
+    rows take the reviews of the human picks per condition. Human judge columns need the primary-judge scores of
+    all human solutions (``unavailable`` when absent). ``metrics_all`` (metric -> generation -> value) must hold
+    the superseded generations' values when ``include_superseded``; ``human_metrics`` (metric -> annotation ->
+    (condition, value)) gives the human rows of Table 5.
+    """
+    gens = data.generations if include_superseded else data.final_generations()
+    raws: dict[str, list[float]] = defaultdict(list)
+    system_of = {}
+    for g in gens:
+        raws[g.system].append(g.raw)
+        system_of[g.generation_id] = g.system
+    reviews: dict[str, list[float]] = defaultdict(list)
+    for r in data.reviews:
+        sol = data.solutions[r.solution_id]
+        key = sol.author if sol.pool == "llm" else sol.condition
+        if key:
+            reviews[key].append(r.raw)
+    scored: dict[str, list[float]] = defaultdict(list)
+    annotations: dict[str, int] = defaultdict(int)
+    for a in data.annotations:
+        if a.condition:
+            annotations[a.condition] += 1
+            if a.judge_raw is not None:
+                scored[a.condition].append(a.judge_raw)
+    table2 = []
+    for cond in HUMAN_ROWS:
+        row: dict[str, Any] = {"row": f"human_{cond}", "kind": "human", "n": annotations[cond]}
+        if scored[cond] and len(scored[cond]) == annotations[cond]:
+            row.update(_rubric_cells(scored[cond], seed, cond, "", n_boot))
+        else:
+            row.update({"raw": None, "grade_points": None, "pass_rate": None, "judge_source": "unavailable"})
+            row["judge_reason"] = f"primary-judge scores exist for {len(scored[cond])} of {annotations[cond]} solutions"
+        row["n_h"] = len(reviews[cond])
+        row.update(_rubric_cells(reviews[cond], seed, cond, "h_", n_boot))
+        table2.append(row)
+    order = sorted(raws, key=lambda s: (-sum(raws[s]) / len(raws[s]), s))
+    for system in order:
+        row = {"row": system, "kind": "system", "n": len(raws[system]), "n_h": len(reviews[system])}
+        row.update(_rubric_cells(raws[system], seed, system, "", n_boot))
+        row.update(_rubric_cells(reviews[system], seed, system, "h_", n_boot))
+        table2.append(row)
+    values = metrics_all if metrics_all is not None else data.metrics
+    names = sorted(values)
+    table5 = []
+    for cond in HUMAN_ROWS:
+        per = {m: [v for c, v in (human_metrics or {}).get(m, {}).values() if c == cond] for m in names}
+        row = {"row": f"human_{cond}", "kind": "human", "n": max((len(v) for v in per.values()), default=0)}
+        row["metrics"] = {m: _cell(per[m], seed, cond, "metric", m, n_boot=n_boot) for m in names}
+        table5.append(row)
+    for system in order:
+        per = {m: [v for gid, v in values[m].items() if system_of.get(gid) == system] for m in names}
+        row = {"row": system, "kind": "system", "n": len(raws[system])}
+        row["metrics"] = {m: _cell(per[m], seed, system, "metric", m, n_boot=n_boot) for m in names}
+        table5.append(row)
+    return {
+        "method": "per row the mean with a 95% percentile bootstrap CI (B = n_boot; each cell's generator from the "
+        "seed and the row and column names); grade points by the half-up table, pass = grade points >= 4; h_ columns: "
+        "every human review (creator and blind) of the row's picked solutions",
+        "inputs": {
+            "generations": len(gens),
+            "include_superseded": include_superseded,
+            "n_boot": n_boot,
+            "metrics": names,
+        },
+        "paper_tables": ["2", "5"],
+        "table2": table2,
+        "table5": table5,
+    }
