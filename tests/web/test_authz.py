@@ -41,6 +41,7 @@ MATRIX: dict[tuple[str, str], tuple[str, ...] | str] = {
     ("POST", "/reviews/{assignment_id}/draft"): ("grader", "creator"),
     ("POST", "/reviews/{assignment_id}/submit"): ("grader", "creator"),
     ("POST", "/reviews/{assignment_id}/correct"): ("grader", "creator"),
+    ("POST", "/reviews/{assignment_id}/problem"): ("grader", "creator"),
     ("GET", "/account"): ("admin", "participant", "grader", "creator"),
     ("POST", "/account/password"): ("admin", "participant", "grader", "creator"),
     ("GET", "/admin"): ("admin",),

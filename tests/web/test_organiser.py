@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 from study_helpers import HALF_MARKS
-from web_helpers import World, login
+from web_helpers import World, csrf_of, login
 
 from benger.study import save_review, skip, start
 from benger.study._models import Pick, ReviewAssignment
@@ -85,3 +85,19 @@ def test_agreement_view_shows_spread_per_pick(world: World, app: FastAPI) -> Non
     summary = re.search(r'<p id="agreement-summary">(.*?)</p>', page, re.S)
     assert summary is not None  # one pick reviewed: alpha and ICC(2,1) are undefined, shown as –
     assert summary.group(1).count("<strong>–</strong>") == 2
+
+
+def test_grader_reports_a_problem_and_the_organiser_sees_it(world: World, app: FastAPI) -> None:
+    with world.store.session() as session:
+        mine = session.scalar(select(ReviewAssignment.id).filter_by(grader_id=world.ids["g1"]).limit(1))
+        other = session.scalar(select(ReviewAssignment.id).filter_by(grader_id=world.ids["g2"]).limit(1))
+    grader = login(TestClient(app), "g1")
+    token = csrf_of(grader, "/reviews")
+    resp = grader.post(
+        f"/reviews/{mine}/problem", data={"text": "Die Lösung bricht mitten im Satz ab", "csrf_token": token}
+    )
+    assert resp.status_code == 200 and 'id="problem-reported"' in resp.text
+    assert grader.post(f"/reviews/{mine}/problem", data={"text": "  ", "csrf_token": token}).status_code == 422
+    assert grader.post(f"/reviews/{other}/problem", data={"text": "fremd", "csrf_token": token}).status_code == 403
+    page = login(TestClient(app), "admin").get(f"/admin/studies/{world.study}").text
+    assert [row[1:] for row in _cells(page, "problems")] == [["g1", "Die Lösung bricht mitten im Satz ab"]]

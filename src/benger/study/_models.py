@@ -225,6 +225,17 @@ class Review(Base):
     submitted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
+class ProblemReport(Base):
+    """A grader's report of a problem with the solution under review (blank, garbled, wrong task, ...)."""
+
+    __tablename__ = "study_problem_reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    assignment_id: Mapped[int] = mapped_column(ForeignKey("study_review_assignments.id"), index=True)
+    text: Mapped[str] = mapped_column(String(2000))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 STUDY_TABLES: tuple[str, ...] = (
     "study_users",
     "study_invitations",
@@ -238,4 +249,5 @@ STUDY_TABLES: tuple[str, ...] = (
     "study_picks",
     "study_review_assignments",
     "study_reviews",
+    "study_problem_reports",
 )

@@ -24,7 +24,15 @@ from benger.store import Store
 from benger.study._accounts import now_utc
 from benger.study._assign import PickSpec, assign_reviews
 from benger.study._errors import AlreadySubmitted, StudyError, WrongState, de_number
-from benger.study._models import Pick, Review, ReviewAssignment, StudyTask, StudyUser, Submission
+from benger.study._models import (
+    Pick,
+    ProblemReport,
+    Review,
+    ReviewAssignment,
+    StudyTask,
+    StudyUser,
+    Submission,
+)
 from benger.study._picks import DEFAULT_TIERS, Expertise, HumanCandidate, LlmCandidate, pick_humans, pick_llm
 from benger.study._service import study_tasks
 from benger.study._state import require_state
@@ -327,6 +335,29 @@ def open_correction(store: Store, assignment_id: int, user_id: int) -> None:
                 created_at=now_utc(),
             )
         )
+
+
+def report_problem(store: Store, assignment_id: int, user_id: int, text: str) -> None:
+    """Record the grader's report of a problem with the solution of their assignment (1-2000 characters)."""
+    text = text.strip()
+    if not text:
+        raise StudyError("Bitte beschreiben Sie das Problem.", field="text")
+    with store.session() as session:
+        my_assignment(session, assignment_id, user_id)
+        session.add(ProblemReport(assignment_id=assignment_id, text=text[:2000], created_at=now_utc()))
+
+
+def problem_reports(session: Session, study_id: int) -> list[tuple[str, str, str]]:
+    """(pick code, grader name, text) of every problem report of a study, oldest first."""
+    rows = session.execute(
+        select(Pick.code, StudyUser.username, ProblemReport.text)
+        .join(ReviewAssignment, ReviewAssignment.id == ProblemReport.assignment_id)
+        .join(Pick, Pick.id == ReviewAssignment.pick_id)
+        .join(StudyUser, StudyUser.id == ReviewAssignment.grader_id)
+        .where(ReviewAssignment.study_id == study_id)
+        .order_by(ProblemReport.id)
+    )
+    return [(code, name, text) for code, name, text in rows]
 
 
 def mirror_review(store: Store, review_id: str) -> None:

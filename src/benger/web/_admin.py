@@ -32,7 +32,7 @@ from benger.study import (
 )
 from benger.study._models import ROLES, Enrolment, Pick, ReviewAssignment, Study, StudyUser, Submission
 from benger.study._progress import grader_progress, participant_progress
-from benger.study._review import coverage
+from benger.study._review import coverage, problem_reports
 from benger.study._service import study_tasks
 from benger.study._state import STATE_LABELS
 from benger.study._tables import REVIEW_COLUMNS, SUBMISSION_COLUMNS, agreement, review_rows, submission_rows
@@ -157,6 +157,7 @@ def study_admin(request: Request, study_id: int) -> Response:
             arm_labels=ARM_LABELS,
             graders=grader_progress(session, study_id),
             agreement=agreement(session, study_id),
+            problems=problem_reports(session, study_id),
         )
 
 

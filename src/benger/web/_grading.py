@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.datastructures import FormData
 
@@ -18,7 +18,7 @@ from benger.judge import falloesung_rubric
 from benger.schema import FalloesungTask
 from benger.study import open_correction, save_review
 from benger.study._models import Pick, StudyTask
-from benger.study._review import grader_queue, latest, my_assignment, solution_text
+from benger.study._review import grader_queue, latest, my_assignment, report_problem, solution_text
 from benger.web._render import render
 from benger.web._security import check_csrf, require, role_guard, store_of
 
@@ -64,6 +64,7 @@ def grading_page(request: Request, assignment_id: int) -> Response:
             done=done,
             total_reviews=len(rows),
             next_id=upcoming[0] if upcoming else None,
+            reported=request.query_params.get("reported") == "1",
         )
 
 
@@ -94,6 +95,16 @@ async def submit(request: Request, assignment_id: int) -> Response:
     points, notes = _fields(await request.form())
     save_review(store, assignment_id, user.id, points, notes, submit=True)
     return RedirectResponse(f"/reviews/{assignment_id}", status_code=303)
+
+
+@router.post("/reviews/{assignment_id}/problem", dependencies=[Depends(check_csrf)])
+def problem(request: Request, assignment_id: int, text: str = Form("")) -> Response:
+    """Report a problem with the solution under review (the organiser sees it on the study page)."""
+    store = store_of(request)
+    with store.session() as session:
+        user = require(request, session, *GRADER_ROLES)
+    report_problem(store, assignment_id, user.id, text)
+    return RedirectResponse(f"/reviews/{assignment_id}?reported=1", status_code=303)
 
 
 @router.post("/reviews/{assignment_id}/correct", dependencies=[Depends(check_csrf)])

@@ -322,6 +322,13 @@ EN: dict[str, str] = {
     "SD": "SD",
     "Spannweite": "Range",
     "Noch keine Picks.": "No picks yet.",
+    "Bitte beschreiben Sie das Problem.": "Please describe the problem.",
+    "Danke, das Problem wurde gemeldet.": "Thank you, the problem was reported.",
+    "Problem mit dieser Lösung melden": "Report a problem with this solution",
+    "Was stimmt nicht? (z. B. leer, unleserlich, falsche Aufgabe)": "What is wrong? (e.g. blank, garbled, wrong task)",
+    "Melden": "Report",
+    "Gemeldete Probleme": "Reported problems",
+    "Meldung": "Report",
 }
 # fmt: on
 #: Strings the browser script needs (read from the page, so the script has no language of its own).

@@ -1,5 +1,5 @@
 """Study lifecycle and account security: study states, session versions, atomic login counters, consent,
-skip reasons and the AI tools of co-creation submissions.
+skip reasons, the AI tools of co-creation submissions, and graders' problem reports.
 
 Existing studies get the state their rows imply (review assignments: in_review; picks: picked; otherwise
 open, as they accepted submissions before). The per-attempt login log is replaced by one counter row per
@@ -49,9 +49,25 @@ def upgrade() -> None:
         sa.Column("window_start", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("key", name="pk_study_login_counters"),
     )
+    op.create_table(
+        "study_problem_reports",
+        sa.Column("id", sa.Integer, autoincrement=True, nullable=False),
+        sa.Column("assignment_id", sa.Integer, nullable=False),
+        sa.Column("text", sa.String(2000), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.PrimaryKeyConstraint("id", name="pk_study_problem_reports"),
+        sa.ForeignKeyConstraint(
+            ["assignment_id"],
+            ["study_review_assignments.id"],
+            name="fk_study_problem_reports_assignment_id_study_review_assignments",
+        ),
+    )
+    op.create_index("ix_study_problem_reports_assignment_id", "study_problem_reports", ["assignment_id"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_study_problem_reports_assignment_id", table_name="study_problem_reports")
+    op.drop_table("study_problem_reports")
     op.drop_table("study_login_counters")
     op.create_table(
         "study_login_attempts",
