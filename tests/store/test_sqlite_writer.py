@@ -19,7 +19,7 @@ from ._data import make_corpus
 
 def _gen(task_id: str, run: int = 0, status: str = "ok", **kw: object) -> Generation:
     return Generation(generation_id=f"g-{task_id}-{run}-{status}", task_id=task_id, system="s", config_hash="h",
-                      run_index=run, status=status, **kw)  # type: ignore[arg-type]  # fmt: skip
+                      run_index=run, status=status, **kw)  # fmt: skip
 
 
 @pytest.fixture
