@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from benger.analysis._error_modes import ErrorModeParams, classify, classify_generations
+from benger.analysis._error_modes import ErrorModeParams, classify, classify_generations, error_modes_markdown
 from benger.cli import app
 from benger.cli._app import _register_commands
 from benger.errors import InputError
@@ -93,6 +93,9 @@ def test_counts_overlaps_and_analyser_evidence() -> None:
     assert flagged.subsumtion_per_1000_words == pytest.approx(1000 * 400 / 2400)
     assert report.items[1].excerpt.startswith("(text not stored")
     assert report.provenance["judge"] == "j"
+    md = error_modes_markdown(report)
+    assert "| flagship | 1 | 1 (100%) | 1 (100%) | 0 (0%) |" in md
+    assert "long_but_shallow & wrong_norm_framing: 1" in md
 
 
 def test_mixed_judges_are_refused() -> None:

@@ -257,3 +257,29 @@ def release_word_counts(release: Any, generations: Mapping[str, Generation] | No
         if (g.system, g.task_id) in cell:
             out[g.generation_id] = cell[(g.system, g.task_id)]
     return out
+
+
+def error_modes_markdown(report: ErrorModeReport) -> str:
+    """The report as a markdown section (for the HTML/Markdown report): provenance, a per-tier table
+    with counts and rates, the per-system table, overlaps and one example per mode."""
+    prov = report.provenance
+    params = ", ".join(f"{k}={v}" for k, v in prov["params"].items() if k != "examples")
+    lines = [
+        "### Error modes (paper §6.6)",
+        "",
+        f"Judge `{prov['judge']}`, rubric `{prov['rubric_version']}`; thresholds: {params}. "
+        f"{report.n_judged} judged generations ({report.n_without_length} without a known length).",
+        "",
+    ]
+    for title, table in (("tier", report.by_tier), ("system", report.by_system)):
+        lines += [f"| {title} | n | " + " | ".join(MODES) + " |", "|---|---|" + "---|" * len(MODES)]
+        for key, row in table.items():
+            cells = [f"{row[m]} ({row[m] / row['n']:.0%})" if row["n"] else "–" for m in MODES]
+            lines.append(f"| {key} | {row['n']} | " + " | ".join(cells) + " |")
+        lines.append("")
+    lines.append("Overlaps: " + ", ".join(f"{k.replace('+', ' & ')}: {v}" for k, v in report.overlaps.items()) + ".")
+    for mode, items in report.examples.items():
+        if items:
+            it = items[0]
+            lines += ["", f"*{mode}* — {it.system}, task {it.task_id}, {it.words} words: {it.excerpt}"]
+    return "\n".join(lines) + "\n"

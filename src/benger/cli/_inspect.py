@@ -176,14 +176,20 @@ def register(app: typer.Typer) -> None:
             float, typer.Option("--grounding", min=0, max=1, help="Low grounding: share at most.")
         ] = 0.5,
         gap: Annotated[float, typer.Option("--gap", min=0, max=1, help="Divergence: share gap at least.")] = 0.4,
-        fmt: FormatOpt = "text",
+        fmt: Annotated[str, typer.Option("--format", help="text, json or markdown (a report section).")] = "text",
     ) -> None:
         """Classify judged generations by the paper's error modes (§6.6): counts per system and tier."""
-        from benger.analysis._error_modes import ErrorModeParams, error_modes_from_store, release_word_counts
+        from benger.analysis._error_modes import (
+            ErrorModeParams,
+            error_modes_from_store,
+            error_modes_markdown,
+            release_word_counts,
+        )
         from benger.config import require_existing_store
         from benger.store import open_store
 
-        _check_format(fmt)
+        if fmt not in ("text", "json", "markdown"):
+            raise ConfigError(f"--format must be 'text', 'json' or 'markdown', not {fmt!r}")
         params = ErrorModeParams(
             long_words=long_words,
             shallow_share=shallow,
@@ -205,5 +211,7 @@ def register(app: typer.Typer) -> None:
             store.close()
         if fmt == "json":
             typer.echo(report.model_dump_json(indent=1))
+        elif fmt == "markdown":
+            typer.echo(error_modes_markdown(report), nl=False)
         else:
             _print_errors(report)
