@@ -158,3 +158,52 @@ def test_operational_and_judge_swap_tables() -> None:
     assert js.notes == ["aggregates only"]
     missing = operational_table({"rq1": {"operational": {"source": "unavailable", "reason": "no release"}}})
     assert isinstance(missing, Missing) and missing.reason == "no release"
+
+
+def test_appendix_tables_print_mean_and_half_width() -> None:
+    from benger.report._tables_release import appendix_table2, appendix_table5
+
+    cell = {"mean": 69.333, "low": 63.5, "high": 74.7, "halfwidth": 5.6, "n": 15}
+    results: dict[str, Any] = {
+        "rq1": {
+            "appendix_a": {
+                "with_superseded": {
+                    "inputs": {"metrics": ["bleu"]},
+                    "table2": [
+                        {
+                            "row": "human_traditional",
+                            "kind": "human",
+                            "n": 65,
+                            "n_h": 60,
+                            "raw": None,
+                            "h_pass_rate": {"mean": 0.6333, "halfwidth": 0.116},
+                        },
+                        {
+                            "row": "sys-a",
+                            "kind": "system",
+                            "n": 15,
+                            "n_h": 0,
+                            "raw": cell,
+                            "grade_points": {"mean": 9.4667, "halfwidth": None},
+                        },
+                    ],
+                    "table5": [
+                        {
+                            "row": "sys-a",
+                            "kind": "system",
+                            "n": 15,
+                            "metrics": {"bleu": {"mean": 0.0654, "halfwidth": 0.0171}},
+                        }
+                    ],
+                }
+            }
+        }
+    }
+    t2 = appendix_table2(results)
+    assert isinstance(t2, Table)
+    assert t2.rows[0] == ["Human traditional", "65", "60", None, None, None, None, None, "63.3 ± 11.6"]
+    assert t2.rows[1][:5] == ["sys-a", "15", "0", "69.3 ± 5.6", "9.47"]  # undefined half-width: mean only
+    t5 = appendix_table5(results)
+    assert isinstance(t5, Table) and t5.columns == ["System", "n", "bleu"]
+    assert t5.rows == [["sys-a", "15", "0.065 ± 0.017"]]
+    assert isinstance(appendix_table2({}), Missing)

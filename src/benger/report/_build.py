@@ -32,7 +32,7 @@ _SECTIONS: list[tuple[str, str, str, list[TableFn], list[FigureFn]]] = [
         "rq1",
         "RQ1: Leaderboard",
         "How well do LLM systems and humans solve the cases, scored by the rubric judge?",
-        [t14.leaderboard_table, trel.operational_table],
+        [t14.leaderboard_table, trel.appendix_table2, trel.appendix_table5, trel.operational_table],
         [figs.leaderboard_figure, figs.heatmap_figure],
     ),
     (
