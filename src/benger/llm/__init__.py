@@ -15,6 +15,7 @@ from benger.llm._limits import endpoint_key, endpoint_semaphore
 from benger.llm._local import LOCAL_MODELS, model_path
 from benger.llm._protocol import ChatMessage, ChatModel, ChatRequest, ChatResponse, Usage
 from benger.llm._refusal import REFUSAL_PATTERNS, Refusal, RefusedOutput, detect_refusal, refusal_phrase
+from benger.llm._registry import ProviderSpec, model_api, provider_spec, registered_providers
 from benger.llm._reply import (
     PLACEHOLDER_WORDS,
     REASONING_TAGS,
@@ -50,6 +51,7 @@ __all__ = [
     "PermanentError",
     "ProviderError",
     "ProviderModel",
+    "ProviderSpec",
     "RateLimitError",
     "Refusal",
     "RefusedOutput",
@@ -67,10 +69,13 @@ __all__ = [
     "first_json_object",
     "is_placeholder",
     "load_catalog",
+    "model_api",
     "model_path",
     "parse_retry_after",
+    "provider_spec",
     "read_json_reply",
     "refusal_phrase",
+    "registered_providers",
     "retry_async",
     "split_reasoning",
 ]

@@ -1,36 +1,61 @@
-"""``create_model``: a SystemConfig in, a ChatModel (retry policy and endpoint limit included) out."""
+"""``create_model``: a SystemConfig in, a ChatModel (retry policy and endpoint limit included) out.
+
+The built-in providers are registered here, one decorated loader each (``benger.llm.model_api``); adding a
+provider is one such function plus its module (docs/llm.md, "Adding a provider").
+"""
 
 from __future__ import annotations
 
-from benger.errors import ConfigError
 from benger.llm._base import ProviderModel
+from benger.llm._registry import ModelClass, create_registered, model_api, registered_providers
 from benger.llm._retry import RetryPolicy
 from benger.schema import SystemConfig
 
-PROVIDERS = ("openai", "openai-compatible", "anthropic", "google", "local")
+
+@model_api("openai", requires=("openai>=2.0",), description="api.openai.com through the openai SDK")
+def _openai() -> ModelClass:
+    from benger.llm._openai import OpenAIChatModel
+
+    return OpenAIChatModel
+
+
+@model_api(
+    "openai-compatible",
+    requires=("openai>=2.0",),
+    needs_base_url=True,
+    description="any OpenAI-compatible endpoint (vLLM, llama.cpp server, DeepInfra, ...) via base_url",
+)
+def _openai_compatible() -> ModelClass:
+    from benger.llm._openai import OpenAIChatModel
+
+    return OpenAIChatModel
+
+
+@model_api("anthropic", requires=("anthropic>=0.30",), extra="anthropic", description="Anthropic Messages API")
+def _anthropic() -> ModelClass:
+    from benger.llm._anthropic import AnthropicChatModel
+
+    return AnthropicChatModel
+
+
+@model_api("google", aliases=("gemini",), requires=("google-genai>=1.0",), extra="google", description="Google Gemini")
+def _google() -> ModelClass:
+    from benger.llm._google import GoogleChatModel
+
+    return GoogleChatModel
+
+
+@model_api("local", description="GGUF models in-process with llama.cpp (the 'local' extra; checked on first use)")
+def _local() -> ModelClass:
+    from benger.llm._local import LocalChatModel
+
+    return LocalChatModel
+
+
+PROVIDERS = registered_providers()
 
 
 def create_model(system: SystemConfig, policy: RetryPolicy | None = None) -> ProviderModel:
-    """The ChatModel for ``system.provider``; raises ConfigError for unknown providers or missing API keys."""
-    provider = system.provider.strip().lower()
-    if provider in ("openai", "openai-compatible"):
-        if provider == "openai-compatible" and not system.base_url:
-            raise ConfigError(f"system '{system.name}': provider openai-compatible needs a base_url")
-        from benger.llm._openai import OpenAIChatModel
-
-        return OpenAIChatModel(system, policy)
-    if provider == "anthropic":
-        from benger.llm._anthropic import AnthropicChatModel
-
-        return AnthropicChatModel(system, policy)
-    if provider in ("google", "gemini"):
-        from benger.llm._google import GoogleChatModel
-
-        return GoogleChatModel(system, policy)
-    if provider == "local":
-        from benger.llm._local import LocalChatModel
-
-        return LocalChatModel(system, policy)
-    raise ConfigError(
-        f"system '{system.name}': unknown provider {system.provider!r}; use one of {', '.join(PROVIDERS)}"
-    )
+    """The ChatModel for ``system.provider``; raises ConfigError for unknown providers, a missing base_url or
+    API key, and MissingDependencyError when the provider's SDK is missing or outside its tested range."""
+    return create_registered(system, policy)

@@ -196,35 +196,3 @@ def map_completion_dict(data: dict[str, Any]) -> ChatResponse:
         reasoning=_reasoning_of(message),
         raw=raw,
     )
-
-
-def map_completion(completion: Any) -> ChatResponse:
-    """Map an OpenAI ChatCompletion (SDK object) to a ChatResponse (same rules as ``map_completion_dict``)."""
-    if not getattr(completion, "choices", None):
-        raise TransientError("the server returned no choices")
-    dump = completion.model_dump() if hasattr(completion, "model_dump") else None
-    if isinstance(dump, dict):
-        return map_completion_dict(dump)
-    choice = completion.choices[0]
-    message = choice.message
-    usage = getattr(completion, "usage", None)
-    return map_completion_dict(
-        {
-            "id": getattr(completion, "id", None),
-            "system_fingerprint": getattr(completion, "system_fingerprint", None),
-            "model": getattr(completion, "model", None),
-            "choices": [
-                {
-                    "finish_reason": choice.finish_reason,
-                    "message": {
-                        key: getattr(message, key, None)
-                        for key in ("content", "refusal", "reasoning_content", "reasoning")
-                    },
-                }
-            ],
-            "usage": {
-                "prompt_tokens": getattr(usage, "prompt_tokens", 0),
-                "completion_tokens": getattr(usage, "completion_tokens", 0),
-            },
-        }
-    )

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from benger.errors import InputError
 from benger.judge import ParsedJudgement, Unscored, parse_judgement
-from benger.llm import ChatMessage, ChatModel, ChatRequest, ChatResponse
+from benger.llm import ChatMessage, ChatModel, ChatRequest, ChatResponse, compute_cost
 from benger.llm._errors import ContentFilterError, ProviderError
 from benger.llm._refusal import Refusal, RefusedOutput, detect_refusal, refusal_phrase
 from benger.llm._reply import AmbiguousOutput, MalformedOutput, split_reasoning
@@ -100,9 +100,7 @@ class _Tally:
         self.output_tokens += response.usage.output_tokens
         self.latency += response.latency_s
         self.provider_retries += response.retries
-        cost = response.cost_usd
-        if cost is None and prices[0] is not None and prices[1] is not None:
-            cost = (response.usage.input_tokens * prices[0] + response.usage.output_tokens * prices[1]) / 1e6
+        cost = response.cost_usd if response.cost_usd is not None else compute_cost(response.usage, *prices)
         if cost is not None:
             self.cost = (self.cost or 0.0) + cost
 

@@ -1,0 +1,105 @@
+"""The provider registry (issue 17): one decorated loader per provider, lazy dependency and version checks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from benger.errors import ConfigError, MissingDependencyError
+from benger.llm import PROVIDERS, ProviderModel, create_model, model_api, provider_spec, registered_providers
+from benger.llm import _registry as registry
+from benger.llm._anthropic import AnthropicChatModel
+from benger.llm._google import GoogleChatModel
+from benger.llm._openai import OpenAIChatModel
+from benger.schema import SystemConfig
+
+URL = "http://127.0.0.1:9/v1"
+
+
+@pytest.fixture
+def scratch() -> Iterator[list[str]]:
+    """Names registered by a test are removed afterwards."""
+    names: list[str] = []
+    yield names
+    for name in names:
+        spec = registry._REGISTRY.pop(name, None)
+        for alias in spec.aliases if spec else ():
+            registry._ALIASES.pop(alias, None)
+
+
+# (provider as written in a system config, the model class it builds)
+ROWS: list[tuple[str, type[ProviderModel]]] = [
+    ("openai", OpenAIChatModel),
+    ("openai-compatible", OpenAIChatModel),
+    (" OpenAI-Compatible ", OpenAIChatModel),
+    ("anthropic", AnthropicChatModel),
+    ("google", GoogleChatModel),
+    ("gemini", GoogleChatModel),
+]
+
+
+@pytest.mark.parametrize(("provider", "cls"), ROWS)
+def test_built_in_providers(provider: str, cls: type[ProviderModel], monkeypatch: pytest.MonkeyPatch) -> None:
+    for env in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY"):
+        monkeypatch.setenv(env, "k")
+    model = create_model(SystemConfig(name="s", provider=provider, model="m", base_url=URL))
+    assert type(model) is cls
+
+
+def test_registered_names_and_errors() -> None:
+    assert PROVIDERS == registered_providers() == ("openai", "openai-compatible", "anthropic", "google", "local")
+    with pytest.raises(ConfigError, match=r"unknown provider 'nope'; use one of openai, openai-compatible"):
+        create_model(SystemConfig(name="s", provider="nope", model="m"))
+    with pytest.raises(ConfigError, match="provider openai-compatible needs a base_url"):
+        create_model(SystemConfig(name="s", provider="openai-compatible", model="m"))
+    spec = provider_spec("gemini")
+    assert spec is not None and spec.name == "google" and spec.requires == ("google-genai>=1.0",)
+
+
+class _Echo(ProviderModel):
+    provider = "echo"
+
+    async def _call(self, request: Any) -> Any:  # pragma: no cover - never called here
+        raise NotImplementedError
+
+
+def test_loading_is_lazy_and_requirements_are_checked_first(scratch: list[str]) -> None:
+    loaded: list[str] = []
+
+    def loader() -> type[ProviderModel]:
+        loaded.append("x")
+        return _Echo
+
+    scratch += ["echo-missing", "echo-old", "echo-ok"]
+    model_api("echo-missing", requires=("no-such-distribution-xyz>=1.0",), extra="echo")(loader)
+    model_api("echo-old", requires=("openai<1.0",), extra="echo")(loader)
+    model_api("echo-ok", aliases=(), requires=("openai>=1.0",))(loader)
+    assert loaded == []  # registering imports nothing
+    with pytest.raises(MissingDependencyError, match=r"needs the optional package 'no-such-distribution-xyz>=1.0'"):
+        create_model(SystemConfig(name="s", provider="echo-missing", model="m"))
+    with pytest.raises(MissingDependencyError, match=r"outside the tested range.*pip install 'benger\[echo\]'"):
+        create_model(SystemConfig(name="s", provider="echo-old", model="m"))
+    assert loaded == []  # a failed check never imports the provider
+    assert type(create_model(SystemConfig(name="s", provider="echo-ok", model="m"))) is _Echo
+    assert loaded == ["x"]
+
+
+def test_a_provider_is_defined_once(scratch: list[str]) -> None:
+    with pytest.raises(ValueError, match="provider 'openai' is registered twice"):
+        model_api("openai")(lambda: _Echo)
+    with pytest.raises(ValueError, match="provider 'gemini' is registered twice"):
+        scratch.append("gemini-two")
+        model_api("gemini-two", aliases=("gemini",))(lambda: _Echo)
+
+
+def test_entry_point_providers_are_loaded_on_a_miss(scratch: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    class EntryPoint:
+        def load(self) -> None:
+            model_api("plugin-llm")(lambda: _Echo)
+
+    scratch.append("plugin-llm")
+    monkeypatch.setattr(registry, "_entry_points_loaded", False)
+    monkeypatch.setattr(registry.importlib.metadata, "entry_points", lambda group: [EntryPoint()])
+    assert type(create_model(SystemConfig(name="s", provider="plugin-llm", model="m"))) is _Echo
