@@ -69,6 +69,27 @@ def test_flat_text_headings_are_found_inline() -> None:
     assert [h.depth for h in s.headings] == [1, 2, 2, 1]
 
 
+def test_flat_text_first_points_after_a_title() -> None:
+    # flattened like the released references: a first point may follow a heading title without a full stop
+    text = (
+        "Lösung Kurzfall Tatkomplex 1: Im Hof A. § 242 StGB T könnte sich wegen Diebstahls strafbar gemacht haben. "
+        "I. Tatbestand 1. Objektiver Tatbestand Das Rad ist fremd. 2. Subjektiver Tatbestand T wollte es. "
+        "II. Ergebnis T ist strafbar. B. § 303 StGB Eine Sachbeschädigung liegt nicht vor."
+    )
+    s = parse_structure(text)
+    assert [(h.marker, h.depth) for h in s.headings] == [
+        ("Tatkomplex 1:", 1),
+        ("A.", 2),
+        ("I.", 3),
+        ("1.", 4),
+        ("2.", 4),
+        ("II.", 3),
+        ("B.", 2),
+    ]
+    assert s.headings[0].title == "Im Hof"
+    assert s.headings[2].title == "Tatbestand"
+
+
 def test_sections_steps_order_and_result_first() -> None:
     a = analyse(SOLUTION)
     first = next(sec for sec in a.sections if sec.title.startswith("Anspruch des K"))

@@ -44,6 +44,9 @@ _DECORATION = r"[ \t\u00a0>*_#]*"
 LINE_MARKER = re.compile(r"^(?P<deco>" + _DECORATION + r")" + _MARKER + r"[ \t\u00a0*_]+(?=\S)", re.MULTILINE)
 MD_HEADING = re.compile(r"^[ \t]*[*_]*[ \t]*(?P<hashes>#{1,6})[ \t]+(?P<title>\S[^\n]*)$", re.MULTILINE)
 INLINE_MARKER = re.compile(r"(?:(?<=^)|(?<=[.:!?)]\s)|(?<=[.:!?)]\s\s))" + _MARKER + r"\s+(?=[A-ZÄÖÜ§„\"(])")
+#: inline, a first point ("A.", "I.", "1.", "a)") right after a heading title needs no sentence end before it
+LOOSE_MARKER = re.compile(r"(?<=\s)" + _MARKER + r"\s+(?=[A-ZÄÖÜ§„\"(])")
+LOOSE_DISTANCE = 100
 FLAT_CHARS_PER_LINE = 500
 TITLE_MAX = 160
 
@@ -59,8 +62,8 @@ def _part_regex(rules: Rules, inline: bool) -> re.Pattern[str]:
         + words
         + r"))\b:?)"
     )
-    if inline:
-        return re.compile(r"(?:(?<=^)|(?<=[.:!?)]\s))" + body, re.IGNORECASE)
+    if inline:  # after a sentence end, or anywhere when a colon follows ("… Partynacht Tatkomplex 1: …")
+        return re.compile(r"(?:(?<=^)|(?<=[.:!?)]\s)|(?<=\s)(?=\w+\s+\d{1,2}:))" + body, re.IGNORECASE)
     return re.compile(r"^" + _DECORATION + body, re.MULTILINE | re.IGNORECASE)
 
 
@@ -76,16 +79,35 @@ def _ordinal(kind: str, value: str) -> int | None:
     return None
 
 
-def _title(text: str, start: int, inline: bool) -> tuple[str, int]:
-    """The heading title from ``start``: the rest of the line, or (inline) up to the first sentence end."""
+def _title(text: str, start: int, inline: bool, next_heading: int) -> tuple[str, int]:
+    """The heading title from ``start``: the rest of the line, or (inline) up to the first sentence end;
+    never beyond the next heading."""
     line_end = text.find("\n", start)
     line_end = len(text) if line_end < 0 else line_end
-    end = min(line_end, start + TITLE_MAX)
+    end = max(start, min(line_end, start + TITLE_MAX, next_heading))
     if inline:
         m = re.search(r"[.:?!](?=\s+[A-ZÄÖÜ])", text[start:end])
         if m:
             end = start + m.end()
     return text[start:end].strip(" \t*_#"), end
+
+
+def _add_loose(text: str, found: dict[int, tuple[int, int, str, str, int | None, int]]) -> None:
+    """Flat text: "Tatkomplex 1: Bootsfahrt A. § 223 StGB" or "I. Tatbestand 1. Objektiver Tatbestand":
+    accept a first point (ordinal 1) within LOOSE_DISTANCE characters after the heading before it."""
+    loose = {}
+    for m in LOOSE_MARKER.finditer(text):
+        kind = next(k for k in RANKS if k != "part" and m.group(k))
+        ordinal = _ordinal(kind, m.group(kind))
+        if ordinal == 1 and m.start("marker") not in found:
+            loose[m.start("marker")] = (m.start("marker"), m.end(), m.group("marker"), kind, ordinal, RANKS[kind])
+    last: int | None = None
+    for pos in sorted({*found, *loose}):
+        if pos in loose:
+            if last is None or pos - last > LOOSE_DISTANCE:
+                continue
+            found[pos] = loose[pos]
+        last = pos
 
 
 def _raw_headings(text: str, rules: Rules, flat: bool) -> list[tuple[int, int, str, str, int | None, int]]:
@@ -113,7 +135,9 @@ def _raw_headings(text: str, rules: Rules, flat: bool) -> list[tuple[int, int, s
             int(number.group()) if number else None,
             0,
         )
-    if not flat:
+    if flat:
+        _add_loose(text, found)
+    else:
         for m in MD_HEADING.finditer(text):
             title_start = m.start("title")
             if any(title_start <= s <= title_start + 6 for s in found):
@@ -159,8 +183,9 @@ def parse_structure(text: str, rules: Rules | None = None) -> Structure:
     flat = text.count("\n") < len(text) / FLAT_CHARS_PER_LINE
     headings: list[Heading] = []
     stack: list[int] = []
-    for start, body, marker, kind, ordinal, rank in _raw_headings(text, rules, flat):
-        title, end = _title(text, body, flat)
+    raw = _raw_headings(text, rules, flat)
+    for n, (start, body, marker, kind, ordinal, rank) in enumerate(raw):
+        title, end = _title(text, body, flat, raw[n + 1][0] if n + 1 < len(raw) else len(text))
         while stack and headings[stack[-1]].rank >= rank:
             stack.pop()
         parent = stack[-1] if stack else None
