@@ -262,3 +262,47 @@ def test_calibration(rows: list[tuple[Any, Any, Any]]) -> None:
 def test_infinity_is_an_input_error_everywhere(call: Any, bad: float) -> None:
     with pytest.raises(ValueError, match="infinite"):
         call([1.0, bad, 3.0])
+
+
+def test_bootstrap_pearson_drops_resamples_with_a_constant_side() -> None:
+    # x = 0.1 three times and 0.2 once: a resample of only the 0.1s has a float-residue spread after centring
+    # (mean of 0.1s is not exactly 0.1); it must be dropped as undefined, never counted as r = +-1
+    x = [0.1, 0.1, 0.1, 0.2]
+    y = [1.0, 2.0, 3.0, 4.0]
+    r, low, high = bootstrap_pearson_ci(x, y, n_resamples=400, seed=1)
+    assert r == pytest.approx(0.774597, abs=1e-6)  # sxy = 0.15, sxx = 0.0075, syy = 5: 0.15 / sqrt(0.0375)
+    assert low is not None and high is not None and -1.0 <= low <= high <= 1.0
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf])
+def test_calibration_building_blocks_reject_non_finite(bad: float) -> None:
+    from benger.stats import apply_calibration, fit_calibration_batch
+
+    with pytest.raises(ValueError, match="finite"):
+        apply_calibration("scalar", np.asarray([50.0, bad]), 1.0, 0.0, 1.0)
+    with pytest.raises(ValueError, match="finite"):
+        fit_calibration_batch(np.asarray([1.0, bad]), np.asarray([1.0, 2.0]), np.ones((1, 2)))
+
+
+@SETTINGS
+@given(st.floats(0, 100), st.floats(0, 60), st.integers(0, 50))
+def test_normal_ci_from_summary(mean: float, sd: float, n: int) -> None:
+    from benger.stats import normal_ci_from_summary
+
+    ci = normal_ci_from_summary(mean, sd, n, bounds=(0.0, 100.0))
+    assert ci.estimate == mean and _no_nan(tuple(ci))
+    if n < 2:
+        assert ci.low is None and ci.high is None
+    else:
+        assert 0.0 <= ci.low <= mean <= ci.high <= 100.0
+
+
+@SETTINGS
+@given(st.lists(st.text(max_size=5), min_size=1, max_size=3), st.integers(-5, 2**40))
+def test_named_rng_is_a_function_of_seed_and_names(names: list[str], seed: int) -> None:
+    from benger.stats import named_rng
+
+    a = named_rng(seed, *names).integers(0, 10**9, 4)
+    b = named_rng(seed, *names).integers(0, 10**9, 4)
+    assert (a == b).all()
+    assert not (named_rng(seed, *names, "other").integers(0, 10**9, 4) == a).all()

@@ -164,11 +164,11 @@ def bootstrap_pearson_ci(
     parts = []
     for idx in resample_index_chunks(x.size, n_resamples, rng):
         xs, ys = x[idx], y[idx]
-        xs = xs - xs.mean(axis=1, keepdims=True)
-        ys = ys - ys.mean(axis=1, keepdims=True)
+        ok = (np.ptp(xs, axis=1) > 0) & (np.ptp(ys, axis=1) > 0)  # a constant side: r undefined, dropped
+        xs = xs[ok] - xs[ok].mean(axis=1, keepdims=True)
+        ys = ys[ok] - ys[ok].mean(axis=1, keepdims=True)
         den = np.sqrt((xs * xs).sum(axis=1) * (ys * ys).sum(axis=1))
-        ok = den > 0
-        parts.append((xs * ys).sum(axis=1)[ok] / den[ok])
+        parts.append(np.clip((xs * ys).sum(axis=1) / den, -1.0, 1.0))
     rs = np.concatenate(parts)
     if rs.size == 0:
         return r, None, None
