@@ -155,6 +155,7 @@ def study_admin(request: Request, study_id: int) -> Response:
             states=STATE_LABELS,
             participants=participant_progress(session, study_id),
             arm_labels=ARM_LABELS,
+            provenances={**ARM_LABELS, "llm": "LLM"},
             graders=grader_progress(session, study_id),
             agreement=agreement(session, study_id),
             problems=problem_reports(session, study_id),

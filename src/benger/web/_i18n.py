@@ -329,6 +329,9 @@ EN: dict[str, str] = {
     "Melden": "Report",
     "Gemeldete Probleme": "Reported problems",
     "Meldung": "Report",
+    "Expertise": "Expertise",
+    "Median": "median",
+    "LLM": "LLM",
 }
 # fmt: on
 #: Strings the browser script needs (read from the page, so the script has no language of its own).
