@@ -37,6 +37,9 @@ CASES: list[tuple[str, str | None]] = [
         "bewusst ausnutzt; das wird so definiert.",
         "definition",
     ),
+    ("Eine Beleidigung ist der Angriff auf die Ehre eines anderen, der durch eine Kundgabe erfolgt.", "definition"),
+    ("Tatsachen sind alle Vorgänge der Vergangenheit, die dem Beweis zugänglich sind.", "definition"),
+    ("Der Vertrag ist wirksam.", "ergebnis"),
     # Subsumtion: reference to the facts
     ("Hier hat V die Ware nicht rechtzeitig geliefert.", "subsumtion"),
     ("Vorliegend fehlt es an einer Einigung über den Preis.", "subsumtion"),
