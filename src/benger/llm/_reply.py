@@ -24,6 +24,7 @@ The one place where generation, judging and the Ja/Nein parser turn reply text i
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterable
@@ -100,6 +101,8 @@ def split_reasoning(text: str, provider_reasoning: str | None = None) -> tuple[s
     """(visible text, reasoning or None): rule 1 of the module docstring."""
     parts: list[str] = [provider_reasoning.strip()] if provider_reasoning and provider_reasoning.strip() else []
     visible = text or ""
+    if "<" not in visible:  # no tag at all: skip the scans (the common case)
+        return visible.strip(), parts[0] if parts else None
     close = _CLOSE.search(visible)
     if close is not None and not _OPEN.search(visible, 0, close.start()):
         parts.append(visible[: close.start()].strip())
@@ -161,9 +164,16 @@ def find_placeholder(value: Any) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=256)
+def _objects_of(text: str) -> frozenset[str]:
+    return frozenset(canonical(obj.value) for obj in find_json_objects(text))
+
+
 def quoted_objects(texts: Iterable[str]) -> frozenset[str]:
-    """Canonical JSON of the top-level objects of ``texts`` (what a reply may quote but never answer with)."""
-    return frozenset(canonical(obj.value) for text in texts for obj in find_json_objects(text))
+    """Canonical JSON of the top-level objects of ``texts`` (what a reply may quote but never answer with).
+
+    Cached per text: a unit's re-asks and its judge repeats scan their prompt once."""
+    return frozenset().union(*(_objects_of(text) for text in texts))
 
 
 def read_json_reply(
