@@ -131,3 +131,25 @@ def test_rendered_citations_parse_back(
     assert problems == []
     assert [n.standard for c in citations for n in c.norms] == [f"{unit} {' '.join(long_parts)} {statute}"]
     assert citations[0].text == f"{unit} {' '.join(parts)} {statute}"
+
+
+_WORDS = ["§", "§§", "Art.", " ", ",", " und ", " i.V.m. ", "Abs.", "S.", "Nr.", "lit.", "ff.", " bis ", "Rn.", "\n"]
+_WORDS += ["1", "12", "433", "II", "a", "BGB", "GG", "StGB", "AVB", "Der", "Vertrag", ".", ":", "(", ")", "**"]
+_PIECES = st.sampled_from(_WORDS)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(_PIECES, max_size=40))
+def test_any_text_parses_without_error_and_offsets_stay_in_place(pieces: list[str]) -> None:
+    from benger.gutachten import analyse
+
+    text = "".join(pieces)
+    citations, problems = parse_citations(text)
+    for c in citations:
+        assert text[c.start : c.end] == c.text and c.norms
+        for n in c.norms:
+            assert c.start <= n.start < n.end <= c.end
+    for p in problems:
+        assert text[p.start : p.end] == p.text
+    a = analyse(text)
+    assert all(0 <= h.start < h.end <= len(text) for h in a.structure.headings)
