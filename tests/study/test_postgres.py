@@ -14,10 +14,12 @@ from study_helpers import add_generations, mini_corpus, open_new_study, user
 from benger.errors import InputError
 from benger.store import Store, open_store
 from benger.study import (
+    WrongState,
     close_study,
     enrol,
     run_assignment,
     run_picks,
+    save_draft,
     save_expertise,
     save_review,
     set_author,
@@ -124,3 +126,40 @@ def test_migration_matches_models_on_postgres(pg_store: Store) -> None:
     with pg_store.engine.connect() as connection:
         diffs = compare_metadata(MigrationContext.configure(connection, opts={"compare_type": True}), Base.metadata)
     assert [d for d in diffs if any(t in repr(d) for t in STUDY_TABLES)] == []
+
+
+def test_close_races_40_submissions_without_loss_or_late_submission(pg_store: Store) -> None:
+    store = pg_store
+    corpus = mini_corpus()
+    store.add_corpus(corpus)
+    study = open_new_study(store, "Schluss", seed=2, time_limit_s=3600)
+    people = [user(store, f"q{i}", "participant") for i in range(40)]
+    for p in people:
+        save_expertise(
+            store, p, "law_student", dict.fromkeys(("Zivilrecht", "Strafrecht", "Öffentliches Recht"), 3), None
+        )
+        enrol(store, study, p)
+        start(store, study, p, "mini-t1")
+        save_draft(store, study, p, "mini-t1", f"Entwurf {p}")
+
+    def final(p: int) -> str:
+        try:
+            submit(store, study, p, "mini-t1", f"Endfassung {p}")
+            return "submitted"
+        except WrongState:
+            return "closed"
+
+    with ThreadPoolExecutor(16) as pool:
+        futures = [pool.submit(final, p) for p in people[:20]]
+        closing = pool.submit(close_study, store, study)
+        futures += [pool.submit(final, p) for p in people[20:]]
+        outcomes = {p: f.result() for p, f in zip(people, futures, strict=True)}
+        auto = closing.result()
+    with store.session() as session:
+        subs = {s.user_id: s for s in session.scalars(select(Submission).filter_by(study_id=study))}
+    # every attempt ends with exactly one submission: the participant's own (if it came before the close)
+    # or the last draft, submitted by the close; a refused submit never left a row
+    assert len(subs) == 40 and auto == list(outcomes.values()).count("closed")
+    for p, outcome in outcomes.items():
+        own = outcome == "submitted"
+        assert (subs[p].text, subs[p].auto_submitted) == ((f"Endfassung {p}", False) if own else (f"Entwurf {p}", True))
