@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
@@ -107,9 +109,21 @@ def test_mixed_judges_are_refused() -> None:
         )
 
 
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def store_url(
+    request: pytest.FixtureRequest, tmp_path: Path, pg_database: Callable[[str], AbstractContextManager[str]]
+) -> Iterator[str]:
+    """An empty store: an SQLite file, or a fresh PostgreSQL database (the store is read by public methods)."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "release.db")
+    else:
+        with pg_database("benger_gutachten") as url:
+            yield url
+
+
 @pytest.mark.release
-def test_errors_command_on_the_imported_release(release_dir: Path, tmp_path: Path) -> None:
-    db = str(tmp_path / "release.db")
+def test_errors_command_on_the_imported_release(release_dir: Path, store_url: str) -> None:
+    db = store_url
     imported = runner.invoke(app, ["import", f"release:{release_dir}", "--db", db])
     assert imported.exit_code == 0, imported.output
     result = runner.invoke(app, ["errors", "--db", db, "--release", str(release_dir), "--format", "json"])
