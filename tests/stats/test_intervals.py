@@ -29,7 +29,7 @@ def test_bootstrap_is_seeded_and_brackets_the_mean() -> None:
     a, b = bootstrap_mean_ci(values, seed=3), bootstrap_mean_ci(values, seed=3)
     assert a == b
     assert a.estimate == pytest.approx(340 / 6)
-    assert a.low < a.estimate < a.high
+    assert a.low is not None and a.high is not None and a.low < a.estimate < a.high
     assert bootstrap_mean_ci(values, seed=4) != a
     assert bootstrap_mean_ci([5.0, 5.0, 5.0])[:3] == (5.0, 5.0, 5.0)
 
@@ -48,6 +48,7 @@ def test_cluster_bootstrap_resamples_whole_clusters() -> None:
     assert set(np.round(means, 9)) <= {0.0, 7.5, 10.0}
     ci = cluster_bootstrap_diff_ci([10.0, 10.0, 10.0, 0.0], ["x", "x", "x", "y"], [1.0, 1.0], ["u", "v"])
     assert ci.estimate == pytest.approx(7.5 - 1.0)
+    assert ci.low is not None and ci.high is not None
     assert 0.0 - 1.0 <= ci.low <= ci.high <= 10.0 - 1.0
 
 
@@ -55,7 +56,7 @@ def test_tost() -> None:
     same = bootstrap_tost([50.0, 50.0, 50.0], [50.0, 50.0], margin=5)
     assert same.equivalent and (same.low, same.high) == pytest.approx((0.0, 0.0))
     apart = bootstrap_tost([60.0, 61.0, 62.0], [50.0, 51.0], margin=5)
-    assert not apart.equivalent and apart.low > 5
+    assert not apart.equivalent and apart.low is not None and apart.low > 5
 
 
 def test_paired_system_comparisons_holm() -> None:
