@@ -115,11 +115,13 @@ def test_cli_account_commands(store: Store, tmp_path: Path) -> None:
     assert "password of bert reset" in run("set-password", "bert", "--password", "cli-passwort")
     assert authenticate(store, "bert", "cli-passwort", "x") is not None
     assert "roles of bert: creator grader" in run("set-roles", "bert", "--role", "grader", "--role", "creator")
+    assert "groups of bert: kurs-a kurs-b" in run("set-groups", "bert", "--group", "kurs-b", "--group", "kurs-a")
     run("deactivate", "bert")
     assert authenticate(store, "bert", "cli-passwort", "x") is None
     run("activate", "bert")
     with store.session() as session:
         row = session.get(StudyUser, uid)
         assert row is not None and (row.active, row.roles, row.session_version) == (True, "creator grader", 2)
+        assert row.groups == "kurs-a kurs-b"
     missing = runner.invoke(app, ["study", "deactivate", "niemand", "--db", db])
     assert missing.exit_code != 0 and "Es gibt kein Konto niemand" in str(missing.exception or missing.output)

@@ -50,6 +50,7 @@ MATRIX: dict[tuple[str, str], tuple[str, ...] | str] = {
     ("POST", "/admin/users/{user_id}/password"): ("admin",),
     ("POST", "/admin/users/{user_id}/roles"): ("admin",),
     ("POST", "/admin/studies/{study_id}/state"): ("admin",),
+    ("POST", "/admin/studies/{study_id}/groups"): ("admin",),
     ("GET", "/admin/studies/{study_id}/export/{name}"): ("admin",),
     ("POST", "/admin/invitations"): ("admin",),
     ("POST", "/admin/studies"): ("admin",),

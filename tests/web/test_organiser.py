@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 from study_helpers import HALF_MARKS
-from web_helpers import World, csrf_of, login
+from web_helpers import World, csrf_of, login, opened
 
 from benger.study import save_review, skip, start
 from benger.study._models import Pick, ReviewAssignment
@@ -101,3 +101,25 @@ def test_grader_reports_a_problem_and_the_organiser_sees_it(world: World, app: F
     assert grader.post(f"/reviews/{other}/problem", data={"text": "fremd", "csrf_token": token}).status_code == 403
     page = login(TestClient(app), "admin").get(f"/admin/studies/{world.study}").text
     assert [row[1:] for row in _cells(page, "problems")] == [["g1", "Die Lösung bricht mitten im Satz ab"]]
+
+
+def test_study_visible_only_to_its_groups(world: World, app: FastAPI) -> None:
+    admin = login(TestClient(app), "admin")
+    token = csrf_of(admin, "/admin")
+    study = opened(world.store, "Nur Kurs A", seed=21)
+    admin.post(f"/admin/studies/{study}/groups", data={"groups": "kurs-a", "csrf_token": token})
+    admin.post(
+        f"/admin/users/{world.ids['p2']}/roles", data={"roles": "participant", "groups": "kurs-a", "csrf_token": token}
+    )
+    member, outsider = login(TestClient(app), "p2"), login(TestClient(app), "p1")
+    assert f'href="/studies/{study}"' in member.get("/studies").text
+    assert f'href="/studies/{study}"' not in outsider.get("/studies").text
+    assert "Die Studie" in outsider.get(f"/studies/{study}").text  # not shown: as if it did not exist
+    refused = outsider.post(
+        f"/studies/{study}/enrol", data={"consent": "yes", "csrf_token": csrf_of(outsider, "/studies")}
+    )
+    assert refused.status_code == 422
+    joined = member.post(f"/studies/{study}/enrol", data={"consent": "yes", "csrf_token": csrf_of(member, "/studies")})
+    assert joined.status_code == 200 and "Fall 1" in joined.text
+    bad = admin.post(f"/admin/studies/{study}/groups", data={"groups": "kurs a!", "csrf_token": token})
+    assert bad.status_code == 422 and "Ungültiger Gruppenname a!" in bad.text

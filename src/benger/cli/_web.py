@@ -153,6 +153,36 @@ def set_roles_cmd(
     typer.echo(f"roles of {username}: {' '.join(sorted(set(role)))}")
 
 
+@study_app.command("set-groups")
+def set_groups_cmd(
+    username: Annotated[str, typer.Argument(help="Login name.")],
+    group: Annotated[
+        list[str] | None, typer.Option("--group", help="Group name (repeatable; none: no groups).")
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Replace the groups of an account (which group-restricted studies it sees)."""
+    from benger.study import set_groups
+
+    store = _store(db)
+    with store.session() as session:
+        set_groups(session, _user_id(store, username), list(group or []))
+    typer.echo(f"groups of {username}: {' '.join(sorted(set(group or []))) or '-'}")
+
+
+@study_app.command("visible-to")
+def visible_to_cmd(
+    study: StudyOption,
+    group: Annotated[list[str] | None, typer.Option("--group", help="Group name (repeatable; none: everyone).")] = None,
+    db: DbOption = None,
+) -> None:
+    """Make a study visible only to participants of these groups (no --group: to everyone)."""
+    from benger.study import set_study_groups
+
+    set_study_groups(_store(db), study, list(group or []))
+    typer.echo(f"study {study} visible to: {' '.join(sorted(set(group or []))) or 'everyone'}")
+
+
 @study_app.command("open")
 def open_cmd(study: StudyOption, db: DbOption = None) -> None:
     """Open a study (draft or closed without picks -> open): participants may enrol and submit."""

@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 from benger.store import Store
 from benger.study._errors import RateLimited, StudyError
 from benger.study._models import ROLES, LoginCounter, StudyInvitation, StudySetting, StudyUser
+from benger.study._state import parse_groups
 
 _HASHER = PasswordHasher()
 MIN_PASSWORD = 8
@@ -207,6 +208,11 @@ def change_password(session: Session, user_id: int, current: str, new: str) -> i
 def set_roles(session: Session, user_id: int, roles: list[str]) -> None:
     """Replace the roles of an account (checked on every request, so they apply at once)."""
     _user(session, user_id).roles = _check_roles(roles)
+
+
+def set_groups(session: Session, user_id: int, groups: list[str] | str) -> None:
+    """Replace the groups of an account (which group-restricted studies it sees)."""
+    _user(session, user_id).groups = parse_groups(groups)
 
 
 def create_invitation(session: Session, role: str, days: int = 14) -> str:

@@ -41,6 +41,7 @@ class StudyUser(Base):
     exam_grade: Mapped[float | None] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     session_version: Mapped[int] = mapped_column(Integer, default=0)
+    groups: Mapped[str] = mapped_column(String(200), default="")  # space-separated group names
 
     def has(self, role: str) -> bool:
         return role in self.roles.split()
@@ -93,6 +94,7 @@ class Study(Base):
     time_limit_s: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     state: Mapped[str] = mapped_column(String(20), default="draft")  # one of STATES
+    groups: Mapped[str] = mapped_column(String(200), default="")  # visible to these groups; "" = everyone
 
 
 class StudyTask(Base):

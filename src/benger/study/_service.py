@@ -25,7 +25,7 @@ from benger.study._accounts import aware, now_utc
 from benger.study._assign import assign_arms
 from benger.study._errors import AlreadySubmitted, StudyError
 from benger.study._models import EXPERTISE_LEVELS, Attempt, Enrolment, Study, StudyTask, StudyUser, Submission
-from benger.study._state import require_state
+from benger.study._state import parse_groups, require_state, visible
 
 DEFAULT_TIME_LIMIT_S = 2 * 60 * 60
 #: Requests that left the browser just before the deadline are still accepted for this long.
@@ -95,6 +95,12 @@ def set_author(store: Store, study_id: int, task_id: str, user_id: int | None) -
         task.author_id = user_id
 
 
+def set_study_groups(store: Store, study_id: int, groups: list[str] | str) -> None:
+    """Make a study visible only to participants in ``groups`` (empty: to everyone)."""
+    with store.session() as session:
+        require_state(session, study_id, lock=True).groups = parse_groups(groups)
+
+
 def study_tasks(session: Session, study_id: int) -> list[StudyTask]:
     return list(session.scalars(select(StudyTask).filter_by(study_id=study_id).order_by(StudyTask.position)))
 
@@ -133,6 +139,9 @@ def enrol(store: Store, study_id: int, user_id: int, tries: int = 20, consent: b
                     return
                 # lock the study row: enrolments of one study queue up for the next position (PostgreSQL)
                 study = require_state(session, study_id, "open", lock=True)
+                user = session.get(StudyUser, user_id)
+                if user is None or not visible(study, user):
+                    raise StudyError("Die Studie {study} gibt es nicht.", field="study_id", study=study_id)
                 position = session.scalar(select(func.count()).select_from(Enrolment).filter_by(study_id=study_id))
                 now = now_utc()
                 session.add(

@@ -8,10 +8,12 @@ until the first review is saved) -> ``done`` (reviews end).
 
 from __future__ import annotations
 
+import re
+
 from sqlalchemy.orm import Session
 
 from benger.study._errors import StudyError, WrongState
-from benger.study._models import STATES, Study
+from benger.study._models import STATES, Study, StudyUser
 
 #: German labels of the states (translated by the web UI's table).
 STATE_LABELS: dict[str, str] = {
@@ -23,6 +25,31 @@ STATE_LABELS: dict[str, str] = {
     "done": "abgeschlossen",
 }
 assert tuple(STATE_LABELS) == STATES
+
+
+_GROUP = re.compile(r"[\w-]{1,40}")
+
+
+def parse_groups(groups: list[str] | str) -> str:
+    """Group names (letters, digits, ``_``, ``-``; 1-40 characters) as a sorted space-separated string."""
+    names = groups.replace(",", " ").split() if isinstance(groups, str) else [g.strip() for g in groups if g.strip()]
+    bad = [g for g in names if not _GROUP.fullmatch(g)]
+    if bad:
+        raise StudyError(
+            "Ungültiger Gruppenname {name} (Buchstaben, Ziffern, _ und -; bis 40 Zeichen).",
+            field="groups",
+            name=bad[0],
+        )
+    joined = " ".join(sorted(set(names)))
+    if len(joined) > 200:
+        raise StudyError("Zu viele Gruppen (höchstens 200 Zeichen).", field="groups")
+    return joined
+
+
+def visible(study: Study, user: StudyUser) -> bool:
+    """Whether a participant may see (and enrol in) the study: it has no groups, or shares one with them."""
+    mine = set(study.groups.split())
+    return not mine or bool(mine & set(user.groups.split()))
 
 
 def require_state(session: Session, study_id: int, *states: str, lock: bool = False, share: bool = False) -> Study:

@@ -27,8 +27,10 @@ from benger.study import (
     run_picks,
     set_active,
     set_author,
+    set_groups,
     set_password,
     set_roles,
+    set_study_groups,
 )
 from benger.study._models import ROLES, Enrolment, Pick, ReviewAssignment, Study, StudyUser, Submission
 from benger.study._progress import grader_progress, participant_progress
@@ -102,6 +104,8 @@ async def user_roles(request: Request, user_id: int) -> Response:
         if admin.id == user_id and "admin" not in roles:
             raise StudyError("Die eigene Admin-Rolle kann nicht entzogen werden.", field="roles")
         set_roles(session, user_id, roles)
+        if "groups" in form:
+            set_groups(session, user_id, str(form.get("groups", "")))
     return RedirectResponse("/admin#accounts", status_code=303)
 
 
@@ -163,6 +167,16 @@ def study_admin(request: Request, study_id: int) -> Response:
 
 
 _STEPS: dict[str, Callable[[Store, int], object]] = {"open": open_study, "close": close_study, "finish": finish_study}
+
+
+@router.post("/studies/{study_id}/groups", dependencies=[Depends(check_csrf)])
+def study_groups(request: Request, study_id: int, groups: str = Form("")) -> Response:
+    """Restrict the study to participants of these groups (empty: everyone sees it)."""
+    store = store_of(request)
+    with store.session() as session:
+        require(request, session, "admin")
+    set_study_groups(store, study_id, groups)
+    return RedirectResponse(f"/admin/studies/{study_id}", status_code=303)
 
 
 @router.post("/studies/{study_id}/state", dependencies=[Depends(check_csrf)])

@@ -332,6 +332,14 @@ EN: dict[str, str] = {
     "Expertise": "Expertise",
     "Median": "median",
     "LLM": "LLM",
+    "Ungültiger Gruppenname {name} (Buchstaben, Ziffern, _ und -; bis 40 Zeichen).":
+        "Invalid group name {name} (letters, digits, _ and -; up to 40 characters).",
+    "Zu viele Gruppen (höchstens 200 Zeichen).": "Too many groups (200 characters at most).",
+    "Gruppen": "Groups",
+    "Sichtbar für Gruppen (leer = alle; mehrere mit Leerzeichen)":
+        "Visible to groups (empty = everyone; separate with spaces)",
+    "Gruppen speichern": "Save groups",
+    "Gruppen von": "Groups of",
 }
 # fmt: on
 #: Strings the browser script needs (read from the page, so the script has no language of its own).

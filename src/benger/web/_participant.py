@@ -10,8 +10,9 @@ from sqlalchemy.orm import Session
 
 from benger.schema import FalloesungTask
 from benger.study import StudyError, enrol, save_draft, skip, start, submit
-from benger.study._models import Enrolment, Study, StudyTask, Submission
+from benger.study._models import Enrolment, Study, StudyTask, StudyUser, Submission
 from benger.study._service import attempts, expire_overdue, get_attempt, remaining_s, study_tasks
+from benger.study._state import visible
 from benger.web._render import render
 from benger.web._security import check_csrf, require, role_guard, store_of
 
@@ -46,7 +47,7 @@ def studies(request: Request) -> Response:
         rows = [
             s
             for s in session.scalars(select(Study).order_by(Study.id))
-            if s.state == "open" or (s.id in enrolled and s.state != "draft")
+            if (s.state == "open" and visible(s, user)) or (s.id in enrolled and s.state != "draft")
         ]
         return render(
             request, "studies.html", studies=rows, enrolled=enrolled, has_profile=user.expertise_level is not None
@@ -80,6 +81,9 @@ def study_page(request: Request, study_id: int) -> Response:
         rows = attempts(session, study_id, user.id)
         tasks = {t.task_id: t for t in study_tasks(session, study_id)}
         if not rows:  # not enrolled yet: the start page with the rules and the consent
+            me = session.get(StudyUser, user.id)
+            if me is None or not visible(study, me) or study.state != "open":
+                raise StudyError("Die Studie {study} gibt es nicht.", field="study_id", study=study_id)
             return render(
                 request,
                 "start.html",

@@ -1,5 +1,6 @@
 """Study lifecycle and account security: study states, session versions, atomic login counters, consent,
-skip reasons, the AI tools of co-creation submissions, and graders' problem reports.
+skip reasons, the AI tools of co-creation submissions, graders' problem reports, and groups (a study is
+visible to the participants of its groups; no groups: to everyone).
 
 Existing studies get the state their rows imply (review assignments: in_review; picks: picked; otherwise
 open, as they accepted submissions before). The per-attempt login log is replaced by one counter row per
@@ -37,6 +38,8 @@ def upgrade() -> None:
     op.execute("UPDATE studies SET state = 'picked' WHERE id IN (SELECT study_id FROM study_picks)")
     op.execute("UPDATE studies SET state = 'in_review' WHERE id IN (SELECT study_id FROM study_review_assignments)")
     _add("study_users", sa.Column("session_version", sa.Integer, nullable=False, server_default="0"))
+    _add("study_users", sa.Column("groups", sa.String(200), nullable=False, server_default=""))
+    _add("studies", sa.Column("groups", sa.String(200), nullable=False, server_default=""))
     _add("study_enrolments", sa.Column("consent_at", sa.DateTime(timezone=True)))
     _add("study_attempts", sa.Column("skip_reason", sa.String(500)))
     _add("study_submissions", sa.Column("ai_tools", sa.String(500)))
@@ -80,5 +83,7 @@ def downgrade() -> None:
     _drop("study_submissions", "ai_tools")
     _drop("study_attempts", "skip_reason")
     _drop("study_enrolments", "consent_at")
+    _drop("studies", "groups")
+    _drop("study_users", "groups")
     _drop("study_users", "session_version")
     _drop("studies", "state")
