@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -86,9 +87,25 @@ def _appendix_a(data: StudyData, seed: int, n_boot: int) -> dict[str, Any]:
     }
 
 
-def compute_all(data: StudyData, *, seed: int = 0, n_boot: int = 2000, n_stacked: int = 500) -> dict[str, Any]:
-    """All RQ1-RQ5 statistics (see docs/results-schema.md). Seeded: equal inputs and seed give equal output."""
+def with_superseded(data: StudyData) -> StudyData:
+    """The same data with the superseded generations (and their metric values, where the data hold them) counted
+    as final: the numbers the paper prints for Benchathon (Table 1 GPT-5.4 n = 30, Table 12 n = 208, ...)."""
+    every = getattr(data, "metrics_all", None) or data.metrics
+    gens = [replace(g, superseded=False) for g in data.generations]
+    return replace(data, generations=gens, metrics={k: dict(v) for k, v in every.items()})
+
+
+def compute_all(
+    data: StudyData, *, seed: int = 0, n_boot: int = 2000, n_stacked: int = 500, include_superseded: bool = False
+) -> dict[str, Any]:
+    """All RQ1-RQ5 statistics (see docs/results-schema.md). Seeded: equal inputs and seed give equal output.
+
+    ``include_superseded`` counts the superseded generations as final (:func:`with_superseded`), as the paper prints.
+    """
     from benger import __version__
+
+    if include_superseded:
+        data = with_superseded(data)
 
     judge_vs_pool = {
         judge: {pool: res for pool in POOLS if (res := _rq5.judge_vs_pool(data, judge, pool)) is not None}
@@ -107,6 +124,7 @@ def compute_all(data: StudyData, *, seed: int = 0, n_boot: int = 2000, n_stacked
         "meta": {
             "benger_version": __version__,
             "seed": seed,
+            "include_superseded": include_superseded,
             "n_boot": n_boot,
             "n_stacked": n_stacked,
             "primary_judge": data.primary_judge,

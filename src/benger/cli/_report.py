@@ -30,11 +30,19 @@ def register(app: typer.Typer) -> None:
         out: OutOption,
         seed: SeedOption = 7,
         n_boot: BootOption = 2000,
+        include_superseded: Annotated[
+            bool,
+            typer.Option(
+                "--include-superseded",
+                help="Count the superseded April Benchathon generations as final, as the paper's printed "
+                "numbers do (Table 1 GPT-5.4 n = 30, Table 12 n = 208).",
+            ),
+        ] = False,
     ) -> None:
         """Recompute the paper's results from the released files and write the report."""
         from benger.report import reproduce
 
-        _summary(out, reproduce(release, out, seed=seed, n_boot=n_boot))
+        _summary(out, reproduce(release, out, seed=seed, n_boot=n_boot, include_superseded=include_superseded))
 
     @app.command("analyze")
     def analyze_cmd(

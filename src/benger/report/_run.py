@@ -11,29 +11,34 @@ from benger.report._build import describe_inputs, write_report
 from benger.report._heatmap import task_system_from_study
 
 
-def _compute(data: Any, seed: int, n_boot: int) -> dict[str, Any]:
+def _compute(data: Any, seed: int, n_boot: int, include_superseded: bool = False) -> dict[str, Any]:
     from benger.analysis import compute_all
 
-    results: dict[str, Any] = compute_all(data, seed=seed, n_boot=n_boot)
+    results: dict[str, Any] = compute_all(data, seed=seed, n_boot=n_boot, include_superseded=include_superseded)
     rq1 = results.setdefault("rq1", {})
     if isinstance(rq1, dict) and not rq1.get("task_system"):
         rq1["task_system"] = task_system_from_study(data)
     return results
 
 
-def reproduce(release: str | Path, out: str | Path, *, seed: int = 7, n_boot: int = 2000) -> dict[str, Any]:
-    """Recompute every reported number from the release folder and write results, tables, figures and HTML."""
+def reproduce(
+    release: str | Path, out: str | Path, *, seed: int = 7, n_boot: int = 2000, include_superseded: bool = False
+) -> dict[str, Any]:
+    """Recompute every reported number from the release folder and write results, tables, figures and HTML.
+
+    ``include_superseded`` counts the 28 superseded April Benchathon generations as final, as the paper prints."""
     root = Path(release)
     if not (root / "data").is_dir():
         raise InputError("not a BenGER release folder (expected a data/ folder inside)", file=root)
     from benger.analysis import StudyData
 
-    results = _compute(StudyData.from_release(root), seed, n_boot)
+    results = _compute(StudyData.from_release(root), seed, n_boot, include_superseded)
     files = [p for p in (root / "data").rglob("*") if p.is_file()]
+    flag = " --include-superseded" if include_superseded else ""
     results["provenance"] = {
         "source": "release",
         "location": str(root.resolve()),
-        "command": f"benger reproduce --release {release} --out {out} --seed {seed} --n-boot {n_boot}",
+        "command": f"benger reproduce --release {release} --out {out} --seed {seed} --n-boot {n_boot}{flag}",
         "files": describe_inputs(root, files),
     }
     write_report(results, out)
