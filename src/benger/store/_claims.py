@@ -92,7 +92,7 @@ class ClaimsMixin:
 
     def _run_returns_row(self, stmt: Any, values: dict[str, Any]) -> bool:
         if self._inline is not None:
-            done = self._inline.execute_returns_row(stmt, values)
+            done = self._inline.execute_returns_row(stmt, values, pages=2)  # a small row and its key
             if done is not None:
                 return bool(done)
         with self._writer.begin() as connection:

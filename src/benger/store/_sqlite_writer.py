@@ -86,11 +86,12 @@ class InlineWriter:
             self._connection = (pid, pooled, driver)
         return self._connection[2]
 
-    def execute_returns_row(self, stmt: Any, values: dict[str, Any]) -> bool | None:
+    def execute_returns_row(self, stmt: Any, values: dict[str, Any], *, pages: int = 8) -> bool | None:
         """Execute ``stmt`` (built once per column set and kept by the store) with ``values`` and commit.
 
         True when it returned a row; None when ``values`` lacks a column the statement needs (the caller
-        runs it through SQLAlchemy, which fills defaults)."""
+        runs it through SQLAlchemy, which fills defaults). ``pages``: about how many WAL pages the write adds
+        (a saved row ~8, a claim ~2), so checkpoints follow the WAL's growth, not the number of statements."""
         prepared = self._prepared.get(id(stmt))
         if prepared is None:
             prepared = self._prepared[id(stmt)] = _prepare(stmt, self._writer.dialect, list(values))
@@ -108,8 +109,8 @@ class InlineWriter:
                     driver.execute("ROLLBACK")
                 error = IntegrityError if isinstance(exc, sqlite3.IntegrityError) else OperationalError
                 raise error(prepared.sql, params, exc) from exc
-            self._saves += 1
-            if self._saves >= CHECKPOINT_EVERY and not self._checkpointing.is_set():
+            self._saves += pages
+            if self._saves >= 8 * CHECKPOINT_EVERY and not self._checkpointing.is_set():
                 self._saves = 0
                 self._start_checkpoint()
         return written
