@@ -525,3 +525,13 @@ def test_include_superseded_reproduces_the_printed_benchathon_numbers(
     per_gen = printed["rq3"]["per_generation"]["metrics"]
     for metric, r in PAPER_TABLE12_BENCH.items():
         assert (per_gen[metric]["n"], round(per_gen[metric]["pearson"], 2)) == (208, r), metric
+
+
+def test_creator_calibration_cells_carry_their_counts(results: dict[str, Any]) -> None:
+    cc = results["rq5"]["creator_calibration"]
+    # pure-creator anchors: picks created by grader_03 / grader_06 (30 = 20 human + 10 LLM; METHODS §8)
+    pure = cc["pure_creator"]["gpt54mini"]["human"]["raw"]["0.15"]
+    assert (pure["n_anchors"], pure["n_instances"], pure["n_comparisons"]) == (30, 30, 90)
+    pooled = cc["pooled_loo"]["cfgB_opus"]["human"]["raw"]["0.15"]
+    assert (pooled["n_anchors"], pooled["n_instances"]) == (43, 28)  # Opus misses P25 and P28
+    assert cc["gloo"]["gpt54mini"]["llm"]["scalar"]["0.2"]["n_instances"] == 15

@@ -53,7 +53,9 @@ def _loo_scores(cell: _Cell, ids: list[str], base: np.ndarray, tier: str) -> dic
     return {sid: float(v) for sid, v in zip(ids, vals, strict=True)}
 
 
-def _result(outcomes: dict[str, list[int]], n_inst: int) -> dict[str, Any]:
+def _result(outcomes: dict[str, list[int]], n_inst: int, n_anchors: int | None = None) -> dict[str, Any]:
+    """Per epsilon: omega, rho, rejections, m, Clopper-Pearson CI, pass, and the counts (instances tested, reviews
+    compared, anchors of the fit where one fit serves every pick)."""
     per_eps = {}
     for eps in EPSILONS:
         res = alt_test(outcomes, epsilon=eps, n_instances_total=n_inst)
@@ -64,6 +66,9 @@ def _result(outcomes: dict[str, list[int]], n_inst: int) -> dict[str, Any]:
             "m": res.m_annotators,
             "ci_clopper": list(res.omega_ci95) if res.omega_ci95 else None,
             "passes": res.passes,
+            "n_instances": n_inst,
+            "n_comparisons": sum(len(v) for v in outcomes.values()),
+            "n_anchors": n_anchors,
         }
     return per_eps
 
@@ -202,7 +207,7 @@ def creator_calibration(data: StudyData, *, seed: int = 0, n_reps: int = 500) ->
             reviews = [(r.solution_id, r.grader, r.raw) for r in data.blind_reviews(pool)]
             for tier in TIERS:
                 pooled = _loo_scores(cell, test.picks, ones, tier)
-                res = _result(*blind_pool_outcomes(pooled, reviews))
+                res = _result(*blind_pool_outcomes(pooled, reviews), len(cell.anchor_ids))
                 boot = _stacked(cell, test, tier, "pooled", rng, n_reps)
                 for eps in res:
                     res[eps]["boot"] = boot[eps]
@@ -218,7 +223,9 @@ def creator_calibration(data: StudyData, *, seed: int = 0, n_reps: int = 500) ->
                 out["gloo"].setdefault(judge, {}).setdefault(pool, {})[tier] = res
 
                 if pure.sum() >= 3:
-                    res = _result(*blind_pool_outcomes(_loo_scores(cell, test.picks, pure, tier), reviews))
+                    res = _result(
+                        *blind_pool_outcomes(_loo_scores(cell, test.picks, pure, tier), reviews), int(pure.sum())
+                    )
                     out["pure_creator"].setdefault(judge, {}).setdefault(pool, {})[tier] = res
         params = _gloo_params(data, cell)
         out["gloo"].setdefault(judge, {})["params"] = params
