@@ -26,7 +26,8 @@ from benger.study._errors import AlreadySubmitted, RateLimited, StudyError, Wron
 from benger.study._export import export_study
 from benger.study._lifecycle import close_study, finish_study, open_study
 from benger.study._picks import Expertise, HumanCandidate, LlmCandidate, expertise_scores, pick_humans, pick_llm
-from benger.study._review import coverage, open_correction, run_assignment, run_picks, save_review, score
+from benger.study._progress import coverage
+from benger.study._review import open_correction, run_assignment, run_picks, save_review, score
 from benger.study._service import (
     create_study,
     enrol,

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import random
 import uuid
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +25,6 @@ from benger.study._assign import PickSpec, assign_reviews
 from benger.study._errors import AlreadySubmitted, StudyError, WrongState, de_number
 from benger.study._models import (
     Pick,
-    ProblemReport,
     Review,
     ReviewAssignment,
     StudyTask,
@@ -177,31 +175,6 @@ def _run_assignment(store: Store, study_id: int, seed: int | None) -> int:
         return len(slots)
 
 
-def coverage(session: Session, study_id: int) -> dict[str, dict[str, Counter[str]]]:
-    """Picks, assignments and submitted reviews counted by provenance, area and difficulty."""
-    tasks = {t.task_id: t for t in study_tasks(session, study_id)}
-    picks = {p.id: p for p in session.scalars(select(Pick).filter_by(study_id=study_id))}
-    out: dict[str, dict[str, Counter[str]]] = {
-        k: {"picks": Counter(), "reviews_assigned": Counter(), "reviews_submitted": Counter()}
-        for k in ("provenance", "area", "difficulty")
-    }
-
-    def keys(pick: Pick) -> dict[str, str]:
-        task = tasks[pick.task_id]
-        return {"provenance": pick.provenance, "area": task.area, "difficulty": task.difficulty or "-"}
-
-    for pick in picks.values():
-        for dim, key in keys(pick).items():
-            out[dim]["picks"][key] += 1
-    done = {r.assignment_id for r in session.scalars(select(Review).where(Review.status == "submitted"))}
-    for a in session.scalars(select(ReviewAssignment).filter_by(study_id=study_id)):
-        for dim, key in keys(picks[a.pick_id]).items():
-            out[dim]["reviews_assigned"][key] += 1
-            if a.id in done:
-                out[dim]["reviews_submitted"][key] += 1
-    return out
-
-
 @dataclass
 class Scored:
     dimensions: dict[str, float]
@@ -335,29 +308,6 @@ def open_correction(store: Store, assignment_id: int, user_id: int) -> None:
                 created_at=now_utc(),
             )
         )
-
-
-def report_problem(store: Store, assignment_id: int, user_id: int, text: str) -> None:
-    """Record the grader's report of a problem with the solution of their assignment (1-2000 characters)."""
-    text = text.strip()
-    if not text:
-        raise StudyError("Bitte beschreiben Sie das Problem.", field="text")
-    with store.session() as session:
-        my_assignment(session, assignment_id, user_id)
-        session.add(ProblemReport(assignment_id=assignment_id, text=text[:2000], created_at=now_utc()))
-
-
-def problem_reports(session: Session, study_id: int) -> list[tuple[str, str, str]]:
-    """(pick code, grader name, text) of every problem report of a study, oldest first."""
-    rows = session.execute(
-        select(Pick.code, StudyUser.username, ProblemReport.text)
-        .join(ReviewAssignment, ReviewAssignment.id == ProblemReport.assignment_id)
-        .join(Pick, Pick.id == ReviewAssignment.pick_id)
-        .join(StudyUser, StudyUser.id == ReviewAssignment.grader_id)
-        .where(ReviewAssignment.study_id == study_id)
-        .order_by(ProblemReport.id)
-    )
-    return [(code, name, text) for code, name, text in rows]
 
 
 def mirror_review(store: Store, review_id: str) -> None:

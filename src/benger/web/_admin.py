@@ -33,8 +33,7 @@ from benger.study import (
     set_study_groups,
 )
 from benger.study._models import ROLES, Enrolment, Pick, ReviewAssignment, Study, StudyUser, Submission
-from benger.study._progress import grader_progress, participant_progress
-from benger.study._review import coverage, problem_reports
+from benger.study._progress import coverage, grader_progress, participant_progress, problem_reports
 from benger.study._service import study_tasks
 from benger.study._state import STATE_LABELS
 from benger.study._tables import REVIEW_COLUMNS, SUBMISSION_COLUMNS, agreement, review_rows, submission_rows

@@ -18,7 +18,8 @@ from benger.judge import falloesung_rubric
 from benger.schema import FalloesungTask
 from benger.study import open_correction, save_review
 from benger.study._models import Pick, StudyTask
-from benger.study._review import grader_queue, latest, my_assignment, report_problem, solution_text
+from benger.study._progress import report_problem
+from benger.study._review import grader_queue, latest, my_assignment, solution_text
 from benger.web._render import render
 from benger.web._security import check_csrf, require, role_guard, store_of
 
