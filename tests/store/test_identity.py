@@ -180,3 +180,25 @@ def test_obs7_obs8_a_nul_in_a_late_pick_text_is_stored_losslessly(store: Store, 
     solution = store.get_human_solution(picks[index].subject_id)
     assert solution is not None and solution.text == text
     assert "_benger_escaped" not in solution.meta
+
+
+@pytest.mark.release
+def test_a_changed_release_corpus_is_refused_and_replace_says_what_goes(store: Store, release: Release) -> None:
+    store.import_release(release)
+    task_id, n_gens = _benchathon_task_with_generations(store)
+    tasks = [
+        t.model_copy(update={"facts": t.facts + " (geändert)"}) if t.task_id == task_id else t  # type: ignore[union-attr]
+        for t in release.benchathon.tasks
+    ]
+    changed = dataclasses.replace(release, benchathon=release.benchathon.model_copy(update={"tasks": tasks}))
+    before = dump(store)
+    ids = sorted(g.generation_id for g in store.generations())
+    with pytest.raises(InputError, match=f"removes 1 tasks, {n_gens} generations, {n_gens} judgements"):
+        store.import_release(changed)
+    assert dump(store) == before
+    counts = store.import_release(changed, replace=True)
+    assert counts["removed_tasks"] == 1 and counts["removed_generations"] == n_gens
+    assert store.get_task(task_id) == changed.benchathon.get(task_id)
+    # the old rows of the changed task went; the release's own rows for it came back in the same transaction
+    assert len(store.generations(task_ids=[task_id])) == n_gens
+    assert sorted(g.generation_id for g in store.generations()) == ids
