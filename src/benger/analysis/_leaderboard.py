@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -273,9 +274,8 @@ def leaderboard(
     )
 
 
-def display_names(configs: Iterable[SystemConfig]) -> dict[str, str]:
-    """Short display names: the catalog's alias (by system name or model id, e.g. "Opus-4.7", "Qwen3-235B"),
-    else the stored config's ``display_name``."""
+@cache
+def _catalog_aliases() -> dict[str, str]:
     from benger.llm._catalog import load_catalog
 
     aliases: dict[str, str] = {}
@@ -283,6 +283,13 @@ def display_names(configs: Iterable[SystemConfig]) -> dict[str, str]:
         if entry.display_name:
             aliases.setdefault(entry.name, entry.display_name)
             aliases.setdefault(entry.model, entry.display_name)
+    return aliases
+
+
+def display_names(configs: Iterable[SystemConfig]) -> dict[str, str]:
+    """Short display names: the catalog's alias (by system name or model id, e.g. "Opus-4.7", "Qwen3-235B"),
+    else the stored config's ``display_name``."""
+    aliases = _catalog_aliases()
     out: dict[str, str] = {}
     for c in configs:
         name = aliases.get(c.name) or c.display_name
@@ -316,6 +323,7 @@ def leaderboard_from_store(
     """
     from benger.store import _aggregate as agg
 
+    agg.refresh_statistics(store)
     items = agg.item_scores(
         store, corpora=corpora, systems=systems, judges=judges, include_superseded=include_superseded
     )

@@ -21,20 +21,14 @@ depends_on: str | Sequence[str] | None = None
 INDEXES: dict[str, tuple[str, list[str]]] = {
     "ix_generations_leaderboard": (
         "generations",
-        ["status", "task_id", "system", "config_hash", "generation_id", "truncated"],
+        ["generation_id", "status", "task_id", "system", "config_hash", "truncated", "answer"],
     ),
+    "ix_tasks_leaderboard": ("tasks", ["task_id", "corpus", "kind"]),
     "ix_judgements_leaderboard": (
         "judgements",
         [
-            "target_kind",
-            "target_id",
-            "judge",
-            "judge_config_hash",
-            "rubric_version",
-            "status",
-            "total",
-            "grade_points",
-            "passed",
+            *("target_kind", "target_id", "judge", "judge_config_hash", "rubric_version"),
+            *("status", "total", "grade_points", "passed"),
         ],
     ),
     "ix_metric_values_signature": ("metric_values", ["target_kind", "metric", "signature", "target_id", "value"]),
