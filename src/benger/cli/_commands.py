@@ -15,6 +15,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "benger.cli._llm",
     "benger.cli._web",
     "benger.cli._inspect",
+    "benger.cli._validate",
 )
 
 

@@ -1,0 +1,242 @@
+"""``benger validate-judge``: can this judge stand in for a blind human reviewer on BenGER? (issue 13 §2).
+
+Two ways to get the candidate's scores on the 45 released validation picks (30 human, 15 LLM, including the
+LLM pick whose generation is in the superseded file):
+
+* a judge configuration (run config with ``judges:`` or ``--judge NAME``): the picks are judged through the
+  normal resumable path (``plan_judgements`` / ``run_judgements``) in a store that holds the release; a rerun
+  judges only what is missing; ``--repeats k`` judges each pick k times (the mean is validated, the within-judge
+  sd is reported);
+* ``--recorded``: a "recorded judge" replays stored scores, either a judge key of the release's
+  ``creator_calibration_anchors.csv`` (e.g. ``gpt54mini``) or a CSV file with columns ``solution_id,score``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import json
+import statistics
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from benger.cli._options import ConcOpt, ConfigArg, DbOption, JudgeOpt, QuietOpt
+from benger.errors import EXIT_INCOMPLETE, ConfigError, InputError
+
+ReleaseOpt = Annotated[
+    Path | None,
+    typer.Option("--release", envvar="BENGER_RELEASE", help="The official release folder (benger-release)."),
+]
+
+
+def _console(stderr: bool = False) -> Any:
+    from rich.console import Console
+
+    return Console(stderr=stderr, soft_wrap=True)
+
+
+def recorded_scores(name: str, release: Path) -> tuple[dict[str, float], str]:
+    """Scores of a recorded judge: a release anchor judge key, or a CSV file ``solution_id,score``.
+
+    Returns ``(pick id -> raw score, label)``; ``InputError`` naming the file/line/field for bad input.
+    """
+    path = Path(name)
+    if path.suffix.lower() == ".csv":
+        if not path.is_file():
+            raise InputError(f"{path}: no such file")
+        scores: dict[str, float] = {}
+        with path.open(encoding="utf-8", newline="") as fh:
+            reader = csv.DictReader(fh)
+            if not reader.fieldnames or not {"solution_id", "score"} <= set(reader.fieldnames):
+                raise InputError(f"{path}: line 1: expected the columns solution_id,score")
+            for line, row in enumerate(reader, start=2):
+                try:
+                    value = float(row["score"])
+                except (TypeError, ValueError):
+                    raise InputError(f"{path}: line {line}: field score: not a number: {row['score']!r}") from None
+                if not 0 <= value <= 100:
+                    raise InputError(f"{path}: line {line}: field score: {value} is outside 0..100")
+                scores[row["solution_id"]] = value
+        return scores, f"recorded ({path.name})"
+    from benger.analysis._data import StudyData
+
+    data = StudyData.from_release(release)
+    if name not in data.judge_scores:
+        known = ", ".join(sorted(data.judge_scores))
+        raise InputError(f"--recorded {name!r}: not a judge of the release's anchor file ({known}) nor a .csv file")
+    return dict(data.judge_scores[name]), f"recorded {data.judge_labels.get(name, name)} (release)"
+
+
+def pick_targets(data: Any) -> list[tuple[str, str, str]]:
+    """(target_kind, target_id, task_kind) of every released validation pick (human solution or generation)."""
+    return [
+        ("generation" if s.pool == "llm" else "human_solution", sid, "falloesung")
+        for sid, s in sorted(data.solutions.items())
+    ]
+
+
+async def judge_picks(
+    store: Any,
+    config: Any,
+    targets: list[tuple[str, str, str]],
+    *,
+    progress: Any = None,
+    model_factory: Any = None,
+) -> tuple[Any, dict[str, list[float]], dict[str, str], Any]:
+    """Judge ``targets`` with the config's first judge (resumable); returns (stats, scores per target id with
+    one value per repeat, unscored target id -> reason, judge SystemConfig)."""
+    import functools
+
+    from benger.llm import RetryPolicy, create_model
+    from benger.pipeline import ModelPool, plan_judgements, run_judgements
+    from benger.pipeline._orchestrate import run_prompts
+    from benger.pipeline._runner import make_executor
+    from benger.pipeline._units import rubric_for_kind
+
+    prompts = run_prompts(config)
+    judge = config.resolved_judges()[0]
+    store.upsert_system(judge)
+    retry = config.retry
+    policy = RetryPolicy(max_retries=retry.max_retries, initial_wait=retry.initial_wait, max_wait=retry.max_wait)
+    factory = model_factory or functools.partial(create_model, policy=policy)
+    pool = ModelPool(factory, concurrency=config.concurrency)
+    units = plan_judgements(store, targets, [judge], prompts, repeats=config.repeats)
+    executor = make_executor(config.executor, config.concurrency, config=config, store=store)
+    reask = RetryPolicy(max_retries=retry.max_retries, initial_wait=0.0, jitter=0.0)
+    try:
+        stats = await run_judgements(
+            store, units, prompts=prompts, executor=executor, models=pool, progress=progress, reask_policy=reask
+        )
+    finally:
+        await pool.aclose()
+    rubric = rubric_for_kind("falloesung")
+    judge_hash = prompts.judge_config_hash(judge, rubric)
+    scores: dict[str, list[float]] = {}
+    unscored: dict[str, str] = {}
+    for j in store.judgements(target_ids=[t[1] for t in targets], rubric_version=rubric.id):
+        if j.judge_config_hash != judge_hash or j.repeat_index >= config.repeats:
+            continue
+        if j.status == "scored" and j.total is not None:
+            scores.setdefault(j.target_id, []).append(j.total)
+        else:
+            unscored.setdefault(j.target_id, j.reason or j.status)
+    return stats, scores, {k: v for k, v in unscored.items() if k not in scores}, judge
+
+
+def _write(result: dict[str, Any], markdown: str, out: Path | None) -> None:
+    if out is None:
+        return
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "validate-judge.json").write_text(json.dumps(result, indent=2, default=str), encoding="utf-8")
+    (out / "validate-judge.md").write_text(markdown, encoding="utf-8")
+    _console().print(f"wrote {out}/validate-judge.json, .md")
+
+
+def _release(release: Path | None) -> Path:
+    if release is None:
+        raise ConfigError("name the official release folder with --release PATH (or BENGER_RELEASE)")
+    if not release.is_dir():
+        raise InputError(f"--release {release}: no such folder")
+    return release
+
+
+def validate_judge(
+    config: ConfigArg = None,
+    recorded: Annotated[
+        str | None,
+        typer.Option("--recorded", help="Replay stored scores: a release anchor judge key or a CSV solution_id,score."),
+    ] = None,
+    release: ReleaseOpt = None,
+    db: DbOption = None,
+    judge_: JudgeOpt = None,
+    repeats: Annotated[int, typer.Option("--repeats", min=1, help="Judgements per pick (within-judge sd).")] = 1,
+    concurrency: ConcOpt = None,
+    quiet: QuietOpt = False,
+    out: Annotated[Path | None, typer.Option("--out", help="Write validate-judge.json/.md into this folder.")] = None,
+) -> None:
+    """Validate a judge (config, --judge, or --recorded scores) on the 45 released picks against the 180 human
+    reviews, beside the paper's six judges: agreement, kappa, calibration offset, ICC(2,k) placement, alt-test."""
+    from benger.analysis._data import StudyData
+    from benger.analysis._validate_judge import to_markdown
+    from benger.analysis._validate_judge import validate_judge as run_validation
+
+    path = _release(release)
+    data = StudyData.from_release(path)
+    provenance: dict[str, Any] = {"release": str(path)}
+    incomplete = False
+    if recorded is not None:
+        if config is not None or judge_:
+            raise ConfigError("give either --recorded or a judge configuration (CONFIG / --judge), not both")
+        scores, label = recorded_scores(recorded, path)
+        provenance["judge"] = label
+    else:
+        scores, label, judged, incomplete = _judge_release(data, path, config, judge_, db, repeats, concurrency, quiet)
+        provenance.update(judged)
+    from benger import __version__
+
+    provenance["benger"] = __version__
+    try:
+        result = run_validation(data, scores, label=label, provenance=provenance)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    markdown = to_markdown(result)
+    _console().print(markdown)
+    _write(result, markdown, out)
+    if incomplete:
+        _console(stderr=True).print(
+            f"incomplete: some picks are not judged yet; run the same command again to continue (exit code "
+            f"{EXIT_INCOMPLETE})"
+        )
+        raise typer.Exit(EXIT_INCOMPLETE)
+
+
+def _judge_release(
+    data: Any,
+    path: Path,
+    config: Path | None,
+    judge_: list[str] | None,
+    db: str | None,
+    repeats: int,
+    concurrency: int | None,
+    quiet: bool,
+) -> tuple[dict[str, float], str, dict[str, Any], bool]:
+    """Judge the picks with the configured judge (importing the release into the store once); returns
+    (mean score per pick, label, provenance, incomplete)."""
+    from benger.cli._core import _config, _err, _open
+    from benger.pipeline import ProgressReporter
+
+    cfg = _config(config, judge=judge_, repeats=repeats, concurrency=concurrency, need=("judges",))
+    if config is not None and repeats == 1:
+        cfg = cfg.model_copy(update={"repeats": 1})
+    store = _open(db, cfg)
+    try:
+        targets = pick_targets(data)
+        if store.get_human_solution(next(t[1] for t in targets if t[0] == "human_solution")) is None:
+            _err().print(f"importing the release {path} into the store (once)")
+            store.import_release(path)
+        reporter = ProgressReporter(_err(), enabled=not quiet)
+        stats, per_pick, unscored, judge = asyncio.run(judge_picks(store, cfg, targets, progress=reporter))
+    finally:
+        store.close()
+    for key, message in stats.errors[:5]:
+        _err().print(f"[red]error[/red] {key}: {message}")
+    for sid, reason in sorted(unscored.items())[:5]:
+        _err().print(f"unscored pick {sid}: {reason}")
+    sds = [statistics.pstdev(v) for v in per_pick.values() if len(v) >= 2]
+    scores = {sid: statistics.fmean(v) for sid, v in per_pick.items()}
+    provenance = {
+        "judge": judge.name,
+        "judge_config": judge.config_hash()[:8],
+        "model": f"{judge.provider}:{judge.model}",
+        "repeats": cfg.repeats,
+        "within_judge_sd_mean": statistics.fmean(sds) if sds else None,
+        "unscored": len(unscored),
+    }
+    incomplete = len(per_pick) + len(unscored) < len(targets) or bool(stats.errors)
+    return scores, judge.name, provenance, incomplete
+
+
+def register(app: typer.Typer) -> None:
+    app.command(name="validate-judge")(validate_judge)
