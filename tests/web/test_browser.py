@@ -284,3 +284,24 @@ def test_every_page_type_has_no_serious_accessibility_violation(browser: object,
             if found:
                 problems[path] = found
     assert problems == {}
+
+
+def test_selected_passage_becomes_a_margin_note(browser: object, site: Site) -> None:
+    page = _login(browser, site, "c0")
+    with site.world.store.session() as session:
+        aid = session.scalar(select(ReviewAssignment.id).filter_by(grader_id=site.world.ids["c0"]).limit(1))
+    page.goto(f"{site.url}/reviews/{aid}")
+    page.evaluate(
+        """() => {
+            const node = document.querySelector('#solution-text p').firstChild;
+            const range = document.createRange();
+            range.setStart(node, 0);
+            range.setEnd(node, 7);
+            window.getSelection().removeAllRanges();
+            window.getSelection().addRange(range);
+        }"""
+    )
+    selected = page.evaluate("() => window.getSelection().toString()")
+    page.click("#take-selection")
+    assert page.input_value("#new-note-quote") == selected and len(selected) == 7
+    assert page.evaluate("() => document.activeElement.id") == "new-note-text"

@@ -223,6 +223,7 @@ class Review(Base):
     grade_points: Mapped[int | None] = mapped_column(Integer)
     passed: Mapped[bool | None] = mapped_column(Boolean)
     supersedes: Mapped[str | None] = mapped_column(String(64))
+    margin_notes: Mapped[list[dict[str, str]] | None] = mapped_column(JSONType)  # [{"quote", "note"}]
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     submitted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 

@@ -234,6 +234,23 @@ def latest(session: Session, assignment_id: int) -> Review | None:
     return session.scalar(stmt)
 
 
+MAX_NOTES, MAX_QUOTE, MAX_NOTE = 50, 300, 1000
+
+
+def margin_notes(quotes: list[str], notes: list[str]) -> list[dict[str, str]]:
+    """Pair quoted passages with notes (pairs without a note are dropped); StudyError beyond the limits."""
+    pairs = [{"quote": q.strip(), "note": n.strip()} for q, n in zip(quotes, notes, strict=False) if n.strip()]
+    if len(pairs) > MAX_NOTES or any(len(p["quote"]) > MAX_QUOTE or len(p["note"]) > MAX_NOTE for p in pairs):
+        raise StudyError(
+            "Randbemerkungen: höchstens {n}, Stelle bis {quote} und Bemerkung bis {note} Zeichen.",
+            field="margin_notes",
+            n=MAX_NOTES,
+            quote=MAX_QUOTE,
+            note=MAX_NOTE,
+        )
+    return pairs
+
+
 def save_review(
     store: Store,
     assignment_id: int,
@@ -241,8 +258,12 @@ def save_review(
     dimensions: dict[str, Any],
     justifications: dict[str, str],
     submit: bool,
+    notes: list[dict[str, str]] | None = None,
 ) -> Scored:
-    """Autosave a draft, or submit (validated, totals computed here); submitted versions never change."""
+    """Autosave a draft, or submit (validated, totals computed here); submitted versions never change.
+
+    ``notes`` are margin notes on passages of the solution (see ``margin_notes``), kept with the version.
+    """
     scored = score(falloesung_rubric(), dimensions, justifications, complete=submit)
     now = now_utc()
     try:
@@ -259,6 +280,7 @@ def save_review(
                 "passed": scored.passed,
                 "status": status,
                 "submitted_at": now if submit else None,
+                "margin_notes": list(notes or []),
             }
             if current is None:
                 review = Review(id=uuid.uuid4().hex, assignment_id=assignment_id, version=1, created_at=now, **values)
@@ -304,6 +326,7 @@ def open_correction(store: Store, assignment_id: int, user_id: int) -> None:
                 total=current.total,
                 grade_points=current.grade_points,
                 passed=current.passed,
+                margin_notes=list(current.margin_notes or []),
                 supersedes=current.id,
                 created_at=now_utc(),
             )
@@ -342,6 +365,7 @@ def mirror_review(store: Store, review_id: str) -> None:
                 "version": review.version,
                 "version_id": review.id,
                 "supersedes": review.supersedes,
+                "margin_notes": list(review.margin_notes or []),
             },
         )
     store.add_human_review(record)

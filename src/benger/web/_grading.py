@@ -19,7 +19,7 @@ from benger.schema import FalloesungTask
 from benger.study import open_correction, save_review
 from benger.study._models import Pick, StudyTask
 from benger.study._progress import report_problem
-from benger.study._review import grader_queue, latest, my_assignment, solution_text
+from benger.study._review import grader_queue, latest, margin_notes, my_assignment, solution_text
 from benger.web._render import render
 from benger.web._security import check_csrf, require, role_guard, store_of
 
@@ -69,11 +69,12 @@ def grading_page(request: Request, assignment_id: int) -> Response:
         )
 
 
-def _fields(form: FormData) -> tuple[dict[str, Any], dict[str, str]]:
+def _fields(form: FormData) -> tuple[dict[str, Any], dict[str, str], list[dict[str, str]]]:
     keys = falloesung_rubric().keys
     points = {k: form.get(f"dim_{k}") for k in keys}
     notes = {k: str(form.get(f"just_{k}", "")) for k in keys}
-    return points, notes
+    margin = margin_notes([str(q) for q in form.getlist("note_quote")], [str(n) for n in form.getlist("note_text")])
+    return points, notes, margin
 
 
 @router.post("/reviews/{assignment_id}/draft", dependencies=[Depends(check_csrf)])
@@ -81,8 +82,8 @@ async def draft(request: Request, assignment_id: int) -> Response:
     store = store_of(request)
     with store.session() as session:
         user = require(request, session, *GRADER_ROLES)
-    points, notes = _fields(await request.form())
-    scored = save_review(store, assignment_id, user.id, points, notes, submit=False)
+    points, notes, margin = _fields(await request.form())
+    scored = save_review(store, assignment_id, user.id, points, notes, submit=False, notes=margin)
     return JSONResponse(
         {"status": "saved", "total": scored.total, "grade_points": scored.grade_points, "passed": scored.passed}
     )
@@ -93,8 +94,8 @@ async def submit(request: Request, assignment_id: int) -> Response:
     store = store_of(request)
     with store.session() as session:
         user = require(request, session, *GRADER_ROLES)
-    points, notes = _fields(await request.form())
-    save_review(store, assignment_id, user.id, points, notes, submit=True)
+    points, notes, margin = _fields(await request.form())
+    save_review(store, assignment_id, user.id, points, notes, submit=True, notes=margin)
     return RedirectResponse(f"/reviews/{assignment_id}", status_code=303)
 
 

@@ -340,6 +340,13 @@ EN: dict[str, str] = {
         "Visible to groups (empty = everyone; separate with spaces)",
     "Gruppen speichern": "Save groups",
     "Gruppen von": "Groups of",
+    "Randbemerkungen: höchstens {n}, Stelle bis {quote} und Bemerkung bis {note} Zeichen.":
+        "Margin notes: at most {n}, passage up to {quote} and note up to {note} characters.",
+    "Randbemerkungen zu Stellen der Lösung": "Margin notes on passages of the solution",
+    "Stelle": "Passage",
+    "Bemerkung": "Note",
+    "Stelle (in der Lösung markieren, dann übernehmen)": "Passage (select it in the solution, then take it over)",
+    "Markierte Stelle übernehmen": "Take over the selected passage",
 }
 # fmt: on
 #: Strings the browser script needs (read from the page, so the script has no language of its own).

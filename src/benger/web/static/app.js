@@ -111,6 +111,20 @@
     }
     var grade = document.getElementById("grade-form");
     if (grade) { liveTotal(grade); }
+    // Margin notes: the passage selected in the solution goes into the new note's "Stelle" field.
+    var take = document.getElementById("take-selection");
+    if (take) {
+      take.addEventListener("click", function () {
+        var selection = window.getSelection();
+        var solution = document.getElementById("solution-text");
+        var quote = document.getElementById("new-note-quote");
+        if (selection && solution && quote && selection.anchorNode && solution.contains(selection.anchorNode)) {
+          quote.value = selection.toString().trim().slice(0, 300);
+          quote.dispatchEvent(new Event("input", {bubbles: true}));
+          document.getElementById("new-note-text").focus();
+        }
+      });
+    }
     document.querySelectorAll("button.copy").forEach(function (button) {
       button.addEventListener("click", function () {
         var source = document.getElementById(button.getAttribute("data-copy"));

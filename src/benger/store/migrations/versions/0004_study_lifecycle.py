@@ -1,5 +1,5 @@
 """Study lifecycle and account security: study states, session versions, atomic login counters, consent,
-skip reasons, the AI tools of co-creation submissions, graders' problem reports, and groups (a study is
+skip reasons, the AI tools of co-creation submissions, graders' problem reports and margin notes, and groups (a study is
 visible to the participants of its groups; no groups: to everyone).
 
 Existing studies get the state their rows imply (review assignments: in_review; picks: picked; otherwise
@@ -16,6 +16,8 @@ from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
+
+from benger.store._base import JSONType
 
 revision: str = "0004_study_lifecycle"
 down_revision: str | None = "0003_identity"
@@ -43,6 +45,7 @@ def upgrade() -> None:
     _add("study_enrolments", sa.Column("consent_at", sa.DateTime(timezone=True)))
     _add("study_attempts", sa.Column("skip_reason", sa.String(500)))
     _add("study_submissions", sa.Column("ai_tools", sa.String(500)))
+    _add("study_reviews", sa.Column("margin_notes", JSONType))
     op.drop_index("ix_study_login_attempts_key", table_name="study_login_attempts")
     op.drop_table("study_login_attempts")
     op.create_table(
@@ -80,6 +83,7 @@ def downgrade() -> None:
         sa.PrimaryKeyConstraint("id", name="pk_study_login_attempts"),
     )
     op.create_index("ix_study_login_attempts_key", "study_login_attempts", ["key"])
+    _drop("study_reviews", "margin_notes")
     _drop("study_submissions", "ai_tools")
     _drop("study_attempts", "skip_reason")
     _drop("study_enrolments", "consent_at")
