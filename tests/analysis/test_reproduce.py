@@ -535,3 +535,26 @@ def test_creator_calibration_cells_carry_their_counts(results: dict[str, Any]) -
     pooled = cc["pooled_loo"]["cfgB_opus"]["human"]["raw"]["0.15"]
     assert (pooled["n_anchors"], pooled["n_instances"]) == (43, 28)  # Opus misses P25 and P28
     assert cc["gloo"]["gpt54mini"]["llm"]["scalar"]["0.2"]["n_instances"] == 15
+
+
+# paper Table 1 ZJS n of the nine systems whose printed n includes superseded ZJS generations
+PAPER_ZJS_N = {
+    "claude-opus-4-7": 652,
+    "gemini-3.1-pro-preview": 740,
+    "gpt-5.4": 586,
+    "claude-sonnet-4-6": 782,
+    "deepseek-ai/DeepSeek-V4-Pro": 609,
+    "deepseek-ai/DeepSeek-V4-Flash": 582,
+    "Qwen/Qwen3.5-122B-A10B": 863,
+    "Qwen/Qwen3.6-35B-A3B": 829,
+    "Qwen/Qwen3-235B-A22B-Thinking-2507": 656,
+}
+
+
+def test_departures_explain_the_printed_zjs_n(results: dict[str, Any]) -> None:
+    items = results["departures"]["items"]
+    zjs = {i["item"].split("[")[1].split("]")[0]: i for i in items if i["kind"] == "superseded_not_released"}
+    assert {s: i["printed"] for s, i in zjs.items()} == PAPER_ZJS_N
+    kinds = {i["kind"] for i in items}
+    assert {"unavailable", "monte_carlo"} <= kinds
+    assert any(i["item"] == "rq4" and "30 of 220" in i["cause"] for i in items)

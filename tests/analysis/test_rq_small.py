@@ -235,3 +235,19 @@ def test_appendix_a_tables_by_hand() -> None:
     a_full = next(r for r in full["table2"] if r["row"] == "a")
     assert (a_full["n"], a_full["raw"]["mean"]) == (3, 190 / 3)
     assert next(r for r in full["table5"] if r["row"] == "a")["metrics"]["bleu"]["mean"] == pytest.approx(0.3)
+
+
+def test_departures_by_hand() -> None:
+    from benger.analysis._departures import departures
+
+    results = {
+        "rq1": {"leaderboard": {"rows": [{"system": "a", "zjs": {"n": 100}}, {"system": "b", "zjs": {"n": 50}}]}},
+        "rq4": {"source": "unavailable", "reason": "no judge scores", "judge": None},
+        "rq5": {"x": [{"row": "r1", "judge_source": "unavailable", "judge_reason": "why"}]},
+    }
+    out = departures(results, {"a": 7, "b": 0, "c": 3})  # b dropped nothing, c has no leaderboard row
+    zjs = [i for i in out["items"] if i["kind"] == "superseded_not_released"]
+    assert [(i["item"], i["printed"], i["benger"]) for i in zjs] == [("rq1.leaderboard[a].zjs.n", 107, 100)]
+    unavailable = [(i["item"], i["cause"]) for i in out["items"] if i["kind"] == "unavailable"]
+    assert unavailable == [("rq4", "no judge scores"), ("rq5.x[r1]", "why")]
+    assert out["items"][-1]["kind"] == "monte_carlo" and out["inputs"] == {"zjs_systems_with_dropped": 2}

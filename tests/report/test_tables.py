@@ -207,3 +207,25 @@ def test_appendix_tables_print_mean_and_half_width() -> None:
     assert isinstance(t5, Table) and t5.columns == ["System", "n", "bleu"]
     assert t5.rows == [["sys-a", "15", "0.065 ± 0.017"]]
     assert isinstance(appendix_table2({}), Missing)
+
+
+def test_departures_table() -> None:
+    from benger.report._tables_release import departures_table
+
+    results: dict[str, Any] = {
+        "departures": {
+            "method": "m",
+            "inputs": {"zjs_systems_with_dropped": 1},
+            "items": [
+                {"kind": "superseded_not_released", "item": "rq1.x", "printed": 652, "benger": 581, "cause": "c1"},
+                {"kind": "unavailable", "item": "rq4", "printed": None, "benger": None, "cause": "c2"},
+            ],
+        }
+    }
+    t = departures_table(results)
+    assert isinstance(t, Table)
+    assert t.rows == [
+        ["superseded_not_released", "rq1.x", "652", "581", "c1"],
+        ["unavailable", "rq4", None, None, "c2"],
+    ]
+    assert isinstance(departures_table({}), Missing)

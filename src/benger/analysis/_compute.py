@@ -12,6 +12,7 @@ from benger.analysis import _rq5
 from benger.analysis._appendix_a import appendix_a
 from benger.analysis._creator import creator_calibration
 from benger.analysis._data import POOLS, StudyData
+from benger.analysis._departures import departures
 from benger.analysis._release_tables import judge_swap_block, operational_block
 from benger.analysis._rq12 import group_aggregates, leaderboard, task_system
 from benger.analysis._rq34 import cocreation, metric_validity
@@ -157,4 +158,5 @@ def compute_all(
         },
         "extras": _extras(data, seed, n_boot),
     }
+    results["departures"] = departures(results, getattr(data, "zjs_superseded_dropped", None) or {})
     return dict(_jsonable(results))

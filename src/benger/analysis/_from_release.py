@@ -37,6 +37,7 @@ class ReleaseStudyData(StudyData):
     operational: dict[str, Any] = field(default_factory=dict)
     metrics_all: dict[str, dict[str, float]] = field(default_factory=dict)  # incl. superseded generations
     human_metrics: dict[str, dict[str, tuple[str | None, float]]] = field(default_factory=dict)  # (condition, v)
+    zjs_superseded_dropped: dict[str, int] = field(default_factory=dict)  # ZJS generations the release dropped
 
 
 def _operational(release: Release) -> dict[str, Any]:
@@ -202,6 +203,9 @@ def study_from_release(path: str | Path) -> StudyData:
         operational=_operational(release),
         metrics_all=metrics_all,
         human_metrics=human_metrics,
+        zjs_superseded_dropped={
+            str(rec["system"]): int(rec.get("n_superseded_dropped") or 0) for rec in release.zjs_summary
+        },
         systems=systems,
         task_areas={t.task_id: t.area for t in release.benchathon.tasks},
         generations=generations,

@@ -75,6 +75,13 @@ _SECTIONS: list[tuple[str, str, str, list[TableFn], list[FigureFn]]] = [
         [figs.calibration_figure, figs.dimension_figure],
     ),
     ("extras", "Extras", "Further comparisons.", [t5.paired_systems_table], []),
+    (
+        "departures",
+        "Departures",
+        "Where the numbers differ from the printed paper, and what the inputs cannot give, with the cause.",
+        [trel.departures_table],
+        [],
+    ),
 ]
 
 _SUBTITLE = {"release": "Recomputed from the released BenGER data", "store": "Computed from a study run (benger store)"}

@@ -163,3 +163,27 @@ def appendix_table5(results: Mapping[str, Any]) -> Table | Missing:
         inputs=inputs,
         method=method,
     )
+
+
+def departures_table(results: Mapping[str, Any]) -> Table | Missing:
+    """Every departure from the printed paper and every unavailable block, with the cause."""
+    dep = block(results, "departures")
+    items = dep.get("items") if isinstance(dep, Mapping) else None
+    title = "Departures from the printed paper and unavailable inputs"
+    if not items:
+        return Missing("departures", title, "results.json has no departures block")
+    rows: list[list[Cell]] = [
+        [str(i.get("kind")), str(i.get("item")), integer(i.get("printed")), integer(i.get("benger")), i.get("cause")]
+        for i in items
+        if isinstance(i, Mapping)
+    ]
+    inputs, method = provenance(dep)
+    return Table(
+        "departures",
+        title,
+        ["Kind", "Where", "Printed", "benger", "Cause"],
+        rows,
+        caption="Printed / benger: the two counts where they differ; unavailable: the release lacks the input.",
+        inputs=inputs,
+        method=method,
+    )
