@@ -235,7 +235,7 @@ def _judge_release(
         "unscored": len(unscored),
     }
     incomplete = len(per_pick) + len(unscored) < len(targets) or bool(stats.errors)
-    return scores, judge.name, provenance, incomplete
+    return scores, f"{judge.name} [{judge.config_hash()[:8]}]", provenance, incomplete
 
 
 def register(app: typer.Typer) -> None:
