@@ -188,7 +188,11 @@ def test_latency_counts_from_receipt_and_includes_rendering() -> None:
         started = time.perf_counter()
         httpx.post(f"{stub.base_url}/chat/completions", json=_chat("Frage"), timeout=10).raise_for_status()
         elapsed = time.perf_counter() - started
-    assert 0.2 <= elapsed < 0.33  # 200 ms from receipt to reply, not 200 + 150
+        (entry,) = stub.log
+    assert elapsed >= 0.2
+    # the server's own receipt-to-reply time (client start-up under CPU load does not enter it):
+    # 200 ms, not 200 + 150
+    assert 200 <= entry["duration_ms"] < 330
 
 
 # --- reply behaviours (issue 11): each row is a model-name behaviour and what the reply must look like ------
