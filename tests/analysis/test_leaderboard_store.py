@@ -242,7 +242,8 @@ def test_a_self_judged_local_model_is_not_ranked_among_the_paper_systems(release
     assert local.comparable.startswith(
         "not comparable: judged by qwen-0.5b [self, falloesung@1+x]; the paper's rows by"
     )
-    assert "| not comparable |" in board.to_markdown() and "| Opus-4.7 |" in board.to_markdown()
+    assert "| no |" in board.to_markdown() and "| Opus-4.7 |" in board.to_markdown()
+    assert "Vs paper: not comparable: judged by qwen-0.5b" in board.to_markdown()
     # only when asked for does one ranking pool the judges (then the local model does lead)
     pooled = leaderboard_from_store(store, ci="normal", pool_judges=True)
     assert pooled.ranking[0].system == "qwen-0.5b" and pooled.groups()[0] == "all judges (pooled)"

@@ -87,10 +87,15 @@ def _accuracy(row: LeaderboardRow) -> str:
 
 
 def _vs_paper(row: LeaderboardRow) -> str:
-    """Short form of ``row.comparable`` (the full reason is in the CSV/JSON and the Markdown notes)."""
-    if row.comparable is None:
-        return "–"
-    return row.comparable.split(":")[0]
+    """Short form of ``row.comparable``: paper / yes / no (the full reason is in the CSV/JSON and the notes)."""
+    reason = row.comparable or ""
+    if reason == "paper reference":
+        return "paper"
+    if reason.startswith("comparable"):
+        return "yes"
+    if reason.startswith("not comparable"):
+        return "no"
+    return "–"
 
 
 def cells(board: Leaderboard, row: LeaderboardRow) -> list[str]:
