@@ -308,3 +308,19 @@ def test_named_rng_is_a_function_of_seed_and_names(names: list[str], seed: int) 
     b = named_rng(seed, *names).integers(0, 10**9, 4)
     assert (a == b).all()
     assert not (named_rng(seed, *names, "other").integers(0, 10**9, 4) == a).all()
+
+
+@SETTINGS
+@given(st.lists(st.one_of(st.floats(0, 1), st.sampled_from([0.0, 1.0, 0.01, 0.05, 0.0039, 0.0098])), max_size=9))
+def test_multiple_testing_equals_statsmodels(p_values: list[float]) -> None:
+    from statsmodels.stats.multitest import multipletests
+
+    from benger.stats._multitest import by_reject, holm
+
+    if not p_values:
+        assert by_reject(p_values, 0.05).size == 0
+        return
+    assert (by_reject(p_values, 0.05) == multipletests(p_values, alpha=0.05, method="fdr_by")[0]).all()
+    reject, adjusted = holm(p_values, 0.05)
+    ref_reject, ref_adjusted, _, _ = multipletests(p_values, alpha=0.05, method="holm")
+    assert (reject == ref_reject).all() and np.allclose(adjusted, ref_adjusted, rtol=0, atol=1e-12)

@@ -1,4 +1,4 @@
-"""The one statistics stack of benger (numpy / scipy / statsmodels): intervals, agreement, alt-test, calibration."""
+"""The one statistics stack of benger (numpy / scipy): intervals, agreement, alt-test, calibration."""
 
 from benger.stats._agreement import (
     ICCResult,

@@ -16,9 +16,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from scipy import stats as sps
-from statsmodels.stats.multitest import multipletests
 
 from benger.stats._clean import is_missing, require_finite
+from benger.stats._multitest import by_reject
 
 T_TEST_MIN_N = 30
 MIN_INSTANCES = 5
@@ -183,7 +183,7 @@ def alt_test(
     total = n_instances_total if n_instances_total is not None else 0
     if m == 0:
         return AltTestResult(epsilon, 0, total, 0, None, None, None, False, [])
-    rejected = multipletests([r.p_value for r in rows], alpha=q, method="fdr_by")[0]
+    rejected = by_reject([r.p_value for r in rows], q)
     rows = [r._replace(rejected_BY=bool(flag)) for r, flag in zip(rows, rejected, strict=True)]
     k = int(sum(rejected))
     omega = k / m

@@ -7,10 +7,10 @@ from itertools import combinations
 from typing import NamedTuple
 
 import numpy as np
-from statsmodels.stats.multitest import multipletests
 
 from benger.stats._clean import check_resamples, is_missing, to_float_array
 from benger.stats._intervals import DEFAULT_RESAMPLES, _means, _percentiles, _rng
+from benger.stats._multitest import holm
 
 
 class PairComparison(NamedTuple):
@@ -60,5 +60,5 @@ def paired_system_comparisons(
         rows.append((a, b, diff.size, float(diff.mean()), low, high, p, len(shared) - len(kept)))
     if not rows:
         return []
-    reject, p_holm, _, _ = multipletests([r[6] for r in rows], alpha=alpha, method="holm")
+    reject, p_holm = holm([r[6] for r in rows], alpha)
     return [PairComparison(*r[:7], float(ph), bool(rej), r[7]) for r, ph, rej in zip(rows, p_holm, reject, strict=True)]
