@@ -28,113 +28,22 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel
-
-from benger.analysis._leaderboard_metrics import MetricMean, MetricRecord, choose_signatures
+from benger.analysis._leaderboard_build import build
+from benger.analysis._leaderboard_metrics import MetricRecord, choose_signatures
+from benger.analysis._leaderboard_model import (  # noqa: F401  (re-exported)
+    AGGREGATION,
+    NOT_RANKED,
+    POOLED,
+    RAW_SCALE,
+    CiKind,
+    Leaderboard,
+    LeaderboardRow,
+    SystemRank,
+)
 from benger.schema import FalloesungTask, Generation, Judgement, PrincipleItem, SystemConfig
 from benger.store._aggregate import Answer, ConfigProvenance, GenerationCount, ItemScore, MetricGroupMean
-
-CiKind = Literal["bootstrap", "normal"]
-AGGREGATION = (
-    "per generation: mean over the judge configuration's scored repeats; per row: mean over generations "
-    "(n = generations with a scored judgement); ranking: mean of per-corpus means within one judge group"
-)
-NOT_RANKED = "unranked (no scored judgement)"
-POOLED = "all judges (pooled)"
-RAW_SCALE = (0.0, 100.0)
-
-
-class LeaderboardRow(BaseModel):
-    """One system configuration x judge configuration x corpus."""
-
-    rank: int | None
-    group: str
-    system: str
-    config_id: str
-    config_hash: str
-    tier: str | None
-    judge: str | None
-    judge_config_id: str | None
-    judge_config_hash: str | None
-    rubric: str | None
-    prompt_hash: str | None
-    display: str | None = None
-    reference: bool = False
-    comparable: str | None = None
-    corpus: str
-    n: int
-    repeats: float | None
-    mean: float | None
-    ci_low: float | None
-    ci_high: float | None
-    mean_grade_points: float | None
-    pass_rate: float | None
-    accuracy: float | None
-    answered: int
-    answer_items: int
-    generations: int
-    excluded: int
-    failed: int
-    truncated: int
-    unscored: int
-    unjudged: int
-    superseded: int = 0
-    metrics: dict[str, MetricMean] = {}
-
-
-class SystemRank(BaseModel):
-    """A system configuration's place within a judge group: the mean of its per-corpus raw means."""
-
-    rank: int
-    group: str
-    system: str
-    config_id: str
-    tier: str | None
-    overall: float | None
-    corpora: dict[str, float | None]
-
-
-class Leaderboard(BaseModel):
-    """Rows, rankings per judge group, and the provenance of every number (CSV/JSON/Markdown/rich exports)."""
-
-    rows: list[LeaderboardRow]
-    ranking: list[SystemRank]
-    ci: CiKind
-    ci_method: str
-    seed: int
-    n_resamples: int
-    confidence: float = 0.95
-    aggregation: str = AGGREGATION
-    pooled_judges: bool = False
-    superseded: Literal["included", "excluded"] = "included"
-    metric_signatures: dict[str, str] = {}
-    benger_version: str = ""
-
-    def groups(self) -> list[str]:
-        """The judge groups in display order."""
-        return list(dict.fromkeys(r.group for r in self.rows))
-
-    def to_json(self) -> str:
-        from benger.analysis._leaderboard_render import to_json
-
-        return to_json(self)
-
-    def to_csv(self) -> str:
-        from benger.analysis._leaderboard_render import to_csv
-
-        return to_csv(self)
-
-    def to_markdown(self) -> str:
-        from benger.analysis._leaderboard_render import to_markdown
-
-        return to_markdown(self)
-
-    def to_rich(self) -> Any:
-        from benger.analysis._leaderboard_render import to_rich
-
-        return to_rich(self)
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -248,8 +157,6 @@ def leaderboard(
             g.config_hash,
             ConfigProvenance(str(prompt) if prompt is not None else None, str(source) if source is not None else None),
         )
-    from benger.analysis._leaderboard_build import build
-
     superseded: dict[tuple[str, str, str], int] = defaultdict(int)
     for g in generations:
         if g.task_id in corpus_of and _is_superseded(g):
@@ -339,8 +246,6 @@ def leaderboard_from_store(
     configs = store.systems()
     for s in configs:
         tiers.setdefault(s.name, s.tier)
-    from benger.analysis._leaderboard_build import build
-
     return build(
         items,
         counts,

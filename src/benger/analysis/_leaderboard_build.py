@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from benger import __version__
-from benger.analysis._leaderboard import (
+from benger.analysis._leaderboard_metrics import MetricMean
+from benger.analysis._leaderboard_model import (
     NOT_RANKED,
     POOLED,
     RAW_SCALE,
@@ -21,7 +22,6 @@ from benger.analysis._leaderboard import (
     LeaderboardRow,
     SystemRank,
 )
-from benger.analysis._leaderboard_metrics import MetricMean
 from benger.metrics._answers import accuracy
 from benger.stats import bootstrap_mean_ci, normal_mean_ci
 from benger.store._aggregate import Answer, ConfigProvenance, GenerationCount, ItemScore, MetricGroupMean

@@ -1,0 +1,109 @@
+"""The leaderboard's data model (rows, rankings, board) and its constants; see :mod:`benger.analysis._leaderboard`."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from benger.analysis._leaderboard_metrics import MetricMean
+
+CiKind = Literal["bootstrap", "normal"]
+AGGREGATION = (
+    "per generation: mean over the judge configuration's scored repeats; per row: mean over generations "
+    "(n = generations with a scored judgement); ranking: mean of per-corpus means within one judge group"
+)
+NOT_RANKED = "unranked (no scored judgement)"
+POOLED = "all judges (pooled)"
+RAW_SCALE = (0.0, 100.0)
+
+
+class LeaderboardRow(BaseModel):
+    """One system configuration x judge configuration x corpus."""
+
+    rank: int | None
+    group: str
+    system: str
+    config_id: str
+    config_hash: str
+    tier: str | None
+    judge: str | None
+    judge_config_id: str | None
+    judge_config_hash: str | None
+    rubric: str | None
+    prompt_hash: str | None
+    display: str | None = None
+    reference: bool = False
+    comparable: str | None = None
+    corpus: str
+    n: int
+    repeats: float | None
+    mean: float | None
+    ci_low: float | None
+    ci_high: float | None
+    mean_grade_points: float | None
+    pass_rate: float | None
+    accuracy: float | None
+    answered: int
+    answer_items: int
+    generations: int
+    excluded: int
+    failed: int
+    truncated: int
+    unscored: int
+    unjudged: int
+    superseded: int = 0
+    metrics: dict[str, MetricMean] = {}
+
+
+class SystemRank(BaseModel):
+    """A system configuration's place within a judge group: the mean of its per-corpus raw means."""
+
+    rank: int
+    group: str
+    system: str
+    config_id: str
+    tier: str | None
+    overall: float | None
+    corpora: dict[str, float | None]
+
+
+class Leaderboard(BaseModel):
+    """Rows, rankings per judge group, and the provenance of every number (CSV/JSON/Markdown/rich exports)."""
+
+    rows: list[LeaderboardRow]
+    ranking: list[SystemRank]
+    ci: CiKind
+    ci_method: str
+    seed: int
+    n_resamples: int
+    confidence: float = 0.95
+    aggregation: str = AGGREGATION
+    pooled_judges: bool = False
+    superseded: Literal["included", "excluded"] = "included"
+    metric_signatures: dict[str, str] = {}
+    benger_version: str = ""
+
+    def groups(self) -> list[str]:
+        """The judge groups in display order."""
+        return list(dict.fromkeys(r.group for r in self.rows))
+
+    def to_json(self) -> str:
+        from benger.analysis._leaderboard_render import to_json
+
+        return to_json(self)
+
+    def to_csv(self) -> str:
+        from benger.analysis._leaderboard_render import to_csv
+
+        return to_csv(self)
+
+    def to_markdown(self) -> str:
+        from benger.analysis._leaderboard_render import to_markdown
+
+        return to_markdown(self)
+
+    def to_rich(self) -> Any:
+        from benger.analysis._leaderboard_render import to_rich
+
+        return to_rich(self)
