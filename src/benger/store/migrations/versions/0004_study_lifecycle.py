@@ -31,8 +31,12 @@ def _add(table: str, column: sa.Column) -> None:
 
 
 def _drop(table: str, column: str) -> None:
-    with op.batch_alter_table(table) as batch:
-        batch.drop_column(column)
+    if op.get_bind().dialect.name == "sqlite":
+        # SQLite >= 3.35 drops a plain column in place; the batch copy would drop and recreate the table,
+        # which its foreign keys forbid while rows refer to it
+        op.execute(f'ALTER TABLE "{table}" DROP COLUMN "{column}"')
+        return
+    op.drop_column(table, column)
 
 
 def upgrade() -> None:
