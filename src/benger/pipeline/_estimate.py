@@ -1,0 +1,369 @@
+"""Know the cost first (issue 13 §3): a dry run of a run config, and budget caps that stop a run cleanly.
+
+``estimate_run`` plans exactly what a run would do after resume (``plan_generations`` / ``plan_judgements``:
+finished items are not counted), renders every prompt and counts its tokens:
+
+* input tokens: with the model's own tokenizer when it is a local GGUF (llama.cpp, vocabulary only), else
+  ``characters / CHARS_PER_TOKEN``. ``CHARS_PER_TOKEN`` = 3.16 was measured with the Qwen2.5 tokenizer on 75
+  release texts (15 Benchathon facts + 15 references + 45 validation picks; 297,606 tokens); single texts lie
+  between 2.69 and 3.56 characters per token, i.e. the estimate of one German legal text is within -15 % /
+  +13 % of that tokenizer's count (other providers' tokenizers differ: see docs/validate-judge.md);
+* output tokens: the release's observed mean words per Falllösung of that system (``benchathon_generations_
+  stats.json``) x ``TOKENS_PER_WORD`` (2.27, same tokenizer, on the 45 picks) where the system is a paper
+  system, else ``max_output_tokens`` (an upper bound); a judge's output is its ``max_output_tokens``;
+* time: the release's mean per-call latency of that system (``operational_metadata.json``) x calls /
+  concurrency where known, else unknown;
+* cost: catalog prices (USD per 1M tokens) where set; unknown stays ``None``, never 0. The release's mean
+  cost per Benchathon generation is shown beside it as an empirical cross-check.
+
+``BudgetGuard`` wraps a model factory: before each call it adds the call's worst case (input estimate +
+``max_output_tokens``) to what was spent and refuses the call with ``BudgetExceeded`` (a ``ProviderError``:
+the item is saved as ``failed`` and retried by the next run) when a cap would be passed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from benger.llm import ChatMessage, ChatRequest, ChatResponse, ProviderError
+from benger.pipeline._config import RunConfig
+from benger.pipeline._orchestrate import judge_targets, load_run_corpora, run_prompts, select_tasks
+from benger.pipeline._runner import plan_generations, plan_judgements
+from benger.pipeline._units import resolve_rubric
+from benger.schema import FalloesungTask, PrincipleItem, SystemConfig
+
+CHARS_PER_TOKEN = 3.16
+TOKENS_PER_WORD = 2.27
+Counter = Callable[[str], int]
+
+
+def chars_counter(text: str) -> int:
+    """Estimated tokens of ``text``: characters / :data:`CHARS_PER_TOKEN`, rounded up."""
+    return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
+def token_counter(system: SystemConfig) -> tuple[Counter, str]:
+    """(counter, source): the GGUF vocabulary of a local model when it can be read, else :func:`chars_counter`."""
+    if system.provider == "local":
+        try:
+            from llama_cpp import Llama
+
+            from benger.llm._local import _resolve
+
+            vocab = Llama(model_path=str(_resolve(system)), vocab_only=True, verbose=False)
+        except Exception:
+            return chars_counter, f"characters / {CHARS_PER_TOKEN}"
+
+        def count(text: str) -> int:
+            return len(vocab.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+
+        return count, "model tokenizer (GGUF)"
+    return chars_counter, f"characters / {CHARS_PER_TOKEN}"
+
+
+@dataclass(frozen=True)
+class Observed:
+    """What the release observed per paper system (keyed by catalog name and model id)."""
+
+    words: dict[str, float] = field(default_factory=dict)
+    latency_s: dict[str, float] = field(default_factory=dict)
+    cost_usd: dict[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def from_release(cls, path: str | Path | None) -> Observed:
+        """Read the per-system observations of the release at ``path``; empty without a release."""
+        if path is None:
+            return cls()
+        from benger.corpora import load_release
+
+        release = load_release(path)
+        acc: dict[str, list[float]] = {}
+        for row in release.generation_stats:
+            acc.setdefault(str(row["model"]), []).append(float(row["words"]))
+        words = {k: sum(v) / len(v) for k, v in acc.items()}
+        per_call = ((release.operational_metadata or {}).get("per_corpus") or {}).get("benchathon") or {}
+        latency = {k: float(v["mean_latency_s"]) for k, v in per_call.items() if v.get("mean_latency_s")}
+        cost = {k: float(v["mean_cost_usd"]) for k, v in per_call.items() if v.get("mean_cost_usd")}
+        return cls(words=words, latency_s=latency, cost_usd=cost)
+
+    def lookup(self, table: Mapping[str, float], system: SystemConfig) -> float | None:
+        for key in (system.model, system.name):
+            for name, value in table.items():
+                if key == name or name.rsplit("/", 1)[-1] == key.rsplit("/", 1)[-1]:
+                    return value
+        return None
+
+
+@dataclass
+class StageEstimate:
+    """One (stage, model) row of a dry run. ``None`` = unknown (never 0)."""
+
+    stage: str  # "generate" | "judge"
+    system: str
+    config_id: str
+    calls: int
+    input_tokens: int
+    output_tokens: int
+    token_source: str
+    output_source: str
+    seconds: float | None
+    cost_usd: float | None
+    observed_cost_usd: float | None
+    too_long: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class Estimate:
+    """A dry run: rows per stage and model, with totals (cost ``None`` when any row's cost is unknown)."""
+
+    rows: list[StageEstimate]
+    concurrency: int
+
+    @property
+    def input_tokens(self) -> int:
+        return sum(r.input_tokens for r in self.rows)
+
+    @property
+    def output_tokens(self) -> int:
+        return sum(r.output_tokens for r in self.rows)
+
+    def cost(self, stage: str | None = None) -> float | None:
+        rows = [r for r in self.rows if stage is None or r.stage == stage]
+        if any(r.cost_usd is None for r in rows if r.calls):
+            return None
+        return sum(r.cost_usd or 0.0 for r in rows)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "rows": [r.as_dict() for r in self.rows],
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "cost_usd": {"generate": self.cost("generate"), "judge": self.cost("judge"), "total": self.cost()},
+            "concurrency": self.concurrency,
+        }
+
+
+def _cost(system: SystemConfig, tokens_in: int, tokens_out: int) -> float | None:
+    if system.price_in_per_mtok is None or system.price_out_per_mtok is None:
+        return None
+    return (tokens_in * system.price_in_per_mtok + tokens_out * system.price_out_per_mtok) / 1e6
+
+
+def _seconds(observed: Observed, system: SystemConfig, calls: int, concurrency: int) -> float | None:
+    latency = observed.lookup(observed.latency_s, system)
+    if latency is None:
+        return None
+    slots = min(concurrency, system.max_concurrency or concurrency)
+    return latency * math.ceil(calls / max(slots, 1))
+
+
+def _n_ctx(system: SystemConfig) -> int | None:
+    value = system.params.get("n_ctx")
+    return int(value) if isinstance(value, int | float) else None
+
+
+def estimate_run(
+    config: RunConfig,
+    store: Any,
+    *,
+    stages: tuple[str, ...] = ("generate", "judge"),
+    observed: Observed | None = None,
+    counter: Counter | None = None,
+) -> Estimate:
+    """Dry run of ``config`` on ``store``: nothing is called or written except loading the run's corpora.
+
+    ``counter`` replaces every model's token counter (e.g. a provider's own tokenizer).
+    """
+    observed = observed or Observed()
+    prompts = run_prompts(config)
+    tasks = {t.task_id: t for t in select_tasks(store, load_run_corpora(store, config.corpora), config)}
+    systems = config.resolved_systems()
+    if config.filters.systems:
+        systems = [s for s in systems if s.name in config.filters.systems]
+    judges = config.resolved_judges()
+    rows: list[StageEstimate] = []
+    new_outputs: list[tuple[TaskLike, int]] = []  # (task, expected output tokens) of generations to come
+    if "generate" in stages:
+        units = plan_generations(store, tasks.values(), systems, prompts, repetitions=config.repetitions)
+        for system in systems:
+            count, source = (counter, "given tokenizer") if counter else token_counter(system)
+            mine = [u for u in units if u.system is system]
+            words = observed.lookup(observed.words, system)
+            out_each = min(round(words * TOKENS_PER_WORD), system.max_output_tokens) if words else None
+            tin = tout = too_long = 0
+            for u in mine:
+                task = tasks[u.task_id]
+                n_in = sum(count(m.content) for m in prompts.generation_messages(task))
+                n_out = out_each if out_each is not None and task.kind == "falloesung" else system.max_output_tokens
+                ctx = _n_ctx(system)
+                if ctx is not None and n_in + system.max_output_tokens > ctx:
+                    too_long += 1
+                tin, tout = tin + n_in, tout + n_out
+                new_outputs.append((task, n_out))
+            rows.append(
+                StageEstimate(
+                    stage="generate",
+                    system=system.name,
+                    config_id=system.config_hash()[:8],
+                    calls=len(mine),
+                    input_tokens=tin,
+                    output_tokens=tout,
+                    token_source=source,
+                    output_source="release mean words x 2.27" if out_each is not None else "max_output_tokens",
+                    seconds=_seconds(observed, system, len(mine), config.concurrency),
+                    cost_usd=_cost(system, tin, tout),
+                    observed_cost_usd=(
+                        c * len(mine) if (c := observed.lookup(observed.cost_usd, system)) is not None else None
+                    ),
+                    too_long=too_long,
+                )
+            )
+    if "judge" in stages and judges:
+        targets = judge_targets(
+            store, list(tasks.values()), systems, prompts, human_solutions=config.judge_human_solutions
+        )
+        existing = plan_judgements(store, targets, judges, prompts, repeats=config.repeats)
+        for judge in judges:
+            count, source = (counter, "given tokenizer") if counter else token_counter(judge)
+            tin = calls = too_long = 0
+            for unit in (u for u in existing if u.judge is judge):
+                n_in = count(_judge_prompt(store, prompts, unit.rubric_id, unit=unit))
+                tin, calls = tin + n_in, calls + 1
+                too_long += _too_long(judge, n_in)
+            for task, n_out in new_outputs if "generate" in stages else []:
+                rubric = _rubric_id(task)
+                base = count(_judge_prompt(store, prompts, rubric, task=task, candidate=""))
+                for _ in range(config.repeats):
+                    tin, calls = tin + base + n_out, calls + 1
+                    too_long += _too_long(judge, base + n_out)
+            tout = calls * judge.max_output_tokens
+            rows.append(
+                StageEstimate(
+                    stage="judge",
+                    system=judge.name,
+                    config_id=judge.config_hash()[:8],
+                    calls=calls,
+                    input_tokens=tin,
+                    output_tokens=tout,
+                    token_source=source,
+                    output_source="max_output_tokens",
+                    seconds=_seconds(observed, judge, calls, config.concurrency),
+                    cost_usd=_cost(judge, tin, tout),
+                    observed_cost_usd=None,
+                    too_long=too_long,
+                )
+            )
+    return Estimate(rows=rows, concurrency=config.concurrency)
+
+
+TaskLike = FalloesungTask | PrincipleItem
+
+
+def _too_long(system: SystemConfig, n_in: int) -> int:
+    ctx = _n_ctx(system)
+    return int(ctx is not None and n_in + system.max_output_tokens > ctx)
+
+
+def _rubric_id(task: TaskLike) -> str:
+    from benger.pipeline._units import rubric_for_kind
+
+    return rubric_for_kind(task.kind).id
+
+
+def _judge_prompt(
+    store: Any,
+    prompts: Any,
+    rubric_id: str,
+    *,
+    unit: Any = None,
+    task: TaskLike | None = None,
+    candidate: str | None = None,
+) -> str:
+    """The judge prompt of a stored target (``unit``) or of ``task`` with ``candidate`` as the solution."""
+    from benger.pipeline._execute import _target_texts, task_and_reference
+
+    rubric = resolve_rubric(rubric_id)
+    if task is None:
+        task, candidate = _target_texts(store, unit)
+    task_text, reference = task_and_reference(task)
+    return str(
+        prompts.judge_template(rubric.name).render(
+            rubric, task=task_text, reference=reference, candidate=candidate or "", brief=prompts.judge_brief
+        )
+    )
+
+
+class BudgetExceeded(ProviderError):
+    """A call was refused because it could pass ``--max-cost`` / ``--max-tokens``; a rerun resumes."""
+
+
+@dataclass
+class BudgetGuard:
+    """Caps on the tokens (input + output) and the cost (USD) of the calls made through its models.
+
+    The cost cap needs prices: a model without catalog prices cannot be run under ``max_cost`` (refused at
+    its first call, never counted as free).
+    """
+
+    max_cost: float | None = None
+    max_tokens: int | None = None
+    spent_tokens: int = 0
+    spent_cost: float = 0.0
+    refused: int = 0
+
+    def wrap(self, factory: Callable[[SystemConfig], Any]) -> Callable[[SystemConfig], Any]:
+        """A model factory whose models check the caps before each call."""
+
+        def make(system: SystemConfig) -> Any:
+            return _Guarded(factory(system), system, self)
+
+        return make
+
+    def check(self, system: SystemConfig, request: ChatRequest) -> None:
+        n_in = sum(chars_counter(m.content) for m in request.messages if isinstance(m, ChatMessage))
+        worst_tokens = n_in + system.max_output_tokens
+        if self.max_tokens is not None and self.spent_tokens + worst_tokens > self.max_tokens:
+            self.refused += 1
+            raise BudgetExceeded(
+                f"--max-tokens {self.max_tokens}: {self.spent_tokens} spent, the next call may use {worst_tokens}"
+            )
+        if self.max_cost is not None:
+            worst = _cost(system, n_in, system.max_output_tokens)
+            if worst is None:
+                self.refused += 1
+                raise BudgetExceeded(f"--max-cost: no catalog price for {system.name}; its cost cannot be capped")
+            if self.spent_cost + worst > self.max_cost:
+                self.refused += 1
+                raise BudgetExceeded(
+                    f"--max-cost {self.max_cost}: {self.spent_cost:.4f} USD spent, the next call may cost {worst:.4f}"
+                )
+
+    def record(self, system: SystemConfig, response: ChatResponse) -> None:
+        usage = response.usage
+        n_in, n_out = usage.input_tokens or 0, usage.output_tokens or 0
+        self.spent_tokens += n_in + n_out
+        self.spent_cost += _cost(system, n_in, n_out) or 0.0
+
+
+class _Guarded:
+    def __init__(self, inner: Any, system: SystemConfig, guard: BudgetGuard) -> None:
+        self._inner, self._system, self._guard = inner, system, guard
+
+    async def complete(self, request: ChatRequest) -> ChatResponse:
+        self._guard.check(self._system, request)
+        response: ChatResponse = await self._inner.complete(request)
+        self._guard.record(self._system, response)
+        return response
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)

@@ -1,0 +1,153 @@
+"""Know the cost first (issue 13 §3): the dry-run estimate on the release against a stub run's actual tokens,
+the measured characters-per-token of German legal text, and budget caps that stop cleanly and resume."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pytest
+
+from benger.config import cache_dir
+from benger.corpora import load_release
+from benger.llm import RetryPolicy, create_model
+from benger.pipeline import RunConfig, run_config
+from benger.pipeline._estimate import CHARS_PER_TOKEN, BudgetGuard, Observed, chars_counter, estimate_run
+from benger.store import open_store
+from benger.testing._server import tokens as stub_tokens
+from benger.testing.stub_server import run_stub_server
+
+
+def _config(url: str, *, max_tokens: int = 600) -> RunConfig:
+    stub = {"provider": "openai-compatible", "base_url": url, "temperature": 0.0, "max_output_tokens": max_tokens}
+    return RunConfig(
+        corpora=["benchathon"],
+        systems=[{"name": "stub", "model": "stub", **stub}],
+        judges=[{"name": "stub-judge", "model": "stub-judge", **stub}],
+        concurrency=8,
+        retry={"max_retries": 0, "initial_wait": 0.0},
+        leaderboard={"ci": "normal"},
+    )
+
+
+def _factory() -> functools.partial:
+    return functools.partial(create_model, policy=RetryPolicy(max_retries=0, initial_wait=0.0))
+
+
+@pytest.fixture(scope="module")
+def release_store(tmp_path_factory: pytest.TempPathFactory, release_dir: Path) -> Path:
+    path = tmp_path_factory.mktemp("est") / "release.db"
+    store = open_store(str(path))
+    try:
+        store.import_release(release_dir)
+    finally:
+        store.close()
+    return path
+
+
+def _within(estimate: int, actual: int, tolerance: float = 0.2) -> bool:
+    return actual > 0 and abs(estimate / actual - 1) <= tolerance
+
+
+async def test_estimate_on_the_release_matches_a_stub_run(release_store: Path, tmp_path: Path) -> None:
+    """Counted with the stub's tokenizer (as a model's own tokenizer), the planned input tokens of the
+    Benchathon run (15 generations, then 15 judgements) are within +-20 % of what the stub reports; the output
+    estimate (max tokens, no release observation for 'stub') is an upper bound; after the run nothing is left."""
+    db = tmp_path / "run.db"
+    db.write_bytes(release_store.read_bytes())
+    store = open_store(str(db))
+    try:
+        with run_stub_server(latency_ms=1) as stub:
+            config = _config(stub.base_url)
+            gen_est = estimate_run(config, store, stages=("generate",), counter=stub_tokens)
+            assert [r.calls for r in gen_est.rows] == [15]
+            await run_config(config, store, stages=("generate",), model_factory=_factory())
+            gens = [g for g in store.generations(status="ok") if g.system == "stub"]
+            assert len(gens) == 15
+            assert _within(gen_est.input_tokens, sum(g.input_tokens or 0 for g in gens))
+            assert gen_est.output_tokens >= sum(g.output_tokens or 0 for g in gens)
+            judge_est = estimate_run(config, store, stages=("judge",), counter=stub_tokens)
+            assert [r.calls for r in judge_est.rows] == [15]
+            await run_config(config, store, stages=("judge",), model_factory=_factory())
+            judged = store.judgements(judge="stub-judge")
+            assert len(judged) == 15
+            assert _within(judge_est.input_tokens, sum(j.meta.get("input_tokens") or 0 for j in judged))
+            after = estimate_run(config, store, counter=stub_tokens)
+            assert [r.calls for r in after.rows] == [0, 0] and after.input_tokens == 0
+    finally:
+        store.close()
+
+
+def test_unknown_prices_stay_unknown_and_paper_systems_use_observed_lengths(
+    release_store: Path, release_dir: Path
+) -> None:
+    store = open_store(str(release_store))
+    try:
+        config = RunConfig(corpora=["benchathon"], systems=["gpt-5.4"], judges=["gpt-5.4-mini"], concurrency=8)
+        est = estimate_run(config, store, observed=Observed.from_release(release_dir))
+    finally:
+        store.close()
+    gen, judge = est.rows
+    release = load_release(release_dir)
+    words = [float(r["words"]) for r in release.generation_stats if r["model"] == "gpt-5.4"]
+    assert gen.output_source.startswith("release") and gen.calls == 15
+    assert gen.output_tokens == 15 * round(sum(words) / len(words) * 2.27)
+    assert gen.cost_usd is None and est.cost() is None  # null prices in the catalog: unknown, never 0
+    assert judge.calls == 15 and judge.output_tokens == 15 * 8000
+
+
+def test_chars_per_token_of_german_legal_text_against_the_qwen_tokenizer(release_dir: Path) -> None:
+    """The documented ratio: every release task text and pick is within -15 % / +13 % of the Qwen2.5 count."""
+    gguf = cache_dir() / "models" / "qwen2.5-0.5b-instruct.gguf"
+    if not gguf.is_file():
+        pytest.skip("the embedded Qwen2.5 GGUF is not assembled (benger local-model qwen2.5-0.5b-instruct)")
+    from llama_cpp import Llama
+
+    vocab = Llama(model_path=str(gguf), vocab_only=True, verbose=False)
+    release = load_release(release_dir)
+    texts = [x for t in release.benchathon.tasks for x in (t.facts, getattr(t, "reference", None)) if x]
+    texts += [p.text for p in release.picks if p.text]
+    assert len(texts) == 75
+    chars = tokens = 0
+    for text in texts:
+        real = len(vocab.tokenize(text.encode(), add_bos=False, special=False))
+        assert -0.16 <= chars_counter(text) / real - 1 <= 0.13
+        chars, tokens = chars + len(text), tokens + real
+    assert chars / tokens == pytest.approx(CHARS_PER_TOKEN, abs=0.05)
+
+
+async def test_max_tokens_cap_stops_cleanly_and_a_rerun_resumes(release_store: Path, tmp_path: Path) -> None:
+    db = tmp_path / "cap.db"
+    db.write_bytes(release_store.read_bytes())
+    store = open_store(str(db))
+    try:
+        with run_stub_server(latency_ms=1) as stub:
+            config = _config(stub.base_url).model_copy(update={"concurrency": 1, "judges": []})
+            guard = BudgetGuard(max_tokens=12_000)
+            first = await run_config(config, store, stages=("generate",), model_factory=guard.wrap(_factory()))
+            assert not first.complete and guard.refused > 0
+            assert guard.spent_tokens <= 12_000
+            done = [g for g in store.generations(status="ok") if g.system == "stub"]
+            failed = [g for g in store.generations(status="failed") if g.system == "stub"]
+            assert 0 < len(done) < 15 and len(done) + len(failed) == 15
+            assert all("BudgetExceeded" in (g.reason or "") for g in failed)
+            second = await run_config(config, store, stages=("generate",), model_factory=_factory())
+            assert second.complete and second.generation is not None
+            assert second.generation.total == len(failed)  # only what the cap stopped is redone
+    finally:
+        store.close()
+
+
+def test_max_cost_without_prices_refuses_rather_than_counting_free() -> None:
+    from benger.llm import ChatMessage, ChatRequest
+    from benger.pipeline._estimate import BudgetExceeded
+    from benger.schema import SystemConfig
+
+    system = SystemConfig(name="x", provider="openai-compatible", model="m", base_url="http://h/v1")
+    request = ChatRequest(messages=[ChatMessage(role="user", content="Sachverhalt " * 10)])
+    with pytest.raises(BudgetExceeded, match="no catalog price"):
+        BudgetGuard(max_cost=1.0).check(system, request)
+    priced = system.model_copy(update={"price_in_per_mtok": 1.0, "price_out_per_mtok": 2.0, "max_output_tokens": 1000})
+    BudgetGuard(max_cost=1.0).check(priced, request)  # worst case 0.002 USD: allowed
+    with pytest.raises(BudgetExceeded, match="max-cost"):
+        BudgetGuard(max_cost=0.001).check(priced, request)
