@@ -151,3 +151,42 @@ def test_max_cost_without_prices_refuses_rather_than_counting_free() -> None:
     BudgetGuard(max_cost=1.0).check(priced, request)  # worst case 0.002 USD: allowed
     with pytest.raises(BudgetExceeded, match="max-cost"):
         BudgetGuard(max_cost=0.001).check(priced, request)
+
+
+def test_cli_dry_run_calls_nothing_and_caps_exit_3_then_resume(release_store: Path, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from benger.cli import app
+    from benger.cli._app import _register_commands
+    from benger.errors import EXIT_INCOMPLETE
+
+    _register_commands()
+    runner = CliRunner()
+    db = tmp_path / "cli.db"
+    db.write_bytes(release_store.read_bytes())
+    with run_stub_server(latency_ms=1) as stub:
+        config = tmp_path / "run.yaml"
+        config.write_text(
+            "name: est\ncorpora: [benchathon]\nsystems:\n  - {name: stub, provider: openai-compatible, model: stub, "
+            f'base_url: "{stub.base_url}", max_output_tokens: 600}}\nconcurrency: 1\nretry: {{max_retries: 0}}\n',
+            encoding="utf-8",
+        )
+        base = ["--db", str(db), "-q"]
+        dry = runner.invoke(app, ["run", str(config), *base, "--dry-run"], env={"COLUMNS": "250"})
+        assert dry.exit_code == 0, dry.output
+        assert "Dry run" in dry.output and "unknown" in dry.output
+        store = open_store(str(db))
+        try:
+            assert not [g for g in store.generations() if g.system == "stub"]  # the dry run called nothing
+        finally:
+            store.close()
+        capped = runner.invoke(app, ["generate", str(config), *base, "--max-tokens", "12000"])
+        assert capped.exit_code == EXIT_INCOMPLETE, capped.output
+        assert "budget cap reached" in capped.output
+        resumed = runner.invoke(app, ["generate", str(config), *base, "--max-tokens", "10000000"])
+        assert resumed.exit_code == 0, resumed.output
+    store = open_store(str(db))
+    try:
+        assert len([g for g in store.generations(status="ok") if g.system == "stub"]) == 15
+    finally:
+        store.close()

@@ -24,6 +24,7 @@ from benger.cli._options import (
     SystemOpt,
     TasksOpt,
 )
+from benger.cli._validate import DryRunOpt, MaxCostOpt, MaxTokensOpt, budget_or_estimate
 from benger.config import require_existing_store
 from benger.errors import EXIT_INCOMPLETE, ConfigError
 
@@ -97,18 +98,22 @@ def _open(db: str | None, config: Any = None) -> Any:
     return open_store(db if db is not None else (config.db if config is not None else None))
 
 
-def _execute(config: Any, db: str | None, stages: tuple[str, ...], quiet: bool) -> Any:
+def _execute(config: Any, db: str | None, stages: tuple[str, ...], quiet: bool, guard: Any = None) -> Any:
     from benger.pipeline import ProgressReporter, run_config
+    from benger.pipeline._estimate import guarded_factory
 
     store = _open(db, config)
     reporter = ProgressReporter(_err(), enabled=not quiet)
+    factory = guarded_factory(config, guard) if guard is not None else None
     try:
-        result = asyncio.run(run_config(config, store, stages=stages, progress=reporter))
+        result = asyncio.run(run_config(config, store, stages=stages, progress=reporter, model_factory=factory))
     except KeyboardInterrupt:
         _err().print("interrupted: every finished item is saved; run the same command again to continue")
         raise typer.Exit(130) from None
     finally:
         store.close()
+    if guard is not None and guard.refused:
+        _err().print(f"budget cap reached: {guard.refused} call(s) not made; rerun with a higher cap to continue")
     for stats in (result.generation, result.judgement):
         if stats is not None and stats.errors:
             for key, message in stats.errors[:5]:
@@ -149,10 +154,14 @@ def run(
     executor: ExecOpt = None,
     quiet: QuietOpt = False,
     out: OutOpt = None,
+    dry_run: DryRunOpt = False,
+    max_cost: MaxCostOpt = None,
+    max_tokens: MaxTokensOpt = None,
 ) -> None:
     """Generate, judge and print the leaderboard for a run config. Rerunning continues where it stopped."""
     cfg = _config(config, system=system, tasks=tasks, limit=limit, concurrency=concurrency, executor=executor)
-    result = _execute(cfg, db, ("generate", "judge", "leaderboard"), quiet)
+    guard = budget_or_estimate(cfg, db, ("generate", "judge"), dry_run, max_cost, max_tokens)
+    result = _execute(cfg, db, ("generate", "judge", "leaderboard"), quiet, guard)
     _show(result.leaderboard, out)
     _exit_if_incomplete(result)
 
@@ -168,6 +177,9 @@ def generate(
     concurrency: ConcOpt = None,
     executor: ExecOpt = None,
     quiet: QuietOpt = False,
+    dry_run: DryRunOpt = False,
+    max_cost: MaxCostOpt = None,
+    max_tokens: MaxTokensOpt = None,
 ) -> None:
     """Generate outputs: skips finished items (ok/excluded), retries failed ones, saves each as it arrives."""
     cfg = _config(
@@ -181,7 +193,8 @@ def generate(
         repetitions=repetitions,
         need=("systems",),
     )
-    _exit_if_incomplete(_execute(cfg, db, ("generate",), quiet))
+    guard = budget_or_estimate(cfg, db, ("generate",), dry_run, max_cost, max_tokens)
+    _exit_if_incomplete(_execute(cfg, db, ("generate",), quiet, guard))
 
 
 def judge(
@@ -197,6 +210,9 @@ def judge(
     concurrency: ConcOpt = None,
     executor: ExecOpt = None,
     quiet: QuietOpt = False,
+    dry_run: DryRunOpt = False,
+    max_cost: MaxCostOpt = None,
+    max_tokens: MaxTokensOpt = None,
 ) -> None:
     """Judge stored generations (of --system, else all) blind with a rubric; unparseable replies are stored unscored."""
     cfg = _config(
@@ -213,7 +229,8 @@ def judge(
     )
     if human:
         cfg.judge_human_solutions = True
-    _exit_if_incomplete(_execute(cfg, db, ("judge",), quiet))
+    guard = budget_or_estimate(cfg, db, ("judge",), dry_run, max_cost, max_tokens)
+    _exit_if_incomplete(_execute(cfg, db, ("judge",), quiet, guard))
 
 
 def leaderboard(

@@ -238,5 +238,109 @@ def _judge_release(
     return scores, f"{judge.name} [{judge.config_hash()[:8]}]", provenance, incomplete
 
 
+# --------------------------------------------------------------------------- dry run and budget caps
+DryRunOpt = Annotated[
+    bool, typer.Option("--dry-run", help="Print what the run would do and cost (after resume); call nothing.")
+]
+MaxCostOpt = Annotated[
+    float | None,
+    typer.Option("--max-cost", min=0, help="Stop before the run's calls could pass this cost (USD); exit 3."),
+]
+MaxTokensOpt = Annotated[
+    int | None,
+    typer.Option("--max-tokens", min=1, help="Stop before the run's calls could pass this many tokens; exit 3."),
+]
+
+
+def _fmt(value: float | None, spec: str, unit: str = "") -> str:
+    return "unknown" if value is None else f"{value:{spec}}{unit}"
+
+
+def print_estimate(estimate: Any) -> None:
+    """The dry-run table: one row per stage and model, then candidate / judge / total cost."""
+    from rich.table import Table
+
+    table = Table(title=f"Dry run (after resume; concurrency {estimate.concurrency})")
+    for col in ("stage", "model", "config", "calls", "input tok", "output tok", "time", "cost USD", "release cost",
+                "too long", "tokens from", "output from"):  # fmt: skip
+        table.add_column(col)
+    for r in estimate.rows:
+        table.add_row(
+            r.stage,
+            r.system,
+            r.config_id,
+            str(r.calls),
+            f"{r.input_tokens:,}",
+            f"{r.output_tokens:,}",
+            _fmt(None if r.seconds is None else r.seconds / 60, ".1f", " min"),
+            _fmt(r.cost_usd, ".4f"),
+            _fmt(r.observed_cost_usd, ".4f"),
+            str(r.too_long),
+            r.token_source,
+            r.output_source,
+        )
+    out = _console()
+    out.print(table)
+    out.print(
+        f"cost: candidates {_fmt(estimate.cost('generate'), '.4f')} USD, judges {_fmt(estimate.cost('judge'), '.4f')}"
+        f" USD, total {_fmt(estimate.cost(), '.4f')} USD (unknown = a model without catalog prices)"
+    )
+
+
+def budget_or_estimate(
+    cfg: Any, db: str | None, stages: tuple[str, ...], dry_run: bool, max_cost: float | None, max_tokens: int | None
+) -> Any:
+    """For run/generate/judge: on ``--dry-run`` print the estimate and exit 0; with a cap return the
+    ``BudgetGuard`` to run under (else None)."""
+    from benger.pipeline._estimate import BudgetGuard
+
+    if dry_run:
+        show_estimate(cfg, db, stages)
+        raise typer.Exit(0)
+    if max_cost is None and max_tokens is None:
+        return None
+    return BudgetGuard(max_cost=max_cost, max_tokens=max_tokens)
+
+
+def show_estimate(cfg: Any, db: str | None, stages: tuple[str, ...], release: Path | None = None) -> Any:
+    """Compute and print the estimate of ``cfg`` on the store ``db`` (release observations when given)."""
+    import os
+
+    from benger.cli._core import _open
+    from benger.pipeline._estimate import Observed, estimate_run
+
+    if release is None and os.environ.get("BENGER_RELEASE"):
+        release = Path(os.environ["BENGER_RELEASE"])
+    store = _open(db, cfg)
+    try:
+        estimate = estimate_run(cfg, store, stages=stages, observed=Observed.from_release(release) if release else None)
+    finally:
+        store.close()
+    print_estimate(estimate)
+    return estimate
+
+
+def estimate(
+    config: Annotated[Path, typer.Argument(help="Run config (YAML); see examples/.")],
+    db: DbOption = None,
+    release: ReleaseOpt = None,
+    stage: Annotated[str, typer.Option("--stage", help="run (generate + judge), generate or judge.")] = "run",
+    out: Annotated[Path | None, typer.Option("--out", help="Write estimate.json into this folder.")] = None,
+) -> None:
+    """Dry run of a run config: items left after resume, input/output tokens, time and cost (candidate and
+    judge apart; unknown prices stay unknown). The same as `benger run CONFIG --dry-run`."""
+    from benger.cli._core import _config
+
+    stages = {"run": ("generate", "judge"), "generate": ("generate",), "judge": ("judge",)}.get(stage)
+    if stages is None:
+        raise ConfigError(f"--stage {stage!r}: expected run, generate or judge")
+    cfg = _config(config)
+    result = show_estimate(cfg, db, stages, release)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "estimate.json").write_text(json.dumps(result.as_dict(), indent=2), encoding="utf-8")
+
+
 def register(app: typer.Typer) -> None:
     app.command(name="validate-judge")(validate_judge)
+    app.command(name="estimate")(estimate)

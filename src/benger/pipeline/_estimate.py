@@ -367,3 +367,14 @@ class _Guarded:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
+
+
+def guarded_factory(config: RunConfig, guard: BudgetGuard) -> Callable[[SystemConfig], Any]:
+    """The model factory ``run_config`` would build for ``config`` (its retry policy), under ``guard``."""
+    import functools
+
+    from benger.llm import RetryPolicy, create_model
+
+    retry = config.retry
+    policy = RetryPolicy(max_retries=retry.max_retries, initial_wait=retry.initial_wait, max_wait=retry.max_wait)
+    return guard.wrap(functools.partial(create_model, policy=policy))
