@@ -390,14 +390,27 @@ def demo(
     limit: LimitOpt = None,
     quiet: QuietOpt = False,
     out: OutOpt = None,
+    release: Annotated[
+        Path | None,
+        typer.Option("--release", envvar="BENGER_RELEASE", help="Use real items of the official release folder."),
+    ] = None,
 ) -> None:
-    """Run the embedded Qwen2.5-0.5B model as system and judge over the demo corpus; print the leaderboard."""
+    """Run the embedded Qwen2.5-0.5B model as system and judge (real release items with --release, else the
+    built-in demo corpus); print the leaderboard."""
     from benger.pipeline._demo import demo_config
 
+    if release is not None:
+        if not release.is_dir():
+            raise ConfigError(f"--release {release}: no such folder")
+        from benger.cli._demo import run_release_demo
+
+        run_release_demo(release, db, quiet, out, limit)
+        return
     cfg = demo_config(limit=limit)
     _err().print(
-        "benger demo: local model qwen2.5-0.5b-instruct as system and judge over the demo corpora "
-        f"(store {db}); this takes a few minutes on a laptop CPU"
+        "benger demo: no release given (--release PATH or BENGER_RELEASE), so the built-in demo corpus written "
+        f"by us is used; local model qwen2.5-0.5b-instruct as system and judge (store {db}); this takes a few "
+        "minutes on a laptop CPU"
     )
     result = _execute(cfg, db, ("generate", "judge", "leaderboard"), quiet)
     _show(result.leaderboard, out)

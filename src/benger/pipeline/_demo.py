@@ -17,9 +17,13 @@ limit. Asked for free JSON, the model gave 20 to every dimension and ran past 60
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import resources
+from typing import Any
 
+from benger.errors import ConfigError
 from benger.pipeline._config import Filters, RetrySettings, RunConfig
+from benger.schema import FalloesungTask, PrincipleItem
 
 DEMO_MODEL = "qwen2.5-0.5b-instruct"
 DEMO_MAX_OUTPUT_TOKENS = 400
@@ -34,17 +38,19 @@ def demo_prompt_path(name: str) -> str:
     return str(resources.files("benger.pipeline").joinpath("prompts", "demo", f"{name}.j2"))
 
 
-def demo_config(*, limit: int | None = None) -> RunConfig:
+def demo_config(
+    *, limit: int | None = None, n_ctx_system: int = DEMO_N_CTX, n_ctx_judge: int = DEMO_N_CTX
+) -> RunConfig:
     """The demo's run config (one local model as system and judge, one run, one judge pass)."""
     from benger.llm import load_catalog
 
     base = load_catalog().system(DEMO_MODEL)
-    params = {**base.params, "n_ctx": DEMO_N_CTX, "structured_output": "none"}
+    params = {**base.params, "n_ctx": n_ctx_system, "structured_output": "none"}
     # without a repetition penalty the 0.5B model loops on one sentence
     system_params = {**params, "repeat_penalty": DEMO_REPEAT_PENALTY}
     system = base.model_copy(update={"max_output_tokens": DEMO_MAX_OUTPUT_TOKENS, "params": system_params})
     # the judge's reply is written by schema filling: fixed keys, scores from the allowed steps only
-    judge_params = {**params, "structured_output": "fill"}
+    judge_params = {**params, "n_ctx": n_ctx_judge, "structured_output": "fill"}
     judge = base.model_copy(
         update={
             "name": f"{DEMO_MODEL} (judge)",
@@ -66,4 +72,79 @@ def demo_config(*, limit: int | None = None) -> RunConfig:
         judge_max_justification_chars=DEMO_JUDGE_MAX_JUSTIFICATION_CHARS,
         retry=RetrySettings(max_retries=0, initial_wait=0.0),
         filters=Filters(limit=limit),
+    )
+
+
+# --------------------------------------------------------------------------- the demo on the released data
+#: Sample sizes of the release demo, sized from measured per-call times on 2 cores (docs/validate-judge.md):
+#: a Grundprinzipien item takes seconds, a Benchathon judgement (7-15k prompt tokens) about a minute or more.
+DEMO_GP_ITEMS = 10
+DEMO_CASES = 1
+DEMO_PICKS = 3
+_CTX_STEP = 512
+_CTX_MAX = 32768  # Qwen2.5 supports 32k
+
+
+def sample_principles(items: list[PrincipleItem], n: int) -> list[PrincipleItem]:
+    """``n`` Grundprinzipien items, half with gold "Ja" and half "Nein", evenly spaced over the id order."""
+    out: list[PrincipleItem] = []
+    for answer, k in (("Ja", (n + 1) // 2), ("Nein", n // 2)):
+        pool = sorted((t for t in items if t.gold_answer == answer), key=lambda t: t.task_id)
+        step = max(len(pool) // max(k, 1), 1)
+        out += pool[::step][:k]
+    return out
+
+
+def _ctx(tokens: int) -> int:
+    size = -(-tokens // _CTX_STEP) * _CTX_STEP
+    if size > _CTX_MAX:
+        raise ConfigError(f"the demo prompts need {tokens} tokens of context; qwen2.5 supports {_CTX_MAX}")
+    return size
+
+
+def release_demo_plan(release: Any, count: Callable[[str], int], *, n_gp: int = DEMO_GP_ITEMS,
+                      n_cases: int = DEMO_CASES, n_picks: int = DEMO_PICKS) -> dict[str, Any]:  # fmt: skip
+    """What the release demo runs: Grundprinzipien item ids, the Benchathon case(s) with the shortest judge
+    prompt, the human validation picks with the shortest judge prompt, and the context sizes (``count``: the
+    model's token counter) for system and judge. Returns ``{"gp", "cases", "picks", "n_ctx_system",
+    "n_ctx_judge", "prompt_tokens"}``."""
+    from benger.pipeline._execute import task_and_reference
+    from benger.pipeline._orchestrate import run_prompts
+    from benger.pipeline._units import rubric_for_kind
+
+    prompts = run_prompts(demo_config())
+    rubric = rubric_for_kind("falloesung")
+    template = prompts.judge_template(rubric.name)
+
+    def judge_tokens(task: FalloesungTask, candidate: str) -> int:
+        text, reference = task_and_reference(task)
+        return count(template.render(rubric, task=text, reference=reference, candidate=candidate, brief=True))
+
+    gp = sample_principles(list(release.grundprinzipien.tasks), n_gp)
+    cases = sorted(release.benchathon.tasks, key=lambda t: judge_tokens(t, ""))[:n_cases]
+    tasks = {t.task_id: t for t in release.benchathon.tasks}
+    human = [p for p in release.picks if p.subject_type == "human" and p.text]
+    sized = sorted((judge_tokens(tasks[p.task_id], p.text), p.subject_id) for p in human)[:n_picks]
+    gen_in = max(sum(count(m.content) for m in prompts.generation_messages(t)) for t in [*gp, *cases])
+    case_judge = max(judge_tokens(t, "") for t in cases) + DEMO_MAX_OUTPUT_TOKENS
+    judge_in = max([case_judge, *(n for n, _ in sized)])
+    return {
+        "gp": [t.task_id for t in gp],
+        "cases": [t.task_id for t in cases],
+        "picks": [sid for _, sid in sized],
+        "n_ctx_system": _ctx(gen_in + DEMO_MAX_OUTPUT_TOKENS + 64),
+        "n_ctx_judge": _ctx(judge_in + DEMO_JUDGE_MAX_OUTPUT_TOKENS + 64),
+        "prompt_tokens": {"generation_max": gen_in, "judge_max": judge_in},
+    }
+
+
+def release_demo_config(plan: dict[str, Any]) -> RunConfig:
+    """The demo run config on the stored release: the planned items, contexts sized from their prompts."""
+    base = demo_config(n_ctx_system=plan["n_ctx_system"], n_ctx_judge=plan["n_ctx_judge"])
+    return base.model_copy(
+        update={
+            "name": "demo-release",
+            "corpora": ["benchathon", "grundprinzipien"],
+            "filters": Filters(tasks=[*plan["gp"], *plan["cases"]]),
+        }
     )

@@ -1,0 +1,88 @@
+"""``benger demo --release PATH``: the README's main job on real released items (issue 13 §4).
+
+The embedded Qwen2.5-0.5B model answers a balanced sample of real Grundprinzipien items (Ja/Nein accuracy
+against the gold labels), writes and judges the Benchathon case with the shortest judge prompt, is placed
+beside the paper's 12 systems in the one leaderboard (its own judge section: not comparable with the paper's
+GPT-5.4-mini rows), and the embedded judge is validated on a few real human picks against the blind reviews,
+beside the paper's six judges. Sample sizes: ``benger.pipeline._demo`` (DEMO_GP_ITEMS, DEMO_CASES, DEMO_PICKS).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import typer
+
+from benger.errors import EXIT_INCOMPLETE
+
+
+def run_release_demo(release: Path, db: str, quiet: bool, out: Path | None, limit: int | None) -> None:
+    """Run the release demo into the store ``db``; prints the leaderboard and the judge validation."""
+    from rich.table import Table
+
+    from benger.analysis import leaderboard_from_store
+    from benger.analysis._data import StudyData
+    from benger.analysis._validate_judge import HEADER, table_rows, validate_judge
+    from benger.cli._core import _err, _execute, _open, _out, _show
+    from benger.cli._validate import judge_picks
+    from benger.corpora import load_release
+    from benger.llm import load_catalog
+    from benger.pipeline import ProgressReporter
+    from benger.pipeline._demo import DEMO_GP_ITEMS, DEMO_MODEL, DEMO_PICKS, release_demo_config, release_demo_plan
+    from benger.pipeline._estimate import token_counter
+
+    start = time.monotonic()
+    data = load_release(release)
+    count, _ = token_counter(load_catalog().system(DEMO_MODEL))
+    n_gp = DEMO_GP_ITEMS if limit is None else limit
+    plan = release_demo_plan(data, count, n_gp=n_gp, n_picks=DEMO_PICKS if limit is None else min(limit, DEMO_PICKS))
+    cfg = release_demo_config(plan)
+    store = _open(db)
+    try:
+        if store.get_human_solution(plan["picks"][0]) is None:
+            _err().print(f"importing the release {release} into {db} (once)")
+            store.import_release(data)
+    finally:
+        store.close()
+    _err().print(
+        f"benger demo on the release: {DEMO_MODEL} answers {len(plan['gp'])} Grundprinzipien items and "
+        f"{len(plan['cases'])} Benchathon case(s), judges them, then judges {len(plan['picks'])} human validation "
+        f"picks (contexts from the prompts: system {plan['n_ctx_system']}, judge {plan['n_ctx_judge']} tokens)"
+    )
+    result = _execute(cfg, db, ("generate", "judge"), quiet)
+    store = _open(db)
+    try:
+        board = leaderboard_from_store(store, corpora=["benchathon", "grundprinzipien"], ci="normal")
+        _show(board, out)
+        _out().print(
+            f"The local system is ranked only within its own judge ({cfg.resolved_judges()[0].name}): not "
+            "comparable with the paper's rows, which GPT-5.4-mini judged."
+        )
+        judge_cfg = cfg.model_copy(update={"systems": [], "filters": cfg.filters.model_copy()})
+        targets = [("human_solution", sid, "falloesung") for sid in plan["picks"]]
+        reporter = ProgressReporter(_err(), enabled=not quiet)
+        stats, per_pick, unscored, judge = asyncio.run(judge_picks(store, judge_cfg, targets, progress=reporter))
+    finally:
+        store.close()
+    study = StudyData.from_release(release)
+    scores = {sid: sum(v) / len(v) for sid, v in per_pick.items()}
+    report = validate_judge(
+        study, scores, label=f"{judge.name} [{judge.config_hash()[:8]}]", provenance={"release": str(release)}
+    )
+    table = Table(title=f"Judge validation on {len(scores)} real human picks (paper judges: all picks)")
+    for col in HEADER:
+        table.add_column(col)
+    for row in table_rows(report):
+        table.add_row(*row)
+    _out().print(table)
+    if unscored:
+        _out().print(f"{len(unscored)} pick(s) unscored by the demo judge (left out, never 0)")
+    _out().print(
+        f"demo finished in {(time.monotonic() - start) / 60:.1f} min; a 0.5B judge on {len(scores)} picks is an "
+        "illustration: see `benger validate-judge` for the full 45-pick validation"
+    )
+    if not result.complete or stats.errors or len(per_pick) + len(unscored) < len(targets):
+        _err().print(f"incomplete: rerun the same command to continue (exit code {EXIT_INCOMPLETE})")
+        raise typer.Exit(EXIT_INCOMPLETE)
