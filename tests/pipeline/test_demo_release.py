@@ -1,0 +1,66 @@
+"""``benger demo --release`` (issue 13 §4): what the demo runs on the release, and how its contexts are sized."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from benger.cli import app
+from benger.cli._app import _register_commands
+from benger.corpora import load_release
+from benger.pipeline._demo import (
+    DEMO_JUDGE_MAX_OUTPUT_TOKENS,
+    DEMO_MAX_OUTPUT_TOKENS,
+    release_demo_config,
+    release_demo_plan,
+    sample_principles,
+)
+from benger.pipeline._estimate import chars_counter
+
+_register_commands()
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def release(release_dir: Path):  # type: ignore[no-untyped-def]
+    return load_release(release_dir)
+
+
+def test_principle_sample_is_balanced_and_spread(release) -> None:  # type: ignore[no-untyped-def]
+    items = list(release.grundprinzipien.tasks)
+    sample = sample_principles(items, 10)
+    assert len(sample) == len({t.task_id for t in sample}) == 10
+    assert sum(t.gold_answer == "Ja" for t in sample) == 5 and sum(t.gold_answer == "Nein" for t in sample) == 5
+    ja = sorted(t.task_id for t in items if t.gold_answer == "Ja")
+    assert [t.task_id for t in sample[:5]] == ja[:: len(ja) // 5][:5]  # evenly spaced over the id order
+
+
+def test_plan_sizes_the_contexts_from_the_prompts(release) -> None:  # type: ignore[no-untyped-def]
+    plan = release_demo_plan(release, chars_counter, n_gp=4, n_cases=1, n_picks=2)
+    assert len(plan["gp"]) == 4 and len(plan["cases"]) == 1 and len(plan["picks"]) == 2
+    human_picks = {p.subject_id for p in release.picks if p.subject_type == "human"}
+    assert set(plan["picks"]) <= human_picks
+    tokens = plan["prompt_tokens"]
+    assert plan["n_ctx_judge"] >= tokens["judge_max"] + DEMO_JUDGE_MAX_OUTPUT_TOKENS
+    assert plan["n_ctx_system"] >= tokens["generation_max"] + DEMO_MAX_OUTPUT_TOKENS
+    assert plan["n_ctx_judge"] % 512 == 0 and plan["n_ctx_judge"] <= 32768
+    # the real Benchathon judge prompts do not fit the built-in demo's 8192-token context
+    assert tokens["judge_max"] > 8192 - DEMO_JUDGE_MAX_OUTPUT_TOKENS
+    config = release_demo_config(plan)
+    assert config.resolved_judges()[0].params["n_ctx"] == plan["n_ctx_judge"]
+    assert config.filters.tasks == [*plan["gp"], *plan["cases"]]
+
+
+def test_the_case_has_the_shortest_judge_prompt(release) -> None:  # type: ignore[no-untyped-def]
+    plan = release_demo_plan(release, chars_counter, n_gp=2, n_cases=15, n_picks=1)
+    assert len(plan["cases"]) == 15
+    first = release_demo_plan(release, chars_counter, n_gp=2, n_cases=1, n_picks=1)["cases"]
+    assert first == plan["cases"][:1]
+
+
+def test_a_missing_release_folder_is_an_input_error(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["demo", "--release", str(tmp_path / "nope"), "--db", str(tmp_path / "d.db")])
+    assert result.exit_code == 2
+    assert "nope" in result.output and "no such folder" in result.output
