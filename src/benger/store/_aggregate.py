@@ -47,6 +47,8 @@ def refresh_statistics(store: Any) -> bool:
     keeps its own statistics (autovacuum). True when statistics were written."""
     from sqlalchemy.exc import SQLAlchemyError
 
+    from benger.errors import ConfigError
+
     if store.engine.dialect.name != "sqlite":
         return False
     try:
@@ -65,7 +67,7 @@ def refresh_statistics(store: Any) -> bool:
             for table in ("generations", "tasks", "judgements", "metric_values"):
                 connection.exec_driver_sql(f"ANALYZE {table}")
             connection.commit()
-    except SQLAlchemyError:
+    except (SQLAlchemyError, ConfigError):  # the engine reports a read-only store as a ConfigError
         return False
     return True
 
