@@ -39,7 +39,7 @@ WITH_DB = [
     for path, command in COMMANDS
     if any(p.name == "db" for p in command.params) and path not in (("worker",), ("generate",), ("judge",))
 ]
-_EXTRA = {("inspect-solution",): ["--generation", "g1"]}
+_EXTRA = {("inspect-solution",): ["--generation", "g1"], ("validate-judge",): ["--judge", "gpt-5.4-mini"]}
 _REQUIRED_VALUES = {"role": "reviewer", "corpus": "demo", "out": "out-unused"}
 
 
@@ -79,13 +79,15 @@ def test_missing_required_parameters(path: tuple[str, ...], command: Any) -> Non
 
 @pytest.mark.parametrize("path", WITH_DB, ids=" ".join)
 @pytest.mark.parametrize("db", ["postgresql+psycopg://::::/", "sqlite://"])
-def test_every_store_command_refuses_bad_store_urls(path: tuple[str, ...], db: str, tmp_path: Path) -> None:
+def test_every_store_command_refuses_bad_store_urls(
+    path: tuple[str, ...], db: str, tmp_path: Path, release_dir: Path
+) -> None:
+    # every other input is good (a valid run config, the real release), so the store is the one bad input
     command = dict(COMMANDS)[path]
+    (tmp_path / "missing.yaml").write_text("corpora: [demo]\nsystems: [qwen2.5-0.5b-instruct]\n", encoding="utf-8")
     args = [*path, *_args_for(path, command, tmp_path), *_EXTRA.get(path, []), "--db", db]
-    if path == ("run",):
-        config = tmp_path / "run.yaml"
-        config.write_text("corpora: [demo]\nsystems: [qwen2.5-0.5b-instruct]\n", encoding="utf-8")
-        args[1] = str(config)
+    if any(p.name == "release" and not p.required for p in command.params):
+        args += ["--release", str(release_dir)]
     check_rejected(invoke(args, stdin="\n"), ["store URL", "store needs an SQLite file"])
 
 
