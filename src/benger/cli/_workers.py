@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import os
 import socket
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from benger.cli._options import DbOption
 from benger.errors import ConfigError
+from benger.pipeline import register_executor
 
 POOLS = ("prefork", "threads", "solo")
 
@@ -58,5 +59,13 @@ def _check_broker(url: str) -> None:
         raise ConfigError(f"cannot reach the broker at {url} (set BENGER_BROKER_URL): {exc}") from None
 
 
+def _celery_executor(concurrency: int, config: Any, store: Any) -> Any:
+    """``executor: celery`` for ``benger run``: imports the workers package (celery, redis) only when used."""
+    from benger.workers import celery_executor
+
+    return celery_executor(concurrency, config, store)
+
+
 def register(app: typer.Typer) -> None:
     app.command()(worker)
+    register_executor("celery", _celery_executor)

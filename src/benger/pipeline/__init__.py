@@ -36,6 +36,7 @@ from benger.pipeline._runner import (
     make_executor,
     plan_generations,
     plan_judgements,
+    register_executor,
     run_generations,
     run_judgements,
 )
@@ -84,6 +85,7 @@ __all__ = [
     "pipeline_config_hash",
     "plan_generations",
     "plan_judgements",
+    "register_executor",
     "resolve_rubric",
     "rubric_for_kind",
     "run_config",

@@ -5,11 +5,7 @@ These two coroutines are the whole work of a worker; the runner only schedules t
 
 from __future__ import annotations
 
-import asyncio
-import os
 import time
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -29,6 +25,7 @@ from benger.pipeline._units import (
     judgement_id,
     resolve_rubric,
 )
+from benger.pipeline._writer import persist
 from benger.schema import FalloesungTask, Generation, HumanSolution, Judgement, PrincipleItem
 
 __all__ = ["MIN_OUTPUT_TOKENS", "REASK_POLICY", "execute_generation", "execute_judgement", "parse_generation"]
@@ -57,6 +54,8 @@ class UnitStore(Protocol):
     def get_human_solution(self, solution_id: str) -> HumanSolution | None: ...
     def save_generation(self, gen: Generation) -> Any: ...
     def save_judgement(self, judgement: Judgement) -> Any: ...
+    @property
+    def inline_writes(self) -> bool: ...
 
 
 @dataclass
@@ -103,26 +102,6 @@ class _Tally:
         cost = response.cost_usd if response.cost_usd is not None else compute_cost(response.usage, *prices)
         if cost is not None:
             self.cost = (self.cost or 0.0) + cost
-
-
-_writers: dict[int, ThreadPoolExecutor] = {}
-
-
-async def persist(store: Any, save: Callable[[Any], Any], record: Any) -> Any:
-    """Run ``save(record)`` (one committed transaction); the unit finishes only once its record is committed.
-
-    A store with ``inline_writes`` (SQLite: a local WAL append, ~0.5 ms CPU, no network) commits on the event
-    loop: measured, a writer thread cost 1.5-2.5 ms more CPU per call (GIL hand-offs) at concurrency 64.
-    Other stores (PostgreSQL: a network round trip per commit) commit on the process's single writer
-    thread, so the loop keeps serving the other in-flight calls; a cancelled unit still commits.
-    """
-    if getattr(store, "inline_writes", False):
-        return save(record)
-    pid = os.getpid()  # a forked worker process starts its own thread
-    writer = _writers.get(pid)
-    if writer is None:
-        writer = _writers[pid] = ThreadPoolExecutor(max_workers=1, thread_name_prefix="benger-store-writer")
-    return await asyncio.shield(asyncio.get_running_loop().run_in_executor(writer, save, record))
 
 
 def _request(

@@ -16,6 +16,7 @@ from benger.pipeline._lease import Lease, generation_key, judgement_key
 from benger.pipeline._progress import ProgressReporter, RunStats
 from benger.pipeline._prompts import PromptSet, default_prompts
 from benger.pipeline._units import GenerationUnit, JudgeUnit, resolve_rubric, rubric_for_kind
+from benger.pipeline._writer import writer_thread
 from benger.schema import FalloesungTask, PrincipleItem, SystemConfig
 
 U = TypeVar("U")
@@ -72,25 +73,40 @@ class LocalExecutor:
                 on_done(unit, result)
 
         token = run_call_slots.set(asyncio.Semaphore(self.concurrency))
-        try:  # the workers' tasks copy the context: they share the slots
-            await asyncio.gather(*(worker() for _ in range(min(self.concurrency + self.prefetch, len(units)))))
+        try:  # the workers' tasks copy the context: they share the slots and the writer thread
+            with writer_thread():
+                await asyncio.gather(*(worker() for _ in range(min(self.concurrency + self.prefetch, len(units)))))
         finally:
             run_call_slots.reset(token)
 
 
+#: Executor factories by name: ``factory(concurrency, config, store)``. ``local`` is built in; ``celery`` is
+#: registered by ``benger.workers`` (a higher layer) when it is imported — the CLI does so for ``--executor
+#: celery``/``executor: celery`` — so the pipeline never imports the workers package.
+ExecutorFactory = Callable[[int, Any, Any], Executor]
+_EXECUTORS: dict[str, ExecutorFactory] = {"local": lambda concurrency, _config, _store: LocalExecutor(concurrency)}
+
+
+def register_executor(name: str, factory: ExecutorFactory) -> None:
+    """Make ``make_executor(name, ...)`` call ``factory(concurrency, config, store)`` (a later call replaces it)."""
+    _EXECUTORS[name] = factory
+
+
 def make_executor(name: str, concurrency: int, *, config: Any = None, store: Any = None) -> Executor:
-    """``local`` (asyncio) or ``celery`` (Celery workers; needs the run ``config`` and its ``store``)."""
-    if name == "local":
-        return LocalExecutor(concurrency)
-    if name == "celery":
-        if config is None or store is None:
-            raise ConfigError("the celery executor needs the run config and its store")
-        try:
-            from benger.workers import CeleryExecutor
-        except ImportError as exc:
-            raise ConfigError(f"the celery executor needs: pip install benger[workers] ({exc})") from exc
-        return CeleryExecutor.for_run(config, store)
-    raise ConfigError(f"unknown executor {name!r}; expected 'local' or 'celery'")
+    """``local`` (asyncio) or a registered executor such as ``celery`` (needs the run ``config`` and its ``store``).
+
+    Raises ConfigError for an unknown name; ``celery`` unregistered means ``benger.workers`` was not imported
+    (the CLI imports it; library callers ``import benger.workers``, which needs ``pip install benger[workers]``).
+    """
+    factory = _EXECUTORS.get(name)
+    if factory is None and name == "celery":
+        raise ConfigError(
+            "the celery executor is provided by benger.workers: pip install benger[workers], then "
+            "`import benger.workers` before the run (the benger command does this itself)"
+        )
+    if factory is None:
+        raise ConfigError(f"unknown executor {name!r}; expected one of {', '.join(sorted(_EXECUTORS))}")
+    return factory(concurrency, config, store)
 
 
 def endpoint_limit(system: SystemConfig, run_concurrency: int | None) -> SystemConfig:

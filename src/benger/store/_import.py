@@ -41,11 +41,10 @@ from benger.store._models import (
     MetricValueRow,
     SystemRow,
 )
-from benger.store._session import row_values
+from benger.store._session import StoreBase, row_values
 
 if TYPE_CHECKING:
     from benger.corpora import Release
-    from benger.store._store import Store
 
 RELEASE_SIGNATURE = "release"
 TEXT_WITHHELD = "released, text withheld"
@@ -126,7 +125,7 @@ def _check_tasks(records: Sequence[Generation | HumanSolution], known: set[str],
             )
 
 
-def import_release(store: Store, release: Release | str | Path, *, replace: bool = False) -> dict[str, int]:
+def import_release(store: StoreBase, release: Release | str | Path, *, replace: bool = False) -> dict[str, int]:
     """Load the release (a loaded ``Release`` or its folder) into ``store`` in ONE transaction.
 
     Every record is validated first; on any error (InputError naming the record) nothing is written.
@@ -175,7 +174,7 @@ def import_release(store: Store, release: Release | str | Path, *, replace: bool
 
 
 def _write(
-    store: Store,
+    store: StoreBase,
     release: Release,
     corpora: list[Corpus],
     systems: list[SystemConfig],

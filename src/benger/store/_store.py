@@ -27,6 +27,7 @@ from benger.schema import (
 from benger.store import _convert as conv
 from benger.store._claims import ClaimsMixin
 from benger.store._corpora import CorpusChange, apply_corpus
+from benger.store._import import import_release as _import_release
 from benger.store._models import (
     ClaimRow,
     CorpusRow,
@@ -379,6 +380,4 @@ class Store(ClaimsMixin, StoreBase):
         Everything is validated before the first write; on any error (InputError) the store is unchanged.
         ``replace`` as in ``add_corpus`` for the two corpora.
         """
-        from benger.store._import import import_release
-
-        return import_release(self, release, replace=replace)
+        return _import_release(self, release, replace=replace)

@@ -5,7 +5,8 @@ with ``benger worker --queues generation,judging``. The tasks live in ``benger.w
 by the Celery app, not here, so the executor side does not need the task bodies).
 """
 
-from benger.workers._executor import CeleryExecutor, store_url
+from benger.pipeline import register_executor
+from benger.workers._executor import CeleryExecutor, celery_executor, store_url
 from benger.workers._keys import is_done, record_id, stored_record
 from benger.workers._redis import LeaseHeld, Leases, RateLimiter, redis_client
 from benger.workers._settings import (
@@ -28,6 +29,7 @@ __all__ = [
     "Leases",
     "RateLimiter",
     "broker_url",
+    "celery_executor",
     "is_done",
     "parse_queues",
     "record_id",
@@ -36,3 +38,5 @@ __all__ = [
     "store_url",
     "stored_record",
 ]
+
+register_executor("celery", celery_executor)  # the pipeline's make_executor('celery', ...) finds it here

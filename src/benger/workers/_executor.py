@@ -220,3 +220,11 @@ class CeleryExecutor:
                 return
             except (_BrokerLost, *_CONNECTION_ERRORS):
                 await self._recover(pending, todo, since, done)
+
+
+def celery_executor(concurrency: int, config: Any, store: Any) -> CeleryExecutor:
+    """The pipeline's ``celery`` executor factory (``register_executor``); ``concurrency`` is the workers' own."""
+    del concurrency  # each worker process sets its own (``benger worker --concurrency``)
+    if config is None or store is None:
+        raise ConfigError("the celery executor needs the run config and its store")
+    return CeleryExecutor.for_run(config, store)

@@ -1,0 +1,175 @@
+"""Lower layers never import higher ones (DEVELOPERS.md): every import statement in src/benger, deferred ones
+included, and what importing each package really loads.
+
+A package may import packages of its own rank or lower, never higher. The order follows the imports the code
+needs: ``judge`` (rubrics, prompts, grade tables, reply parsing) sits below ``corpora`` and ``pipeline``,
+because the released corpus carries grades and the pipeline renders the judge's prompts; ``store`` sits below
+every domain package.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "benger"
+
+RANK: dict[str, int] = {
+    "errors": 0,
+    "schema": 0,
+    "text": 0,
+    "config": 0,
+    "store": 1,
+    "llm": 2,
+    "judge": 3,
+    "corpora": 4,
+    "pipeline": 5,
+    "metrics": 6,
+    "gutachten": 6,
+    "stats": 7,
+    "analysis": 8,
+    "report": 8,
+    "study": 9,
+    "web": 9,
+    "workers": 9,
+    "testing": 9,
+    "cli": 9,
+}
+
+#: (importing module, imported package) -> why it is still allowed. Each entry is a known debt; the test
+#: fails when a listed import disappears (so the list shrinks) or an unlisted upward import appears.
+KNOWN_UPWARD: dict[tuple[str, str], str] = {
+    ("benger.store._import", "corpora"): "Store.import_release(path) loads the release folder itself",
+    ("benger.store.migrations.env", "study"): "alembic's metadata includes the human-study tables",
+    ("benger.pipeline._orchestrate", "analysis"): "the run's `leaderboard` stage builds the leaderboard",
+}
+
+
+def module_name(path: Path, src: Path = SRC) -> str:
+    parts = list(path.relative_to(src.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def imported_modules(path: Path, src: Path = SRC) -> list[tuple[int, str]]:
+    """(line, absolute module) of every import in ``path`` that runs (``if TYPE_CHECKING:`` blocks left out)."""
+    module = module_name(path, src)
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    found: list[tuple[int, str]] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            for other in node.orelse:
+                visit(other)
+            return
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                found.append((node.lineno, ".".join([*base, *([node.module] if node.module else [])])))
+            elif node.module:
+                found.append((node.lineno, node.module))
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8"), filename=str(path)))
+    return found
+
+
+def package_of(module: str) -> str | None:
+    """The layer package of ``benger.x.y`` (``x``); None for modules outside benger or ``benger`` itself."""
+    parts = module.split(".")
+    if parts[0] != "benger" or len(parts) < 2:
+        return None
+    return parts[1]
+
+
+def _upward_imports() -> dict[tuple[str, str], str]:
+    found: dict[tuple[str, str], str] = {}
+    for path in sorted(SRC.rglob("*.py")):
+        module = module_name(path)
+        own = package_of(module)
+        if own is None:  # benger/__init__.py: the top-level convenience imports sit above everything
+            continue
+        for line, target in imported_modules(path):
+            other = package_of(target)
+            if other is not None and other != own and RANK[other] > RANK[own]:
+                found[(module, other)] = f"{path.relative_to(SRC.parent)}:{line} imports {target}"
+    return found
+
+
+def test_every_package_has_a_rank() -> None:
+    packages = {p.stem if p.is_file() else p.name for p in SRC.iterdir() if p.suffix == ".py" or p.is_dir()}
+    packages -= {"__init__", "__pycache__"}
+    assert packages - RANK.keys() == set(), "a new package needs its place in tests/layers/_layers.py RANK"
+
+
+def test_no_import_of_a_higher_layer() -> None:
+    upward = _upward_imports()
+    new = {key: where for key, where in upward.items() if key not in KNOWN_UPWARD}
+    assert new == {}, "imports of a higher layer:\n" + "\n".join(sorted(new.values()))
+    gone = KNOWN_UPWARD.keys() - upward.keys()
+    assert gone == set(), f"no longer imported, remove from KNOWN_UPWARD: {sorted(gone)}"
+
+
+def _fake_tree(tmp_path: Path, files: dict[str, str]) -> list[tuple[int, str]]:
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    return imported_modules(tmp_path / "benger" / "store" / "_x.py", tmp_path / "benger")
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("from benger.pipeline import run\n", [(1, "benger.pipeline")]),
+        ("def f():\n    from benger.workers import X\n", [(2, "benger.workers")]),  # deferred
+        ("from ..analysis import _data\n", [(1, "benger.analysis")]),  # relative
+        ("from . import _y\n", [(1, "benger.store")]),
+        ("import benger.web._app as w\n", [(1, "benger.web._app")]),
+        ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from benger.cli import app\n", [(1, "typing")]),
+    ],
+)
+def test_import_finder(tmp_path: Path, source: str, expected: list[tuple[int, str]]) -> None:
+    assert _fake_tree(tmp_path, {"benger/store/_x.py": source}) == expected
+
+
+def test_importing_a_package_loads_no_higher_layer() -> None:
+    """One fresh interpreter imports the packages lowest rank first; after each, no module of a higher rank
+    may be loaded (a lower package imported earlier would have been caught at its own step). The top-level
+    ``benger`` package is replaced by an empty shell so that its public-API re-exports do not hide anything."""
+    order = sorted(RANK, key=lambda name: RANK[name])
+    script = textwrap.dedent(
+        f"""
+        import importlib, sys, types
+        shell = types.ModuleType("benger")  # the packages alone: benger/__init__.py re-exports the public API
+        shell.__path__ = [{str(SRC)!r}]
+        shell.__version__ = "shell"  # modules that stamp the version read it from the package
+        sys.modules["benger"] = shell
+        rank = {RANK!r}
+        for name in {order!r}:
+            importlib.import_module("benger." + name)
+            loaded = {{m.split(".")[1] for m in sys.modules if m.startswith("benger.")}}
+            higher = sorted(p for p in loaded if p in rank and rank[p] > rank[name])
+            if higher:
+                print(f"importing benger.{{name}} loaded {{higher}}")
+                sys.exit(1)
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
