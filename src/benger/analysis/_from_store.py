@@ -28,7 +28,12 @@ from benger.analysis._data import (
     short_grader,
 )
 from benger.analysis._leaderboard import leaderboard_from_store
-from benger.schema import Judgement
+from benger.store._aggregate import (
+    JudgementColumns,
+    corpus_generations,
+    metric_columns,
+    scored_judgements,
+)
 
 _TYPES = {"traditional": "human_traditional", "co_creation": "human_co_creation"}
 
@@ -36,7 +41,7 @@ _TYPES = {"traditional": "human_traditional", "co_creation": "human_co_creation"
 JudgeKey = tuple[str, str, str]  # judge name, judge config hash, rubric id
 
 
-def _primary(judgements: list[Judgement], corpus_targets: set[str], name: str | None) -> JudgeKey | None:
+def _primary(judgements: list[JudgementColumns], corpus_targets: set[str], name: str | None) -> JudgeKey | None:
     """The judge configuration with the most scored first-pass judgements of the corpus's generations (among
     the configurations of judge ``name`` when given)."""
     counts = Counter(
@@ -47,7 +52,7 @@ def _primary(judgements: list[Judgement], corpus_targets: set[str], name: str | 
     return min(counts, key=lambda k: (-counts[k], k)) if counts else None
 
 
-def _repeat_means(judgements: list[Judgement], key: JudgeKey | None) -> dict[str, float]:
+def _repeat_means(judgements: list[JudgementColumns], key: JudgeKey | None) -> dict[str, float]:
     """Per target: the mean total over judge configuration ``key``'s scored repeats."""
     totals: dict[str, list[float]] = defaultdict(list)
     for j in judgements:
@@ -64,7 +69,7 @@ def _signatures(store: Any, chosen: Mapping[str, str] | None) -> dict[str, str]:
 
 
 def _summaries(
-    store: Any, corpus: str, judge: str | None, judgements: list[Judgement], systems: dict[str, SystemMeta]
+    store: Any, corpus: str, judge: str | None, judgements: list[JudgementColumns], systems: dict[str, SystemMeta]
 ) -> dict[str, CorpusSummary]:
     """Per-system summary of a corpus from its stored generations and the judge configuration's repeat means
     (the judge configuration with most first passes on this corpus among judge ``judge``'s); accuracy is
@@ -74,7 +79,7 @@ def _summaries(
     if corpus not in store.corpus_names() or judge is None:
         return {}
     gold = {t.task_id: getattr(t, "gold_answer", None) for t in store.load_corpus(corpus).tasks}
-    every = [g for g in store.generations(corpus=corpus) if g.task_id in gold]
+    every = [g for g in corpus_generations(store, corpus) if g.task_id in gold]
     gens = [g for g in every if g.status == "ok"]
     scores = _repeat_means(judgements, _primary(judgements, {g.generation_id for g in gens}, judge))
     by_system: dict[str, list[Any]] = defaultdict(list)
@@ -117,13 +122,13 @@ def study_from_store(
     }
     tasks = store.load_corpus(corpus).tasks
     task_areas = {t.task_id: t.area for t in tasks}
-    gens = store.generations(corpus=corpus)
+    gens = corpus_generations(store, corpus)
     gen_ids = {g.generation_id for g in gens}
-    judgements = [j for j in store.judgements(status="scored") if j.total is not None]
+    judgements = scored_judgements(store)
     key = _primary(judgements, gen_ids, primary_judge)
     primary = key[0] if key else (primary_judge or "primary")
     means = _repeat_means(judgements, key)
-    first: dict[str, Judgement] = {}
+    first: dict[str, JudgementColumns] = {}
     repeats: dict[str, list[float]] = defaultdict(list)
     for j in judgements:
         if key is not None and (j.judge, j.judge_config_hash, j.rubric_version) == key and j.target_id in gen_ids:
@@ -138,7 +143,7 @@ def study_from_store(
             task_id=g.task_id,
             raw=means[g.generation_id],
             dims=dict(first[g.generation_id].dimensions or {}),
-            superseded=g.status != "ok" or bool(g.meta.get("superseded")),
+            superseded=g.status != "ok",  # the release stores its superseded generations as excluded
         )
         for g in gens
         if g.generation_id in first and g.status in ("ok", "excluded")
@@ -203,13 +208,11 @@ def study_from_store(
     solution_metrics: dict[str, dict[str, float]] = defaultdict(dict)
     final_ids = {g.generation_id for g in generations if not g.superseded}
     signatures = _signatures(store, metric_signatures)
-    for m in store.metric_values():
-        if signatures.get(m.metric) != m.signature:
-            continue
-        if m.target_kind == "generation" and m.target_id in final_ids:
-            metrics[m.metric][m.target_id] = m.value
-        if m.target_id in solutions:
-            solution_metrics[m.metric][m.target_id] = m.value
+    for kind, target_id, metric, value in metric_columns(store, signatures):
+        if kind == "generation" and target_id in final_ids:
+            metrics[metric][target_id] = value
+        if target_id in solutions:
+            solution_metrics[metric][target_id] = value
     return StudyData(
         systems=systems,
         task_areas=task_areas,

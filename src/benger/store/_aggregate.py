@@ -315,3 +315,66 @@ def config_provenance(store: Any, config_hashes: Sequence[str]) -> dict[str, Con
             str(prompt) if prompt is not None else None, str(source) if source is not None else None
         )
     return out
+
+
+class JudgementColumns(NamedTuple):
+    """The short columns of a scored judgement (no justifications, no meta), for analyses over many rows."""
+
+    target_kind: str
+    target_id: str
+    judge: str
+    judge_config_hash: str
+    rubric_version: str
+    repeat_index: int
+    total: float
+    dimensions: dict[str, float] | None
+
+
+class GenerationColumns(NamedTuple):
+    """The short columns of a generation (no text, no meta)."""
+
+    generation_id: str
+    system: str
+    task_id: str
+    status: str
+    answer: str | None
+
+
+def scored_judgements(store: Any) -> list[JudgementColumns]:
+    """Every scored judgement with a total, as short columns, ordered by target, judge and repeat."""
+    stmt = (
+        select(
+            _J.target_kind,
+            _J.target_id,
+            _J.judge,
+            _J.judge_config_hash,
+            _J.rubric_version,
+            _J.repeat_index,
+            _J.total,
+            _J.dimensions,
+        )
+        .where(_J.status == "scored", _J.total.is_not(None))
+        .order_by(_J.target_kind, _J.target_id, _J.judge, _J.rubric_version, _J.repeat_index)
+    )
+    return [JudgementColumns(r[0], r[1], r[2], r[3], r[4], int(r[5]), float(r[6]), r[7]) for r in _rows(store, stmt)]
+
+
+def corpus_generations(store: Any, corpus: str) -> list[GenerationColumns]:
+    """The generations of one corpus as short columns, ordered by system, task, config hash and run."""
+    stmt = (
+        select(_G.generation_id, _G.system, _G.task_id, _G.status, _G.answer)
+        .select_from(GenerationRow.__table__)
+        .join(TaskRow.__table__, _T.task_id == _G.task_id)
+        .where(_T.corpus == corpus)
+        .order_by(_G.system, _G.task_id, _G.config_hash, _G.run_index)
+    )
+    return [GenerationColumns(*r) for r in _rows(store, stmt)]
+
+
+def metric_columns(store: Any, signatures: dict[str, str]) -> list[tuple[str, str, str, float]]:
+    """``(target_kind, target_id, metric, value)`` of every stored value under its metric's chosen signature."""
+    if not signatures:
+        return []
+    chosen = [and_(_M.metric == m, _M.signature == s) for m, s in signatures.items()]
+    stmt = select(_M.target_kind, _M.target_id, _M.metric, _M.value).where(or_(*chosen))
+    return [(r[0], r[1], r[2], float(r[3])) for r in _rows(store, stmt)]
