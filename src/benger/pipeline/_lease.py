@@ -15,8 +15,9 @@ import contextlib
 import functools
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
+from benger.pipeline._writer import WritableStore
 from benger.store._claims import CLAIM_TTL_S, new_owner
 
 R = TypeVar("R")
@@ -46,14 +47,28 @@ def judgement_key(target_kind: str, target_id: str, judge_hash: str, rubric_id: 
     return f"jdg/{target_kind}/{target_id}/{judge_hash}/{rubric_id}/{repeat}"
 
 
-class Lease:
-    """The claims of one runner pass on ``store`` (a no-op for stores without ``claim``)."""
+class ClaimStore(WritableStore, Protocol):
+    """The store methods a lease uses (``benger.store.Store`` has them, from ``store._claims``)."""
 
-    def __init__(self, store: Any) -> None:
+    def claim(
+        self,
+        unit_key: str,
+        owner: str,
+        *,
+        generation: tuple[str, str, int] | None = None,
+        judgement: tuple[str, str, str, str, int] | None = None,
+    ) -> bool: ...
+    def release_claim(self, unit_key: str, owner: str) -> None: ...
+    def renew_claims(self, owner: str) -> int: ...
+
+
+class Lease:
+    """The claims of one runner pass on ``store``."""
+
+    def __init__(self, store: ClaimStore) -> None:
         self.store = store
         self.owner = new_owner()
-        self.enabled = callable(getattr(store, "claim", None))
-        self._inline = bool(getattr(store, "inline_writes", True))
+        self._inline = store.inline_writes
 
     async def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
         # SQLite: a local file write, cheap enough for the loop; PostgreSQL: a network round trip, off the loop
@@ -66,8 +81,6 @@ class Lease:
         target_id, judge_config_hash, rubric_version, repeat_index)}``; the claim and the "finished?" check are
         one statement (``Store.claim``).
         """
-        if not self.enabled:
-            return await work()
         if not await self._call(functools.partial(self.store.claim, key, self.owner, **unit_key)):
             return SKIPPED
         try:
@@ -78,9 +91,6 @@ class Lease:
     @contextlib.asynccontextmanager
     async def renewing(self, every_s: float = CLAIM_TTL_S / 3) -> AsyncIterator[Lease]:
         """Renew this lease's claims every ``every_s`` seconds while the block runs."""
-        if not self.enabled:
-            yield self
-            return
 
         async def renew() -> None:
             while True:

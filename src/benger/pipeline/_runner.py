@@ -301,7 +301,7 @@ async def run_generations(
                 task=task,
             )
 
-        if task is None or not lease.enabled:
+        if task is None:
             return await call()  # execute_generation reports the missing task
         slot = (id(unit.system), task.kind)
         config_hash = config_hashes.get(slot)
@@ -349,8 +349,6 @@ async def run_judgements(
         async def call() -> Any:
             return await execute_judgement(unit, store, pool.get(unit.judge), prompts, reask_policy=reask_policy)
 
-        if not lease.enabled:
-            return await call()
         slot = (id(unit.judge), unit.rubric_id)
         judge_hash = judge_hashes.get(slot)
         if judge_hash is None:
