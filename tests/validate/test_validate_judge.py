@@ -125,6 +125,14 @@ def test_stub_judge_end_to_end_and_resumes(tmp_path: Path, release_dir: Path, da
             encoding="utf-8",
         )
         args = ["validate-judge", str(config), "--release", str(release_dir), "--db", str(db), "-q", "--out", str(out)]
+        dry = runner.invoke(app, [*args, "--dry-run"], env={"COLUMNS": "250"})
+        assert dry.exit_code == 0, dry.output
+        assert "Dry run" in dry.output and "│ 45 " in dry.output  # 45 calls to make, nothing called
+        store = open_store(str(db))
+        try:
+            assert store.judgements(judge="stub-judge") == []
+        finally:
+            store.close()
         first = runner.invoke(app, args)
         assert first.exit_code == 0, first.output
         store = open_store(str(db))

@@ -155,6 +155,9 @@ def validate_judge(
     concurrency: ConcOpt = None,
     quiet: QuietOpt = False,
     out: Annotated[Path | None, typer.Option("--out", help="Write validate-judge.json/.md into this folder.")] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print what judging the picks would take and cost; call nothing.")
+    ] = False,
 ) -> None:
     """Validate a judge (config, --judge, or --recorded scores) on the 45 released picks against the 180 human
     reviews, beside the paper's six judges: agreement, kappa, calibration offset, ICC(2,k) placement, alt-test."""
@@ -172,7 +175,9 @@ def validate_judge(
         scores, label = recorded_scores(recorded, path)
         provenance["judge"] = label
     else:
-        scores, label, judged, incomplete = _judge_release(data, path, config, judge_, db, repeats, concurrency, quiet)
+        scores, label, judged, incomplete = _judge_release(
+            data, path, config, judge_, db, repeats, concurrency, quiet, dry_run
+        )
         provenance.update(judged)
     from benger import __version__
 
@@ -201,6 +206,7 @@ def _judge_release(
     repeats: int,
     concurrency: int | None,
     quiet: bool,
+    dry_run: bool = False,
 ) -> tuple[dict[str, float], str, dict[str, Any], bool]:
     """Judge the picks with the configured judge (importing the release into the store once); returns
     (mean score per pick, label, provenance, incomplete)."""
@@ -216,6 +222,11 @@ def _judge_release(
         if store.get_human_solution(next(t[1] for t in targets if t[0] == "human_solution")) is None:
             _err().print(f"importing the release {path} into the store (once)")
             store.import_release(path)
+        if dry_run:
+            from benger.pipeline._estimate import Observed, estimate_judging
+
+            print_estimate(estimate_judging(cfg, store, targets, observed=Observed.from_release(path)))
+            raise typer.Exit(0)
         reporter = ProgressReporter(_err(), enabled=not quiet)
         stats, per_pick, unscored, judge = asyncio.run(judge_picks(store, cfg, targets, progress=reporter))
     finally:

@@ -226,44 +226,71 @@ def estimate_run(
                 )
             )
     if "judge" in stages and judges:
-        targets = judge_targets(
-            store, list(tasks.values()), systems, prompts, human_solutions=config.judge_human_solutions
-        )
-        existing = plan_judgements(store, targets, judges, prompts, repeats=config.repeats)
-        for judge in judges:
-            count, source = (counter, "given tokenizer") if counter else token_counter(judge)
-            tin = calls = too_long = 0
-            for unit in (u for u in existing if u.judge is judge):
-                n_in = count(_judge_prompt(store, prompts, unit.rubric_id, unit=unit))
-                tin, calls = tin + n_in, calls + 1
-                too_long += _too_long(judge, n_in)
-            for task, n_out in new_outputs if "generate" in stages else []:
-                rubric = _rubric_id(task)
-                base = count(_judge_prompt(store, prompts, rubric, task=task, candidate=""))
-                for _ in range(config.repeats):
-                    tin, calls = tin + base + n_out, calls + 1
-                    too_long += _too_long(judge, base + n_out)
-            tout = calls * judge.max_output_tokens
-            rows.append(
-                StageEstimate(
-                    stage="judge",
-                    system=judge.name,
-                    config_id=judge.config_hash()[:8],
-                    calls=calls,
-                    input_tokens=tin,
-                    output_tokens=tout,
-                    token_source=source,
-                    output_source="max_output_tokens",
-                    seconds=_seconds(observed, judge, calls, config.concurrency),
-                    cost_usd=_cost(judge, tin, tout),
-                    observed_cost_usd=None,
-                    too_long=too_long,
-                )
-            )
+        human = config.judge_human_solutions
+        targets = judge_targets(store, list(tasks.values()), systems, prompts, human_solutions=human)
+        upcoming = new_outputs if "generate" in stages else []
+        rows += _judge_rows(store, config, targets, observed, counter, upcoming)
     return Estimate(rows=rows, concurrency=config.concurrency)
 
 
 TaskLike = FalloesungTask | PrincipleItem
+
+
+def estimate_judging(
+    config: RunConfig,
+    store: Any,
+    targets: list[tuple[str, str, str]],
+    *,
+    observed: Observed | None = None,
+    counter: Counter | None = None,
+) -> Estimate:
+    """Dry run of judging stored ``targets`` (target_kind, target_id, task_kind) with the config's judges."""
+    rows = _judge_rows(store, config, targets, observed or Observed(), counter, [])
+    return Estimate(rows=rows, concurrency=config.concurrency)
+
+
+def _judge_rows(
+    store: Any,
+    config: RunConfig,
+    targets: list[tuple[str, str, str]],
+    observed: Observed,
+    counter: Counter | None,
+    upcoming: list[tuple[TaskLike, int]],
+) -> list[StageEstimate]:
+    prompts = run_prompts(config)
+    judges = config.resolved_judges()
+    existing = plan_judgements(store, targets, judges, prompts, repeats=config.repeats)
+    rows = []
+    for judge in judges:
+        count, source = (counter, "given tokenizer") if counter else token_counter(judge)
+        tin = calls = too_long = 0
+        for unit in (u for u in existing if u.judge is judge):
+            n_in = count(_judge_prompt(store, prompts, unit.rubric_id, unit=unit))
+            tin, calls = tin + n_in, calls + 1
+            too_long += _too_long(judge, n_in)
+        for task, n_out in upcoming:
+            base = count(_judge_prompt(store, prompts, _rubric_id(task), task=task, candidate=""))
+            for _ in range(config.repeats):
+                tin, calls = tin + base + n_out, calls + 1
+                too_long += _too_long(judge, base + n_out)
+        tout = calls * judge.max_output_tokens
+        rows.append(
+            StageEstimate(
+                stage="judge",
+                system=judge.name,
+                config_id=judge.config_hash()[:8],
+                calls=calls,
+                input_tokens=tin,
+                output_tokens=tout,
+                token_source=source,
+                output_source="max_output_tokens",
+                seconds=_seconds(observed, judge, calls, config.concurrency),
+                cost_usd=_cost(judge, tin, tout),
+                observed_cost_usd=None,
+                too_long=too_long,
+            )
+        )
+    return rows
 
 
 def _too_long(system: SystemConfig, n_in: int) -> int:
