@@ -51,6 +51,7 @@ def test_plan_sizes_the_contexts_from_the_prompts(release) -> None:  # type: ign
     config = release_demo_config(plan)
     assert config.resolved_judges()[0].params["n_ctx"] == plan["n_ctx_judge"]
     assert config.filters.tasks == [*plan["gp"], *plan["cases"]]
+    assert config.min_output_tokens == 50  # a short real Falllösung is still judged (185 tokens were measured)
 
 
 def test_the_case_has_the_shortest_judge_prompt(release) -> None:  # type: ignore[no-untyped-def]

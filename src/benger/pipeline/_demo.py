@@ -81,6 +81,7 @@ def demo_config(
 DEMO_GP_ITEMS = 10
 DEMO_CASES = 1
 DEMO_PICKS = 3
+DEMO_MIN_OUTPUT_TOKENS = 50
 _CTX_STEP = 512
 _CTX_MAX = 32768  # Qwen2.5 supports 32k
 
@@ -145,6 +146,9 @@ def release_demo_config(plan: dict[str, Any]) -> RunConfig:
         update={
             "name": "demo-release",
             "corpora": ["benchathon", "grundprinzipien"],
+            # the demo judges what the 0.5B model writes: it stopped after 185 tokens on case 2c217f68, which
+            # the paper's 200-token minimum would exclude before judging
+            "min_output_tokens": DEMO_MIN_OUTPUT_TOKENS,
             "filters": Filters(tasks=[*plan["gp"], *plan["cases"]]),
         }
     )
