@@ -65,3 +65,50 @@ def test_a_missing_release_folder_is_an_input_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["demo", "--release", str(tmp_path / "nope"), "--db", str(tmp_path / "d.db")])
     assert result.exit_code == 2
     assert "nope" in result.output and "no such folder" in result.output
+
+
+def test_release_demo_end_to_end_with_a_stub_model(
+    tmp_path: Path, release_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The demo's whole flow on the release (import, generate, judge, leaderboard beside the paper's systems,
+    judge validation on real picks) with the stub server standing in for the slow embedded model."""
+    import benger.pipeline._demo as demo_module
+    from benger.testing.stub_server import run_stub_server
+
+    real_config = demo_module.release_demo_config
+    with run_stub_server(latency_ms=1) as stub:
+
+        def stub_config(plan):  # type: ignore[no-untyped-def]
+            spec = {"provider": "openai-compatible", "base_url": stub.base_url, "temperature": 0.0}
+            config = real_config(plan)
+            return config.model_copy(
+                update={
+                    "systems": [{"name": "stub-local", "model": "stub", **spec}],
+                    "judges": [{"name": "stub-local (judge)", "model": "stub-judge", **spec}],
+                    "prompts": {},
+                    "falloesung_format": "json",
+                }
+            )
+
+        monkeypatch.setattr(demo_module, "release_demo_config", stub_config)
+        db = tmp_path / "demo.db"
+        result = runner.invoke(
+            app, ["demo", "--release", str(release_dir), "--db", str(db), "-q", "--limit", "4"],
+            env={"COLUMNS": "250"},
+        )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Opus-4.7" in out and "stub-local" in out  # the local system beside the paper's systems
+    assert "not comparable" in out
+    assert "Judge validation on 3 real human picks" in out and "GPT-5.4-mini (paper)" in out
+    from benger.store import open_store
+
+    store = open_store(str(db))
+    try:
+        gens = [g for g in store.generations() if g.system == "stub-local"]
+        assert len(gens) == 5  # 4 Grundprinzipien items + 1 Benchathon case
+        judged = {j.target_id for j in store.judgements(judge="stub-local (judge)")}
+        assert {g.generation_id for g in gens if g.status == "ok"} <= judged
+        assert sum(1 for j in store.judgements(judge="stub-local (judge)", target_kind="human_solution")) == 3
+    finally:
+        store.close()
