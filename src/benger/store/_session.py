@@ -14,7 +14,7 @@ from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from benger.errors import InputError
 from benger.store import _convert as conv
 from benger.store._base import utcnow
-from benger.store._engine import SQLITE_BEGIN, shown
+from benger.store._engine import SQLITE_BEGIN, create_store_engine, parse_url, shown, upgrade
 from benger.store._models import TaskRow
 from benger.store._sqlite_writer import InlineWriter
 from benger.store._text import storable
@@ -24,12 +24,6 @@ def row_values(model: type[DeclarativeBase], record: Any) -> dict[str, Any]:
     """The record's fields that are columns of ``model`` (JSON-safe)."""
     columns = model.__table__.columns.keys()
     return {key: value for key, value in conv.values(record).items() if key in columns}
-
-
-def _reopen(url: str) -> Any:
-    from benger.store import open_store
-
-    return open_store(url)
 
 
 class StoreBase:
@@ -51,9 +45,20 @@ class StoreBase:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.url!r})"
 
+    @classmethod
+    def reopen(cls, url: str) -> Self:
+        """A store of this class on ``url``, upgraded to the newest migration as ``open_store`` does."""
+        engine = create_store_engine(parse_url(url))
+        try:
+            upgrade(engine)
+        except BaseException:
+            engine.dispose()
+            raise
+        return cls(engine)
+
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         """Pickling sends the URL: the receiving process (a pool worker) opens its own connections."""
-        return _reopen, (self.engine.url.render_as_string(hide_password=False),)
+        return type(self).reopen, (self.engine.url.render_as_string(hide_password=False),)
 
     def __enter__(self) -> Self:
         return self
