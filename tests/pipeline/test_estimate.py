@@ -190,3 +190,17 @@ def test_cli_dry_run_calls_nothing_and_caps_exit_3_then_resume(release_store: Pa
         assert len([g for g in store.generations(status="ok") if g.system == "stub"]) == 15
     finally:
         store.close()
+
+
+def test_release_cost_cross_check_counts_only_falloesung_calls(release_store: Path, release_dir: Path) -> None:
+    """operational_metadata.json: claude-opus-4-7 cost 0.15026 USD per Benchathon generation (mean of 15)."""
+    store = open_store(str(release_store))
+    try:
+        config = RunConfig(corpora=["benchathon", "grundprinzipien"], systems=["claude-opus-4-7"], filters={"limit": 3})
+        est = estimate_run(config, store, stages=("generate",), observed=Observed.from_release(release_dir))
+    finally:
+        store.close()
+    (row,) = est.rows
+    assert row.calls == 6  # 3 Falllösungen + 3 Grundprinzipien items
+    assert row.observed_cost_usd == pytest.approx(3 * 0.15026)
+    assert row.seconds == pytest.approx(73.31673333333333)  # mean latency; 6 calls at concurrency 8: one wave

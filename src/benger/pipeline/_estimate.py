@@ -11,10 +11,10 @@ finished items are not counted), renders every prompt and counts its tokens:
 * output tokens: the release's observed mean words per Falllösung of that system (``benchathon_generations_
   stats.json``) x ``TOKENS_PER_WORD`` (2.27, same tokenizer, on the 45 picks) where the system is a paper
   system, else ``max_output_tokens`` (an upper bound); a judge's output is its ``max_output_tokens``;
-* time: the release's mean per-call latency of that system (``operational_metadata.json``) x calls /
-  concurrency where known, else unknown;
+* time: the release's mean per-call latency of that system (``operational_metadata.json``, Benchathon
+  calls) x calls / concurrency where known (an upper bound for short Grundprinzipien items), else unknown;
 * cost: catalog prices (USD per 1M tokens) where set; unknown stays ``None``, never 0. The release's mean
-  cost per Benchathon generation is shown beside it as an empirical cross-check.
+  cost per Benchathon generation x the Falllösung calls is shown beside it as an empirical cross-check.
 
 ``BudgetGuard`` wraps a model factory: before each call it adds the call's worst case (input estimate +
 ``max_output_tokens``) to what was spent and refuses the call with ``BudgetExceeded`` (a ``ProviderError``:
@@ -198,6 +198,7 @@ def estimate_run(
             words = observed.lookup(observed.words, system)
             out_each = min(round(words * TOKENS_PER_WORD), system.max_output_tokens) if words else None
             tin = tout = too_long = 0
+            n_fall = sum(1 for u in mine if tasks[u.task_id].kind == "falloesung")
             for u in mine:
                 task = tasks[u.task_id]
                 n_in = sum(count(m.content) for m in prompts.generation_messages(task))
@@ -220,7 +221,7 @@ def estimate_run(
                     seconds=_seconds(observed, system, len(mine), config.concurrency),
                     cost_usd=_cost(system, tin, tout),
                     observed_cost_usd=(
-                        c * len(mine) if (c := observed.lookup(observed.cost_usd, system)) is not None else None
+                        c * n_fall if (c := observed.lookup(observed.cost_usd, system)) is not None else None
                     ),
                     too_long=too_long,
                 )
