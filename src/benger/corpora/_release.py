@@ -41,6 +41,7 @@ from benger.corpora._release_records import (
 )
 from benger.errors import InputError
 from benger.judge import falloesung_rubric, grade_points, passed
+from benger.judge._rubric import RELEASED_RUBRIC_ID
 from benger.schema import (
     Corpus,
     FalloesungTask,
@@ -150,7 +151,7 @@ def _evaluations(path: Path, texts: dict[str, str], hashes: dict[str, str]) -> t
         list[EvaluationRecord], context={"maxima": falloesung_rubric().maxima()}
     )
     gens, judgements = [], []
-    rubric_id = falloesung_rubric().id
+    rubric_id = RELEASED_RUBRIC_ID  # the released judgements carry the id without our content hash
     judge_hash = stable_hash({"judge": PRIMARY_JUDGE})
     for rec in records:
         gid = rec.generation_id
