@@ -25,6 +25,7 @@ RANK: dict[str, int] = {
     "schema": 0,
     "text": 0,
     "config": 0,
+    "_claim_ids": 0,
     "store": 1,
     "llm": 2,
     "judge": 3,

@@ -17,8 +17,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+from benger._claim_ids import CLAIM_TTL_S, new_owner
 from benger.pipeline._writer import WritableStore
-from benger.store._claims import CLAIM_TTL_S, new_owner
 
 R = TypeVar("R")
 

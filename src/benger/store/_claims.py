@@ -13,21 +13,14 @@ from __future__ import annotations
 import os
 import socket
 import time
-import uuid
 from typing import Any
 
 from sqlalchemy import bindparam, delete, exists, literal_column, select, update
 
+from benger._claim_ids import CLAIM_TTL_S, new_owner
 from benger.store._models import ClaimRow, GenerationRow, JudgementRow
 
-#: Seconds a claim lasts without renewal (the runner renews every third of it).
-CLAIM_TTL_S = 300.0
-
-
-def new_owner() -> str:
-    """An owner id for one run: ``host:pid:random`` (the host and pid let a rerun take over a dead run's claims)."""
-    return f"{socket.gethostname()[:60]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-
+__all__ = ["CLAIM_TTL_S", "ClaimsMixin", "new_owner"]
 
 def _dead_local_owner(owner: str) -> bool:
     parts = owner.rsplit(":", 2)
