@@ -12,7 +12,8 @@ from benger.config import cache_dir
 from benger.corpora import load_release
 from benger.llm import RetryPolicy, create_model
 from benger.pipeline import RunConfig, run_config
-from benger.pipeline._estimate import CHARS_PER_TOKEN, BudgetGuard, Observed, chars_counter, estimate_run
+from benger.pipeline._budget import BudgetGuard
+from benger.pipeline._estimate import CHARS_PER_TOKEN, Observed, chars_counter, estimate_run
 from benger.store import open_store
 from benger.testing._server import tokens as stub_tokens
 from benger.testing.stub_server import run_stub_server
@@ -140,7 +141,7 @@ async def test_max_tokens_cap_stops_cleanly_and_a_rerun_resumes(release_store: P
 
 def test_max_cost_without_prices_refuses_rather_than_counting_free() -> None:
     from benger.llm import ChatMessage, ChatRequest
-    from benger.pipeline._estimate import BudgetExceeded
+    from benger.pipeline._budget import BudgetExceeded
     from benger.schema import SystemConfig
 
     system = SystemConfig(name="x", provider="openai-compatible", model="m", base_url="http://h/v1")

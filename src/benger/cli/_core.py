@@ -100,7 +100,7 @@ def _open(db: str | None, config: Any = None) -> Any:
 
 def _execute(config: Any, db: str | None, stages: tuple[str, ...], quiet: bool, guard: Any = None) -> Any:
     from benger.pipeline import ProgressReporter, run_config
-    from benger.pipeline._estimate import guarded_factory
+    from benger.pipeline._budget import guarded_factory
 
     store = _open(db, config)
     reporter = ProgressReporter(_err(), enabled=not quiet)

@@ -303,7 +303,7 @@ def budget_or_estimate(
 ) -> Any:
     """For run/generate/judge: on ``--dry-run`` print the estimate and exit 0; with a cap return the
     ``BudgetGuard`` to run under (else None)."""
-    from benger.pipeline._estimate import BudgetGuard
+    from benger.pipeline._budget import BudgetGuard
 
     if dry_run:
         show_estimate(cfg, db, stages)
