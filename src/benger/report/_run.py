@@ -54,13 +54,24 @@ def analyze(db: str | None, out: str | Path, *, seed: int = 7, n_boot: int = 200
     from benger.analysis import StudyData
     from benger.config import require_existing_store
     from benger.store import open_store
+    from benger.store._aggregate import refresh_statistics
 
     url = require_existing_store(db)
     files = []
     if url.startswith("sqlite:///"):
+        # the leaderboard's one-off planner statistics are written first, so the hash is of the store as read
+        store = open_store(db)
+        try:
+            refresh_statistics(store)
+        finally:
+            store.close()
         path = Path(url[len("sqlite:///") :])
         files = describe_inputs(path.parent, [path])
-    results = _compute(StudyData.from_store(open_store(db)), seed, n_boot)
+    store = open_store(db)
+    try:
+        results = _compute(StudyData.from_store(store), seed, n_boot)
+    finally:
+        store.close()
     results["provenance"] = {
         "source": "store",
         "location": _redact(url),
