@@ -36,6 +36,7 @@ TABLES = (
     "rq5_creator",
     "rq5_checks",
     "paired_systems",
+    "gutachten_validity",
 )
 FIGURES = (
     "leaderboard",
@@ -95,6 +96,21 @@ def test_reproduce_writes_every_output(report_dir: Path, release_dir: Path) -> N
     html = (report_dir / "report.html").read_text("utf-8")
     assert "broken_" not in html and "could not be built" not in html
     assert "<script" not in html and "http://" not in html and "https://" not in html
+
+
+@pytest.mark.slow
+@pytest.mark.release
+def test_reproduce_reports_the_analyser_validity(report_dir: Path) -> None:
+    results = json.loads((report_dir / "results.json").read_text("utf-8"))
+    val = results["gutachten_validity"]
+    assert val["inputs"]["analyser"].startswith("gutachten@") and "1000" not in val["inputs"]["ci"]  # n_boot 200
+    recall = next(r for r in val["rows"] if r["feature"] == "norm_recall" and r["target"] == "human_raw")
+    # every one of the 45 released picks has a reference to compare with and a blind human mean
+    assert recall["n"] == 45 and recall["low"] is not None and recall["low"] <= recall["rho"] <= recall["high"]
+    partial = [r for r in val["partial_on_words"] if r["target"] == "human_raw"]
+    assert {r["control"] for r in partial} == {"words"} and "words" not in {r["feature"] for r in partial}
+    md = (report_dir / "tables" / "gutachten_validity.md").read_text("utf-8")
+    assert "| norm_recall |" in md and "(n=45)" in md
 
 
 def test_cli_errors_are_clear(tmp_path: Path) -> None:

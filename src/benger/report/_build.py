@@ -74,7 +74,7 @@ _SECTIONS: list[tuple[str, str, str, list[TableFn], list[FigureFn]]] = [
         ],
         [figs.calibration_figure, figs.dimension_figure],
     ),
-    ("extras", "Extras", "Further comparisons.", [t5.paired_systems_table], []),
+    ("extras", "Extras", "Further comparisons.", [t5.paired_systems_table, trel.gutachten_validity_table], []),
     (
         "departures",
         "Departures",

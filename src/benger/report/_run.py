@@ -21,6 +21,24 @@ def _compute(data: Any, seed: int, n_boot: int, include_superseded: bool = False
     return results
 
 
+def _gutachten_validity(root: Path, seed: int, n_boot: int) -> dict[str, Any]:
+    """The Gutachtenstil analyser's features against judge and blind human scores on the released picks
+    (issue 16 §3; ``benger gutachten-validity`` prints the full matrices). At most 1,000 resamples keep
+    ``benger reproduce`` inside its time budget."""
+    from benger.analysis._gutachten_validity import validity_table
+    from benger.corpora import load_release
+
+    n_resamples = min(n_boot, 1000)
+    table = validity_table(load_release(root), n_resamples=n_resamples, seed=seed)
+    return {
+        "method": "Spearman rho of each analyser feature with the primary judge's and the blind human pool's raw "
+        f"score per pick, 95% paired percentile bootstrap CI ({n_resamples} resamples); partial rho controls "
+        "for the word count",
+        "inputs": table.provenance,
+        **table.model_dump(mode="json", exclude={"provenance"}),
+    }
+
+
 def reproduce(
     release: str | Path, out: str | Path, *, seed: int = 7, n_boot: int = 2000, include_superseded: bool = False
 ) -> dict[str, Any]:
@@ -33,6 +51,7 @@ def reproduce(
     from benger.analysis import StudyData
 
     results = _compute(StudyData.from_release(root), seed, n_boot, include_superseded)
+    results["gutachten_validity"] = _gutachten_validity(root, seed, n_boot)
     files = [p for p in (root / "data").rglob("*") if p.is_file()]
     flag = " --include-superseded" if include_superseded else ""
     results["provenance"] = {

@@ -187,3 +187,42 @@ def departures_table(results: Mapping[str, Any]) -> Table | Missing:
         inputs=inputs,
         method=method,
     )
+
+
+def gutachten_validity_table(results: Mapping[str, Any]) -> Table | Missing:
+    """Analyser features vs the judge's and the blind human pool's raw scores on the released picks."""
+    title = "Gutachtenstil analyser: validity on the released picks"
+    val = block(results, "gutachten_validity")
+    if not isinstance(val, Mapping) or not val.get("rows"):
+        return Missing("gutachten_validity", title, "computed from the release only (benger reproduce)")
+
+    def rho(c: Mapping[str, Any] | None) -> str | None:
+        if not c or c.get("rho") is None:
+            return None
+        ci = f" [{c['low']:+.2f}, {c['high']:+.2f}]" if c.get("low") is not None and c.get("high") is not None else ""
+        return f"{c['rho']:+.2f}{ci} (n={c['n']})"
+
+    plain = {(c["feature"], c["target"]): c for c in val["rows"]}
+    partial = {(c["feature"], c["target"]): c for c in val.get("partial_on_words") or []}
+    features = list(dict.fromkeys(c["feature"] for c in val["rows"]))
+    rows: list[list[Cell]] = [
+        [
+            feature,
+            rho(plain.get((feature, "human_raw"))),
+            rho(partial.get((feature, "human_raw"))),
+            rho(plain.get((feature, "judge_raw"))),
+            rho(partial.get((feature, "judge_raw"))),
+        ]
+        for feature in features
+    ]
+    inputs, method = provenance(val)
+    return Table(
+        "gutachten_validity",
+        title,
+        ["Feature", "Human raw", "Human raw, partial (words)", "Judge raw", "Judge raw, partial (words)"],
+        rows,
+        caption="Spearman rho [95% bootstrap CI] (n complete pairs); a dash: undefined (a constant feature). "
+        "Per-dimension matrices: benger gutachten-validity.",
+        inputs=inputs,
+        method=method,
+    )
