@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benger.analysis._data import (
+from benger.analysis._study import (
     CorpusSummary,
     GenScore,
     HumanAnnotation,

@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from benger.analysis._data import (
+from benger.analysis._leaderboard import leaderboard_from_store
+from benger.analysis._study import (
     CorpusSummary,
     GenScore,
     HumanAnnotation,
@@ -27,7 +28,6 @@ from benger.analysis._data import (
     SystemMeta,
     short_grader,
 )
-from benger.analysis._leaderboard import leaderboard_from_store
 from benger.store._aggregate import (
     JudgementColumns,
     corpus_generations,
