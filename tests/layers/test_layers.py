@@ -184,8 +184,6 @@ def test_importing_a_package_loads_no_higher_layer() -> None:
 #: Import cycles between modules still tolerated, by package (every module of such a cycle lies in it, the
 #: top-level ``benger`` package aside), with the reason. Any other cycle fails the test.
 KNOWN_CYCLES: dict[str, str] = {
-    "benger.analysis": "StudyData.from_release/from_store call _from_release/_from_store, which import _data",
-    "benger.cli": "cli._core, cli._demo and cli._validate call each other's command bodies",
 }
 
 

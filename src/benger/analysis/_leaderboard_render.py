@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 from benger.analysis._leaderboard_metrics import short_label
 
@@ -57,10 +57,11 @@ def to_json(board: Leaderboard) -> str:
 
 def to_csv(board: Leaderboard) -> str:
     """One line per row with its provenance columns; metric columns carry their signature."""
-    from benger.analysis._leaderboard import LeaderboardRow
-
+    # The columns are the fields of the board's row model, read from the board itself: this module imports no
+    # model module (the model's ``to_csv`` calls this one).
+    (row_model,) = get_args(type(board).model_fields["rows"].annotation)
     buffer = io.StringIO()
-    fields = [f for f in LeaderboardRow.model_fields if f != "metrics"]
+    fields = [f for f in row_model.model_fields if f != "metrics"]
     metric_fields = [
         name for m in board.metric_signatures for name in (f"metric_{m}", f"metric_{m}_n", f"metric_{m}_signature")
     ]
