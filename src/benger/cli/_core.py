@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from benger.cli._execute import _config, _err, _execute, _exit_if_incomplete, _open, _out, _show
 from benger.cli._options import (
     ConcOpt,
     ConfigArg,
@@ -26,122 +25,7 @@ from benger.cli._options import (
 )
 from benger.cli._validate import DryRunOpt, MaxCostOpt, MaxTokensOpt, budget_or_estimate
 from benger.config import require_existing_store
-from benger.errors import EXIT_INCOMPLETE, ConfigError
-
-
-def _out() -> Console:
-    console = Console()
-    # piped output: do not squeeze the leaderboard into 80 columns
-    return console if console.is_terminal else Console(width=max(console.width, 160))
-
-
-def _err() -> Console:
-    return Console(stderr=True)
-
-
-def _config(
-    path: Path | None,
-    *,
-    corpus: list[str] | None = None,
-    system: list[str] | None = None,
-    judge: list[str] | None = None,
-    tasks: str | None = None,
-    limit: int | None = None,
-    concurrency: int | None = None,
-    executor: str | None = None,
-    repeats: int | None = None,
-    repetitions: int | None = None,
-    need: tuple[str, ...] = (),
-) -> Any:
-    """A RunConfig from a YAML file and/or command-line options (options win)."""
-    from benger.pipeline import RunConfig, load_run_config
-
-    if path is not None:
-        config = load_run_config(path)
-    else:
-        if "systems" in need and not system:
-            raise ConfigError("name at least one --system (or pass a run config)")
-        if "judges" in need and not judge:
-            raise ConfigError("name at least one --judge (or pass a run config)")
-        config = RunConfig(corpora=corpus or ["demo"], systems=list(system or []), judges=list(judge or []))
-    updates: dict[str, Any] = {}
-    if path is not None and corpus:
-        updates["corpora"] = corpus
-    if path is not None and judge:
-        updates["judges"] = list(judge)
-    if concurrency is not None:
-        updates["concurrency"] = concurrency
-    if executor is not None:
-        updates["executor"] = executor
-    if repeats is not None:
-        updates["repeats"] = repeats
-    if repetitions is not None:
-        updates["repetitions"] = repetitions
-    filters = config.filters.model_copy()
-    if tasks:
-        filters.tasks = [t.strip() for t in tasks.split(",") if t.strip()]
-    if limit is not None:
-        filters.limit = limit
-    if path is not None and system:
-        filters.systems = list(system)
-    updates["filters"] = filters
-    new = config.model_copy(update=updates)
-    new.source = config.source
-    if new.executor not in ("local", "celery"):
-        raise ConfigError(f"unknown executor {new.executor!r}; expected 'local' or 'celery'")
-    return new
-
-
-def _open(db: str | None, config: Any = None) -> Any:
-    from benger.store import open_store
-
-    return open_store(db if db is not None else (config.db if config is not None else None))
-
-
-def _execute(config: Any, db: str | None, stages: tuple[str, ...], quiet: bool, guard: Any = None) -> Any:
-    from benger.pipeline import ProgressReporter, run_config
-    from benger.pipeline._budget import guarded_factory
-
-    store = _open(db, config)
-    reporter = ProgressReporter(_err(), enabled=not quiet)
-    factory = guarded_factory(config, guard) if guard is not None else None
-    try:
-        result = asyncio.run(run_config(config, store, stages=stages, progress=reporter, model_factory=factory))
-    except KeyboardInterrupt:
-        _err().print("interrupted: every finished item is saved; run the same command again to continue")
-        raise typer.Exit(130) from None
-    finally:
-        store.close()
-    if guard is not None and guard.refused:
-        _err().print(f"budget cap reached: {guard.refused} call(s) not made; rerun with a higher cap to continue")
-    for stats in (result.generation, result.judgement):
-        if stats is not None and stats.errors:
-            for key, message in stats.errors[:5]:
-                _err().print(f"[red]error[/red] {key}: {message}")
-            _err().print(f"{len(stats.errors)} item(s) failed with an error (see above)")
-    return result
-
-
-def _exit_if_incomplete(result: Any) -> None:
-    """Exit with EXIT_INCOMPLETE (3) when a stage left units failed or unfinished (a rerun resumes them)."""
-    if result.complete:
-        return
-    left = ", ".join(f"{stage} {n}" for stage, n in result.remaining.items() if n)
-    _err().print(
-        f"incomplete: items failed or remain ({left}); run the same command again to continue "
-        f"(exit code {EXIT_INCOMPLETE})"
-    )
-    raise typer.Exit(EXIT_INCOMPLETE)
-
-
-def _show(board: Any, out: Path | None) -> None:
-    _out().print(board.to_rich())
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "leaderboard.csv").write_text(board.to_csv(), encoding="utf-8")
-        (out / "leaderboard.md").write_text(board.to_markdown(), encoding="utf-8")
-        (out / "leaderboard.json").write_text(board.to_json(), encoding="utf-8")
-        _out().print(f"wrote {out}/leaderboard.csv, .md, .json")
+from benger.errors import ConfigError
 
 
 def run(

@@ -210,7 +210,7 @@ def _judge_release(
 ) -> tuple[dict[str, float], str, dict[str, Any], bool]:
     """Judge the picks with the configured judge (importing the release into the store once); returns
     (mean score per pick, label, provenance, incomplete)."""
-    from benger.cli._core import _config, _err, _open
+    from benger.cli._execute import _config, _err, _open
     from benger.pipeline import ProgressReporter
 
     cfg = _config(config, judge=judge_, repeats=repeats, concurrency=concurrency, need=("judges",))
@@ -317,7 +317,7 @@ def show_estimate(cfg: Any, db: str | None, stages: tuple[str, ...], release: Pa
     """Compute and print the estimate of ``cfg`` on the store ``db`` (release observations when given)."""
     import os
 
-    from benger.cli._core import _open
+    from benger.cli._execute import _open
     from benger.pipeline._estimate import Observed, estimate_run
 
     if release is None and os.environ.get("BENGER_RELEASE"):
@@ -340,7 +340,7 @@ def estimate(
 ) -> None:
     """Dry run of a run config: items left after resume, input/output tokens, time and cost (candidate and
     judge apart; unknown prices stay unknown). The same as `benger run CONFIG --dry-run`."""
-    from benger.cli._core import _config
+    from benger.cli._execute import _config
 
     stages = {"run": ("generate", "judge"), "generate": ("generate",), "judge": ("judge",)}.get(stage)
     if stages is None:
