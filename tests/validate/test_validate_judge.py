@@ -113,6 +113,28 @@ def test_recorded_csv_bad_line_is_named(tmp_path: Path, release_dir: Path) -> No
     assert "line 3" in result.output and "score" in result.output
 
 
+def test_recorded_gpt54mini_through_the_command(tmp_path: Path, release_dir: Path, reference_dir: Path) -> None:
+    """`benger validate-judge --recorded gpt54mini` (the README/issue command) prints and writes the paper's
+    primary-judge verdicts: r = 0.76, kappa = 0.60, omega = 0.60 (passes) on the human picks, 0.00 on the LLM picks."""
+    out = tmp_path / "out"
+    args = ["validate-judge", "--recorded", "gpt54mini", "--release", str(release_dir), "--out", str(out)]
+    result = runner.invoke(app, args, env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    targets = json.loads((reference_dir / "targets.json").read_text())
+    agreement = targets["judge_vs_mean_blind_pool_human_picks"]
+    alt = targets["calderon_blind_pool_primary_judge_human_picks_eps015"]
+    written = json.loads((out / "validate-judge.json").read_text())["candidate"]
+    assert written["agreement"]["human"]["pearson"] == pytest.approx(agreement["pearson"], abs=1e-5)
+    assert written["agreement"]["human"]["kappa"] == pytest.approx(agreement["cohen_kappa_passfail"], abs=1e-5)
+    assert written["alt_test_blind"]["human"]["omega"] == alt["omega"] == 0.6
+    assert written["alt_test_blind"]["human"]["passes"] is alt["passes"] is True
+    assert written["alt_test_blind"]["llm"]["omega"] == 0.0 and written["alt_test_blind"]["llm"]["passes"] is False
+    # the printed candidate row: n 30, r 0.76, rho 0.76, MAE 10.8 / 2.69, kappa 0.60, omega 0.60 passes
+    row = next(line for line in result.output.splitlines() if line.startswith("| recorded GPT-5.4-mini"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[1:7] == ["30", "0.76", "0.76", "10.8", "2.69", "0.60"] and cells[9:11] == ["0.60", "passes"]
+
+
 def test_stub_judge_end_to_end_and_resumes(tmp_path: Path, release_dir: Path, data: StudyData) -> None:
     superseded_picks = {g.generation_id for g in data.generations if g.superseded} & set(data.solutions)
     assert len(superseded_picks) == 1  # the LLM pick whose generation is in the superseded file
