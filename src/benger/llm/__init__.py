@@ -1,6 +1,6 @@
 """LLM providers behind one protocol, one retry policy and a model catalog."""
 
-from benger.llm._base import ProviderModel, compute_cost
+from benger.llm._base import ProviderModel, compute_cost, token_cost
 from benger.llm._catalog import Catalog, load_catalog
 from benger.llm._errors import (
     ContentFilterError,
@@ -78,4 +78,5 @@ __all__ = [
     "registered_providers",
     "retry_async",
     "split_reasoning",
+    "token_cost",
 ]

@@ -20,11 +20,19 @@ RESERVED_PARAMS = frozenset(
 )
 
 
-def compute_cost(usage: Usage, price_in: float | None, price_out: float | None) -> float | None:
-    """USD cost from token counts and prices in USD per 1M tokens; None when a price is unknown."""
+def token_cost(input_tokens: int, output_tokens: int, price_in: float | None, price_out: float | None) -> float | None:
+    """The one cost computation of benger: USD for ``input_tokens`` / ``output_tokens`` at ``price_in`` /
+    ``price_out`` (USD per 1M tokens, the catalog's ``price_*_per_mtok``); None when a price is unknown (never 0).
+
+    Used for recorded calls (:func:`compute_cost`), the ``--dry-run`` estimate and the ``--max-cost`` budget."""
     if price_in is None or price_out is None:
         return None
-    return (usage.input_tokens * price_in + usage.output_tokens * price_out) / 1_000_000
+    return (input_tokens * price_in + output_tokens * price_out) / 1_000_000
+
+
+def compute_cost(usage: Usage, price_in: float | None, price_out: float | None) -> float | None:
+    """USD cost of one reply's token counts (:func:`token_cost`); None when a price is unknown."""
+    return token_cost(usage.input_tokens, usage.output_tokens, price_in, price_out)
 
 
 class ProviderModel(ABC):

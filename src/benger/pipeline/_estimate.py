@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benger.llm import token_cost
 from benger.pipeline._config import RunConfig
 from benger.pipeline._orchestrate import judge_targets, load_run_corpora, run_prompts, select_tasks
 from benger.pipeline._runner import plan_generations, plan_judgements
@@ -148,9 +149,7 @@ class Estimate:
 
 
 def _cost(system: SystemConfig, tokens_in: int, tokens_out: int) -> float | None:
-    if system.price_in_per_mtok is None or system.price_out_per_mtok is None:
-        return None
-    return (tokens_in * system.price_in_per_mtok + tokens_out * system.price_out_per_mtok) / 1e6
+    return token_cost(tokens_in, tokens_out, system.price_in_per_mtok, system.price_out_per_mtok)
 
 
 def _seconds(observed: Observed, system: SystemConfig, calls: int, concurrency: int) -> float | None:
