@@ -40,7 +40,13 @@ def judge_swap_block(
     meta = swap.get("_meta") or {}
     primary = meta.get("primary_judge")
     if not table or primary not in table:
-        return {"source": "unavailable", "reason": "the release has no judge-swap aggregates", "judges": {}}
+        return {
+            "method": "per judge x system mean raw and pass rate on the generations scored by all judges",
+            "inputs": {"judges": 0},
+            "source": "unavailable",
+            "reason": "the release has no judge-swap aggregates",
+            "judges": {},
+        }
     systems = sorted(table[primary])
     ref = [table[primary][s]["mean_raw"] for s in systems]
     released_offsets = (meta.get("offset_source") or {}).get("offsets") or {}

@@ -95,6 +95,7 @@ def metric_validity(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> di
         out[corpus] = {
             "per_system": {
                 "method": "per-system metric means vs judge means (released summaries)",
+                "inputs": {"systems": len(table)},
                 "source": "released_aggregates",
                 "metrics": block,
             }
@@ -221,6 +222,7 @@ def cocreation(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> dict[st
     bh = cocreation_effect(hobs, rng, n_boot)
     if bh is not None:
         bh["method"] = "per human pick the mean blind raw; same bootstraps as the judge-based estimate"
+        bh["inputs"] = {"human_picks_with_blind_reviews": len(hobs), "n_boot": n_boot}
         bh["source"] = "per_annotation"
     out["blind_human"] = bh
     return out

@@ -89,6 +89,8 @@ def human_irr(data: StudyData) -> dict[str, Any]:
     rows = {s: v for s, v in blind.items() if sizes and len(v) == sizes[0][0]}
     if len(rows) < 2:
         return {
+            "method": "two-way random, absolute agreement (Shrout & Fleiss ICC(2,1), ICC(2,k)) of the blind reviews",
+            "inputs": {"n_blind_reviews": sum(len(v) for v in blind.values()), "k": None},
             "source": "unavailable",
             "reason": "fewer than 2 solutions with the same number (>= 2) of blind reviews",
             "k": None,
@@ -165,6 +167,7 @@ def single_expert_tests(data: StudyData) -> dict[str, dict[str, dict[str, Any]]]
                 res["method"] = (
                     "Calderon alt-test, single expert: S = -|x - creator grade| for judge and blind reviewer"
                 )
+                res["inputs"] = {"judge": judge, "pool": pool, "epsilon": eps}
                 out.setdefault(judge, {}).setdefault(pool, {})[str(eps)] = res
     return out
 
@@ -268,6 +271,7 @@ def creator_vs_blind(data: StudyData) -> dict[str, Any]:
         by_type.setdefault(data.solutions[s].solution_type, []).append(s)
     return {
         "method": "creator raw vs mean blind raw per solution",
+        "inputs": {"solutions_with_creator_and_blind": len(ids)},
         **_creator_agreement(creator, blind, ids),
         "by_solution_type": {t: _creator_agreement(creator, blind, v) for t, v in sorted(by_type.items())},
     }
@@ -277,6 +281,7 @@ def intra_judge(data: StudyData) -> dict[str, Any]:
     sds = np.asarray([np.std(v) for v in data.repeats.values() if len(v) >= 2])
     return {
         "method": "population sd (ddof 0) of the repeated primary-judge raw scores per generation, averaged",
+        "inputs": {"judge": data.primary_judge, "generations_with_repeats": int(sds.size)},
         "n_generations": int(sds.size),
         "mean_within_sd": float(sds.mean()) if sds.size else None,
         "median_within_sd": float(np.median(sds)) if sds.size else None,
@@ -317,6 +322,7 @@ def _inter_judge_from_cells(data: StudyData) -> dict[str, Any]:
     return {
         "method": "per-system mean raw of each judge vs the primary judge's (Spearman, Kendall tau-b) and pairwise "
         "per-generation agreement, on the generations scored by every judge",
+        "inputs": {"judges": names, "cells": len(cells), "systems": len(systems)},
         "source": "per_annotation",
         "primary": primary,
         "n_cells": len(cells),
@@ -333,7 +339,13 @@ def inter_judge_rank(data: StudyData) -> dict[str, Any]:
     swap = data.judge_swap.get("per_judge_per_system") or {}
     primary = (data.judge_swap.get("_meta") or {}).get("primary_judge")
     if not swap or primary not in swap:
-        return {"source": "unavailable", "reason": "no per-judge per-system aggregates", "judges": {}}
+        return {
+            "method": "rank agreement of per-system mean raw scores against the primary judge",
+            "inputs": {"judges": len(data.generation_judge_scores)},
+            "source": "unavailable",
+            "reason": "no per-judge per-system aggregates",
+            "judges": {},
+        }
     systems = sorted(swap[primary])
     ref = [swap[primary][s]["mean_raw"] for s in systems]
     judges = {}
@@ -346,6 +358,7 @@ def inter_judge_rank(data: StudyData) -> dict[str, Any]:
         }
     return {
         "method": "rank agreement of per-system mean raw scores against the primary judge on shared cells",
+        "inputs": {"judges": len(judges), "systems": len(systems)},
         "source": "released_aggregates",
         "primary": primary,
         "judges": judges,

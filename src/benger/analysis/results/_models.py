@@ -1,0 +1,218 @@
+"""Models of the results.json blocks of RQ1-RQ4, the extras, the departures and the top level.
+
+Each model's docstring and field descriptions are the text of ``docs/results-schema.md`` (generated). Values that
+cannot be computed are ``null``; raw scores are 0-100, grade points 0-18, rates fractions 0-1.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from benger.analysis.results._base import Block, Container
+
+Row = dict[str, Any]
+
+
+class Meta(BaseModel):
+    """Run settings and input counts (not a statistic: no ``method``)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    benger_version: str
+    seed: int
+    include_superseded: bool
+    n_boot: int
+    n_stacked: int
+    primary_judge: str = Field(description="judge key of the primary judge (release: gpt54mini)")
+    judges: list[str] = Field(description="every judge key of the data; nothing is hard-coded")
+    judge_labels: dict[str, str]
+    pools: list[str] = Field(description="human (human-written picks) and llm (LLM picks)")
+    inputs: dict[str, Any] = Field(
+        description="n_tasks, n_generations, n_reviews, n_picks, n_human_solutions, n_annotations_without_solution, ..."
+    )
+
+
+class Leaderboard(Block):
+    """The leaderboard in the Table 1 layout: one row per system, then the human baseline rows.
+
+    Row = ``{system, display, tier, provider, weights, rank, sort_key (mean of the available per-corpus means),
+    bench: {n, raw, low, high, halfwidth, pass_rate, grade_points} | null, zjs: {n, n_judged, raw, low, high,
+    halfwidth, pass_rate, source} | null, gp: {... , acc, source} | null, kind: "system"}``. For ZJS /
+    Grundprinzipien ``n`` counts generations and ``n_judged`` those with a judge score (the n of the normal
+    interval, clipped to 0-100). Human rows have ``kind: "human"``, ``system`` in human_all / human_traditional /
+    human_co_creation (release: 220 / 65 / 155 in ``n_solutions``) and a ``bench`` block with ``source`` and the
+    human graders' own ``human_raw`` / ``human_pass_rate``. ``pass_rate`` and ``acc`` are fractions 0-1.
+    """
+
+    rows: list[Row]
+
+
+class TaskSystem(Block):
+    """Mean primary-judge raw per system and task (the heatmap): ``values[i][j]`` is system i on task j (or null),
+    ``n[i][j]`` the generations behind it."""
+
+    systems: list[Row] = Field(description="[{system, display, mean}]")
+    tasks: list[Row] = Field(description="[{task_id, label, area}]")
+    values: list[list[float | None]]
+    n: list[list[int]]
+
+
+class Operational(Block):
+    """Table 8: per system the released settings, truncation counts, latency, tokens and cost.
+
+    Row = ``{system, provider, tier, weights, temperature, max_output_tokens, generations (incl. superseded),
+    generations_final, truncated, truncated_per_call_log, mean_latency_s, median_latency_s, mean_cost_usd,
+    total_cost_usd, n_with_cost, total_retries, mean_words, n_words, mean_words_matches_release,
+    sampling_observed, source}``. ``benger analyze`` (a store) has no release metadata: ``source = "unavailable"``
+    and no rows.
+    """
+
+    paper_tables: list[str] | None = None
+    rows: list[Row] = Field(default_factory=list)
+
+
+class AppendixA(Block):
+    """Appendix A Tables 2 and 5: per row the mean with a 95% percentile bootstrap CI.
+
+    ``table2``: ``[{row: system | human_traditional | human_co_creation, kind, n, n_h, raw | grade_points |
+    pass_rate | h_raw | h_grade_points | h_pass_rate: Cell | null, judge_source, judge_reason}]``; the ``h_*``
+    columns pool every human review of the row's picked solutions. ``table5``: ``[{row, kind, n, metrics: {metric:
+    Cell | null}}]``. Cell = ``{mean, low, high, halfwidth, n}`` (low/high/halfwidth null when n < 2).
+    """
+
+    paper_tables: list[str] | None = None
+    table2: list[Row]
+    table5: list[Row]
+
+
+class GroupAggregates(Block):
+    """RQ2: tier / provider / weights aggregates and the gaps between tiers.
+
+    ``benchathon.by_tier | by_provider | by_weights: {group: {n_systems, n, mean, low, high, systems}}`` (pooled
+    generations, percentile bootstrap); ``zjs`` / ``grundprinzipien``: ``{group: {n_systems, mean, min, max}}``
+    (unweighted mean of system means); ``gaps.<corpus>``: flagship_minus_open_reference, closed_minus_open,
+    flagship_minus_efficiency; ``gap_ci.benchathon``: the same gaps as intervals (two-arm bootstrap) or null.
+    """
+
+    benchathon: dict[str, dict[str, Row]]
+    zjs: dict[str, dict[str, Row]] = Field(default_factory=dict)
+    grundprinzipien: dict[str, dict[str, Row]] = Field(default_factory=dict)
+    gaps: dict[str, dict[str, float | None]]
+    gap_ci: dict[str, dict[str, Row | None]]
+
+
+class MetricCorrelations(Block):
+    """Pearson / Spearman of each automatic metric against the primary judge: ``metrics: {metric: {n | n_systems,
+    pearson, spearman}}``. Per system, the metric mean is over the generations with the metric and the judge mean
+    over all final generations."""
+
+    metrics: dict[str, Row]
+
+
+class MetricVsHuman(Block):
+    """Each metric vs the mean blind raw per solution: ``metrics: {metric: {human_authored | llm_generated | pooled:
+    {n, pearson, low, high, spearman}}}``; paired bootstrap, each cell's generator named_rng(seed,
+    "rq3.metric_vs_human", metric, group)."""
+
+    metrics: dict[str, dict[str, Row]]
+
+
+class ReleasedCorpusCorrelations(Container):
+    """ZJS / Grundprinzipien: metric vs judge per system from the released summaries (automatic metrics only)."""
+
+    per_system: MetricCorrelations
+
+
+class MetricValidity(Container):
+    """RQ3: automatic metrics vs the judge (per generation, per system, vs the blind human pool)."""
+
+    per_generation: MetricCorrelations
+    per_system: MetricCorrelations
+    metric_vs_human: MetricVsHuman
+    zjs: ReleasedCorpusCorrelations | None = None
+    grundprinzipien: ReleasedCorpusCorrelations | None = None
+
+
+class Effect(BaseModel):
+    """A co-creation effect: ``n`` and ``mean`` per arm (traditional, co_creation), ``delta`` (co-creation minus
+    traditional, raw) and ``delta_grade_points`` (delta * 0.18), the intervals iid / participant_cluster /
+    task_cluster (Interval + n_clusters) / paired (n_participants), ``by_area: {area: {n, mean, delta, low, high}}``,
+    and for judge effects ``tost_vs_flagship: {a_n, b_n, delta, low90, high90, margin, equivalent}``."""
+
+    model_config = ConfigDict(extra="allow")
+
+    n: dict[str, int]
+    mean: dict[str, float | None]
+    delta: float | None
+    delta_grade_points: float | None = None
+    iid: Row | None = None
+    participant_cluster: Row | None = None
+    task_cluster: Row | None = None
+    paired: Row | None = None
+    by_area: dict[str, Row] = Field(default_factory=dict)
+    tost_vs_flagship: Row | None = None
+
+
+class BlindHumanEffect(Effect, Block):
+    """The co-creation effect measured by the blind human pool: per human pick the mean blind raw."""
+
+
+class CoCreation(Block):
+    """RQ4: Delta = mean(co-creation) - mean(traditional) with iid, cluster and paired bootstraps and a TOST against
+    the flagship tier. With the release only, ``source`` is unavailable and ``judge`` null (the primary-judge scores
+    of the 220 human solutions are not released); ``judge_picks`` (the validation picks) and ``blind_human`` are
+    computed."""
+
+    judge: Effect | None = Field(description="all human solutions with a condition have a judge score")
+    judge_picks: Effect | None = Field(description="otherwise: only the solutions that have one")
+    blind_human: BlindHumanEffect | None
+
+
+class PairedSystems(Block):
+    """Every pair of systems: paired bootstrap of the mean per-task score difference over shared tasks.
+
+    ``pairs: [{a, b, n, delta, low, high, p_value, p_holm, significant, n_missing}]`` (``n_missing``: shared tasks
+    dropped for a missing score)."""
+
+    pairs: list[Row]
+
+
+class KrippendorffAlpha(Block):
+    """Krippendorff's alpha (interval metric) of the blind reviews per solution, raw and grade points."""
+
+    raw: float | None
+    grade_points: float | None
+
+
+class Departures(Block):
+    """Where the numbers differ from the printed paper, and what the inputs cannot give.
+
+    ``items: [{kind: superseded_not_released | unavailable | monte_carlo, item, printed, benger, cause}]``: the ZJS
+    rows whose printed n counts superseded generations the release does not hold, every block with ``source``
+    (or ``judge_source``) unavailable and its reason, and the note on bootstrap Monte-Carlo noise."""
+
+    items: list[Row]
+
+
+class GutachtenValidity(Block):
+    """``benger reproduce`` only (added by the report layer): the Gutachtenstil analyser's features against the
+    primary judge's and the blind pool's scores on the released picks (Spearman rho, paired bootstrap CI), and the
+    partial rho controlling for the word count. ``rows`` / ``partial_on_words``: ``[{feature, target, n, rho, low,
+    high, dropped, control}]``."""
+
+    rows: list[Row]
+    partial_on_words: list[Row] = Field(default_factory=list)
+
+
+class Provenance(BaseModel):
+    """Added by ``benger reproduce`` / ``benger analyze``: where the inputs came from. ``files``: every input file
+    ``{path, bytes, sha256}`` (release: all of data/**; SQLite: the db)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    source: str = Field(description="release | store")
+    location: str = Field(description="path or URL with the password masked")
+    command: str
+    files: list[Row]
