@@ -128,8 +128,8 @@ class CreatorCalibration(Block):
 
     ``pooled_loo`` / ``gloo`` / ``pure_creator``: ``{judge: {pool: {tier: {eps: Cell}}}}``, Cell = ``{omega, rho,
     n_rejected, m, ci_clopper, passes, n_instances, n_comparisons, n_anchors, boot: {low, high, n_rep,
-    passes_boot_lo}}`` (stacked bootstrap, 2.5 / 97.5 percentiles; pure_creator without ``boot``); ``gloo.<judge>.
-    params.<pool>``: per blind grader the mean GLOO parameters over its picks (``per_grader``,
+    passes_boot_lo}}`` (stacked bootstrap, 2.5 / 97.5 percentiles; pure_creator without ``boot``);
+    ``gloo.<judge>.params.<pool>``: per blind grader the mean GLOO parameters over its picks (``per_grader``,
     ``mean_over_graders``, ``spread_over_graders``)."""
 
     params_method: str | None = None
