@@ -39,16 +39,15 @@ from benger.study._state import STATE_LABELS
 from benger.study._tables import REVIEW_COLUMNS, SUBMISSION_COLUMNS, agreement, review_rows, submission_rows
 from benger.web._participant import ARM_LABELS
 from benger.web._render import render
-from benger.web._security import check_csrf, require, role_guard, store_of
+from benger.web._security import Admin, admin_guard, check_csrf, store_of
 
-router = APIRouter(prefix="/admin", dependencies=[Depends(role_guard("admin"))])
+router = APIRouter(prefix="/admin", dependencies=[Depends(admin_guard)])
 
 
 @router.get("")
 def admin_home(request: Request) -> Response:
     store = store_of(request)
     with store.session() as session:
-        require(request, session, "admin")
         users = list(session.scalars(select(StudyUser).order_by(StudyUser.id)))
         studies = list(session.scalars(select(Study).order_by(Study.id)))
         token = request.query_params.get("invitation")
@@ -68,17 +67,15 @@ def admin_home(request: Request) -> Response:
 async def add_user(request: Request) -> Response:
     form = await request.form()
     with store_of(request).session() as session:
-        require(request, session, "admin")
         roles = [str(r) for r in form.getlist("roles")]
         create_user(session, str(form.get("username", "")), str(form.get("password", "")), roles)
     return RedirectResponse("/admin", status_code=303)
 
 
 @router.post("/users/{user_id}/active", dependencies=[Depends(check_csrf)])
-def user_active(request: Request, user_id: int, active: str = Form(...)) -> Response:
+def user_active(request: Request, admin: Admin, user_id: int, active: str = Form(...)) -> Response:
     """Deactivate (every session of the account ends, login refused) or reactivate an account."""
     with store_of(request).session() as session:
-        admin = require(request, session, "admin")
         if admin.id == user_id and active != "1":
             raise StudyError("Das eigene Konto kann nicht deaktiviert werden.", field="user_id")
         set_active(session, user_id, active == "1")
@@ -89,16 +86,14 @@ def user_active(request: Request, user_id: int, active: str = Form(...)) -> Resp
 def user_password(request: Request, user_id: int, password: str = Form(...)) -> Response:
     """Reset an account's password (every session of the account ends)."""
     with store_of(request).session() as session:
-        require(request, session, "admin")
         set_password(session, user_id, password)
     return RedirectResponse("/admin#accounts", status_code=303)
 
 
 @router.post("/users/{user_id}/roles", dependencies=[Depends(check_csrf)])
-async def user_roles(request: Request, user_id: int) -> Response:
+async def user_roles(request: Request, admin: Admin, user_id: int) -> Response:
     form = await request.form()
     with store_of(request).session() as session:
-        admin = require(request, session, "admin")
         roles = [str(r) for r in form.getlist("roles")]
         if admin.id == user_id and "admin" not in roles:
             raise StudyError("Die eigene Admin-Rolle kann nicht entzogen werden.", field="roles")
@@ -111,7 +106,6 @@ async def user_roles(request: Request, user_id: int) -> Response:
 @router.post("/invitations", dependencies=[Depends(check_csrf)])
 def add_invitation(request: Request, role: str = Form(...)) -> Response:
     with store_of(request).session() as session:
-        require(request, session, "admin")
         token = create_invitation(session, role)
     return RedirectResponse(f"/admin?invitation={token}", status_code=303)
 
@@ -125,8 +119,6 @@ def add_study(
     time_limit_s: int = Form(7200),
 ) -> Response:
     store = store_of(request)
-    with store.session() as session:
-        require(request, session, "admin")
     study_id = create_study(store, name, corpus, seed, time_limit_s)
     return RedirectResponse(f"/admin/studies/{study_id}", status_code=303)
 
@@ -134,7 +126,6 @@ def add_study(
 @router.get("/studies/{study_id}")
 def study_admin(request: Request, study_id: int) -> Response:
     with store_of(request).session() as session:
-        require(request, session, "admin")
         study = session.get(Study, study_id)
         if study is None:
             raise StudyError("Die Studie {study} gibt es nicht.", field="study_id", study=study_id)
@@ -172,8 +163,6 @@ _STEPS: dict[str, Callable[[Store, int], object]] = {"open": open_study, "close"
 def study_groups(request: Request, study_id: int, groups: str = Form("")) -> Response:
     """Restrict the study to participants of these groups (empty: everyone sees it)."""
     store = store_of(request)
-    with store.session() as session:
-        require(request, session, "admin")
     set_study_groups(store, study_id, groups)
     return RedirectResponse(f"/admin/studies/{study_id}", status_code=303)
 
@@ -182,8 +171,6 @@ def study_groups(request: Request, study_id: int, groups: str = Form("")) -> Res
 def study_state(request: Request, study_id: int, action: str = Form(...)) -> Response:
     """Lifecycle controls: open (draft or closed -> open), close (open -> closed), finish (in_review -> done)."""
     store = store_of(request)
-    with store.session() as session:
-        require(request, session, "admin")
     step = _STEPS.get(action)
     if step is None:
         raise StudyError("Unbekannter Schritt {action}.", field="action", action=action)
@@ -196,7 +183,6 @@ async def set_authors(request: Request, study_id: int) -> Response:
     store = store_of(request)
     form = await request.form()
     with store.session() as session:
-        require(request, session, "admin")
         tasks = study_tasks(session, study_id)
     for task in tasks:
         value = str(form.get(f"author_{task.position}", "")).strip()
@@ -207,8 +193,6 @@ async def set_authors(request: Request, study_id: int) -> Response:
 @router.post("/studies/{study_id}/picks", dependencies=[Depends(check_csrf)])
 def picks(request: Request, study_id: int) -> Response:
     store = store_of(request)
-    with store.session() as session:
-        require(request, session, "admin")
     run_picks(store, study_id)
     return RedirectResponse(f"/admin/studies/{study_id}", status_code=303)
 
@@ -216,8 +200,6 @@ def picks(request: Request, study_id: int) -> Response:
 @router.post("/studies/{study_id}/assignments", dependencies=[Depends(check_csrf)])
 def assignments(request: Request, study_id: int) -> Response:
     store = store_of(request)
-    with store.session() as session:
-        require(request, session, "admin")
     run_assignment(store, study_id)
     return RedirectResponse(f"/admin/studies/{study_id}", status_code=303)
 
@@ -238,7 +220,6 @@ def _csv(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> str:
 def export(request: Request, study_id: int, name: str) -> Response:
     """Downloads: submissions.csv, reviews.csv, study.json (both tables, picks; pseudonyms only)."""
     with store_of(request).session() as session:
-        require(request, session, "admin")
         study = session.get(Study, study_id)
         if study is None:
             raise StudyError("Die Studie {study} gibt es nicht.", field="study_id", study=study_id)

@@ -20,7 +20,16 @@ from benger.study._errors import de_number
 from benger.study._models import EXPERTISE_LEVELS
 from benger.web._i18n import LANGS
 from benger.web._render import render
-from benger.web._security import check_csrf, client_address, login, require, role_guard, store_of, user_of
+from benger.web._security import (
+    LoggedInUser,
+    Participant,
+    check_csrf,
+    client_address,
+    login,
+    login_guard,
+    store_of,
+    user_of,
+)
 
 router = APIRouter()
 LEVEL_LABELS = {
@@ -110,22 +119,23 @@ def invite_post(request: Request, token: str, username: str = Form(...), passwor
     return RedirectResponse(home_of(logged.roles), status_code=303)
 
 
-@router.get("/account", dependencies=[Depends(role_guard())])
+@router.get("/account", dependencies=[Depends(login_guard)])
 def account_page(request: Request) -> Response:
-    with store_of(request).session() as session:
-        require(request, session)
-        return render(request, "account.html", changed=request.query_params.get("changed") == "1")
+    return render(request, "account.html", changed=request.query_params.get("changed") == "1")
 
 
-@router.post("/account/password", dependencies=[Depends(role_guard()), Depends(check_csrf)])
+@router.post("/account/password", dependencies=[Depends(login_guard), Depends(check_csrf)])
 def account_password(
-    request: Request, current_password: str = Form(...), new_password: str = Form(...), repeat: str = Form(...)
+    request: Request,
+    user: LoggedInUser,
+    current_password: str = Form(...),
+    new_password: str = Form(...),
+    repeat: str = Form(...),
 ) -> Response:
     """Change the own password: other sessions end, this one continues with the new session version."""
     if new_password != repeat:
         raise StudyError("Die beiden neuen Passwörter stimmen nicht überein.", field="repeat")
     with store_of(request).session() as session:
-        user = require(request, session)
         version = change_password(session, user.id, current_password, new_password)
         logged = LoggedIn(user.id, user.roles, version)
     login(request, logged)
@@ -133,19 +143,15 @@ def account_password(
 
 
 @router.get("/profile")
-def profile_page(request: Request) -> Response:
-    with store_of(request).session() as session:
-        user = require(request, session, "participant")
-        grade = "" if user.exam_grade is None else de_number(user.exam_grade)
-        return render(request, "profile.html", areas=AREAS, levels=LEVEL_LABELS, exam_grade=grade)
+def profile_page(request: Request, user: Participant) -> Response:
+    grade = "" if user.exam_grade is None else de_number(user.exam_grade)
+    return render(request, "profile.html", areas=AREAS, levels=LEVEL_LABELS, exam_grade=grade)
 
 
 @router.post("/profile", dependencies=[Depends(check_csrf)])
-async def profile_post(request: Request) -> Response:
+async def profile_post(request: Request, user: Participant) -> Response:
     form = await request.form()
     store = store_of(request)
-    with store.session() as session:
-        user_id = require(request, session, "participant").id
     level = str(form.get("expertise_level", ""))
     if level not in EXPERTISE_LEVELS:
         raise StudyError("Bitte einen Ausbildungsstand wählen.", field="expertise_level")
@@ -155,5 +161,5 @@ async def profile_post(request: Request) -> Response:
         grade = float(grade_text) if grade_text else None
     except ValueError as exc:
         raise StudyError("Bitte Zahlen angeben (Kompetenz 1 bis 5, Note 0 bis 18).", field="competence") from exc
-    save_expertise(store, user_id, level, competence, grade)
+    save_expertise(store, user.id, level, competence, grade)
     return RedirectResponse("/studies", status_code=303)

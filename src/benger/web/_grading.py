@@ -21,26 +21,23 @@ from benger.study._models import Pick, StudyTask
 from benger.study._progress import report_problem
 from benger.study._review import grader_queue, latest, margin_notes, my_assignment, solution_text
 from benger.web._render import render
-from benger.web._security import check_csrf, require, role_guard, store_of
+from benger.web._security import Grader, check_csrf, grader_guard, store_of
 
-GRADER_ROLES = ("grader", "creator")
-router = APIRouter(dependencies=[Depends(role_guard(*GRADER_ROLES))])
+router = APIRouter(dependencies=[Depends(grader_guard)])
 
 
 @router.get("/reviews")
-def queue(request: Request) -> Response:
+def queue(request: Request, user: Grader) -> Response:
     with store_of(request).session() as session:
-        user = require(request, session, *GRADER_ROLES)
         rows = grader_queue(session, user.id)
         done = sum(state == "abgegeben" for _, _, state in rows)
         return render(request, "queue.html", rows=rows, done=done)
 
 
 @router.get("/reviews/{assignment_id}")
-def grading_page(request: Request, assignment_id: int) -> Response:
+def grading_page(request: Request, user: Grader, assignment_id: int) -> Response:
     store = store_of(request)
     with store.session() as session:
-        user = require(request, session, *GRADER_ROLES)
         assignment = my_assignment(session, assignment_id, user.id)
         pick = session.get(Pick, assignment.pick_id)
         assert pick is not None
@@ -78,10 +75,8 @@ def _fields(form: FormData) -> tuple[dict[str, Any], dict[str, str], list[dict[s
 
 
 @router.post("/reviews/{assignment_id}/draft", dependencies=[Depends(check_csrf)])
-async def draft(request: Request, assignment_id: int) -> Response:
+async def draft(request: Request, user: Grader, assignment_id: int) -> Response:
     store = store_of(request)
-    with store.session() as session:
-        user = require(request, session, *GRADER_ROLES)
     points, notes, margin = _fields(await request.form())
     scored = save_review(store, assignment_id, user.id, points, notes, submit=False, notes=margin)
     return JSONResponse(
@@ -90,29 +85,23 @@ async def draft(request: Request, assignment_id: int) -> Response:
 
 
 @router.post("/reviews/{assignment_id}/submit", dependencies=[Depends(check_csrf)])
-async def submit(request: Request, assignment_id: int) -> Response:
+async def submit(request: Request, user: Grader, assignment_id: int) -> Response:
     store = store_of(request)
-    with store.session() as session:
-        user = require(request, session, *GRADER_ROLES)
     points, notes, margin = _fields(await request.form())
     save_review(store, assignment_id, user.id, points, notes, submit=True, notes=margin)
     return RedirectResponse(f"/reviews/{assignment_id}", status_code=303)
 
 
 @router.post("/reviews/{assignment_id}/problem", dependencies=[Depends(check_csrf)])
-def problem(request: Request, assignment_id: int, text: str = Form("")) -> Response:
+def problem(request: Request, user: Grader, assignment_id: int, text: str = Form("")) -> Response:
     """Report a problem with the solution under review (the organiser sees it on the study page)."""
     store = store_of(request)
-    with store.session() as session:
-        user = require(request, session, *GRADER_ROLES)
     report_problem(store, assignment_id, user.id, text)
     return RedirectResponse(f"/reviews/{assignment_id}?reported=1", status_code=303)
 
 
 @router.post("/reviews/{assignment_id}/correct", dependencies=[Depends(check_csrf)])
-def correct(request: Request, assignment_id: int) -> Response:
+def correct(request: Request, user: Grader, assignment_id: int) -> Response:
     store = store_of(request)
-    with store.session() as session:
-        user = require(request, session, *GRADER_ROLES)
     open_correction(store, assignment_id, user.id)
     return RedirectResponse(f"/reviews/{assignment_id}", status_code=303)

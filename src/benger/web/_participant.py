@@ -14,9 +14,9 @@ from benger.study._models import Enrolment, Study, StudyTask, StudyUser, Submiss
 from benger.study._service import attempts, expire_overdue, get_attempt, remaining_s, study_tasks
 from benger.study._state import visible
 from benger.web._render import render
-from benger.web._security import check_csrf, require, role_guard, store_of
+from benger.web._security import Participant, check_csrf, participant_guard, store_of
 
-router = APIRouter(dependencies=[Depends(role_guard("participant"))])
+router = APIRouter(dependencies=[Depends(participant_guard)])
 
 ARM_LABELS = {"traditional": "Klassisch (ohne KI)", "co_creation": "Ko-Kreation (mit KI)"}
 INSTRUCTIONS = {
@@ -39,15 +39,15 @@ def _task(session: Session, study_id: int, position: int) -> StudyTask:
 
 
 @router.get("/studies")
-def studies(request: Request) -> Response:
+def studies(request: Request, user: Participant) -> Response:
     with store_of(request).session() as session:
-        user = require(request, session, "participant")
+        me = session.get(StudyUser, user.id)
         enrolled = set(session.scalars(select(Enrolment.study_id).filter_by(user_id=user.id)))
         # open studies, and the ones this participant took part in (to see their submissions)
         rows = [
             s
             for s in session.scalars(select(Study).order_by(Study.id))
-            if (s.state == "open" and visible(s, user)) or (s.id in enrolled and s.state != "draft")
+            if (s.state == "open" and me is not None and visible(s, me)) or (s.id in enrolled and s.state != "draft")
         ]
         return render(
             request, "studies.html", studies=rows, enrolled=enrolled, has_profile=user.expertise_level is not None
@@ -55,13 +55,11 @@ def studies(request: Request) -> Response:
 
 
 @router.post("/studies/{study_id}/enrol", dependencies=[Depends(check_csrf)])
-def enrol_post(request: Request, study_id: int, consent: str = Form("")) -> Response:
+def enrol_post(request: Request, user: Participant, study_id: int, consent: str = Form("")) -> Response:
     """Take part after accepting the consent and privacy notice of the start page."""
     store = store_of(request)
-    with store.session() as session:
-        user = require(request, session, "participant")
-        if user.expertise_level is None:
-            return RedirectResponse("/profile", status_code=303)
+    if user.expertise_level is None:
+        return RedirectResponse("/profile", status_code=303)
     if consent != "yes":
         raise StudyError("Bitte bestätigen Sie die Einwilligung und den Datenschutzhinweis.", field="consent")
     enrol(store, study_id, user.id, consent=True)
@@ -69,10 +67,8 @@ def enrol_post(request: Request, study_id: int, consent: str = Form("")) -> Resp
 
 
 @router.get("/studies/{study_id}")
-def study_page(request: Request, study_id: int) -> Response:
+def study_page(request: Request, user: Participant, study_id: int) -> Response:
     store = store_of(request)
-    with store.session() as session:
-        user = require(request, session, "participant")
     expire_overdue(store, study_id=study_id, user_id=user.id)
     with store.session() as session:
         study = session.get(Study, study_id)
@@ -98,20 +94,17 @@ def study_page(request: Request, study_id: int) -> Response:
 
 
 @router.post("/studies/{study_id}/tasks/{position}/start", dependencies=[Depends(check_csrf)])
-def start_post(request: Request, study_id: int, position: int) -> Response:
+def start_post(request: Request, user: Participant, study_id: int, position: int) -> Response:
     store = store_of(request)
     with store.session() as session:
-        user = require(request, session, "participant")
         task_id = _task(session, study_id, position).task_id
     start(store, study_id, user.id, task_id)
     return RedirectResponse(f"/studies/{study_id}/tasks/{position}", status_code=303)
 
 
 @router.get("/studies/{study_id}/tasks/{position}")
-def work_page(request: Request, study_id: int, position: int) -> Response:
+def work_page(request: Request, user: Participant, study_id: int, position: int) -> Response:
     store = store_of(request)
-    with store.session() as session:
-        user = require(request, session, "participant")
     expire_overdue(store, study_id=study_id, user_id=user.id)
     with store.session() as session:
         task = _task(session, study_id, position)
@@ -141,10 +134,9 @@ def work_page(request: Request, study_id: int, position: int) -> Response:
 
 
 @router.post("/studies/{study_id}/tasks/{position}/draft", dependencies=[Depends(check_csrf)])
-def draft_post(request: Request, study_id: int, position: int, text: str = Form("")) -> Response:
+def draft_post(request: Request, user: Participant, study_id: int, position: int, text: str = Form("")) -> Response:
     store = store_of(request)
     with store.session() as session:
-        user = require(request, session, "participant")
         task_id = _task(session, study_id, position).task_id
     result = save_draft(store, study_id, user.id, task_id, text)
     return JSONResponse({"status": result}, status_code=200 if result == "saved" else 409)
@@ -152,21 +144,19 @@ def draft_post(request: Request, study_id: int, position: int, text: str = Form(
 
 @router.post("/studies/{study_id}/tasks/{position}/submit", dependencies=[Depends(check_csrf)])
 def submit_post(
-    request: Request, study_id: int, position: int, text: str = Form(""), ai_tools: str = Form("")
+    request: Request, user: Participant, study_id: int, position: int, text: str = Form(""), ai_tools: str = Form("")
 ) -> Response:
     store = store_of(request)
     with store.session() as session:
-        user = require(request, session, "participant")
         task_id = _task(session, study_id, position).task_id
     submit(store, study_id, user.id, task_id, text, ai_tools=ai_tools)
     return RedirectResponse(f"/studies/{study_id}/tasks/{position}", status_code=303)
 
 
 @router.post("/studies/{study_id}/tasks/{position}/skip", dependencies=[Depends(check_csrf)])
-def skip_post(request: Request, study_id: int, position: int, reason: str = Form("")) -> Response:
+def skip_post(request: Request, user: Participant, study_id: int, position: int, reason: str = Form("")) -> Response:
     store = store_of(request)
     with store.session() as session:
-        user = require(request, session, "participant")
         task_id = _task(session, study_id, position).task_id
     if not reason.strip():
         raise StudyError("Bitte geben Sie einen Grund für das Überspringen an.", field="reason")

@@ -10,9 +10,9 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import Request
+from fastapi import Depends, Request
 from sqlalchemy.orm import Session
 
 from benger.store import Store
@@ -32,6 +32,7 @@ class Viewer:
     roles: str
     expertise_level: str | None
     competence: dict[str, Any]
+    exam_grade: float | None = None
 
     def has(self, role: str) -> bool:
         return role in self.roles.split()
@@ -91,7 +92,9 @@ def require(request: Request, session: Session, *roles: str) -> StudyUser:
     user = user_of(request, session)
     if user is None:
         raise LoginRequired()
-    request.state.user = Viewer(user.id, user.username, user.roles, user.expertise_level, dict(user.competence or {}))
+    request.state.user = Viewer(
+        user.id, user.username, user.roles, user.expertise_level, dict(user.competence or {}), user.exam_grade
+    )
     if roles and not any(user.has(role) for role in roles):
         raise Forbidden()
     return user
@@ -111,11 +114,32 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "-"
 
 
-def role_guard(*roles: str) -> Callable[[Request], None]:
-    """A router dependency: runs before form parsing, so anonymous or wrong-role requests never reach it."""
+def role_guard(*roles: str) -> Callable[[Request], Viewer]:
+    """A dependency that checks the login and the role (any role when none are given) and gives the
+    :class:`Viewer`; LoginRequired / Forbidden otherwise.
 
-    def guard(request: Request) -> None:
+    Used as a router dependency it runs before form parsing, so anonymous or wrong-role requests never reach
+    a handler. A handler takes the user as a parameter of the same guard (the aliases below); FastAPI runs one
+    guard once per request and hands its result to every place that asks for it."""
+
+    def guard(request: Request) -> Viewer:
         with store_of(request).session() as session:
             require(request, session, *roles)
+        viewer: Viewer = request.state.user
+        return viewer
 
     return guard
+
+
+#: One guard per role set: a router lists it in ``dependencies``, and its handlers receive the same guard's
+#: Viewer through the ``Annotated`` aliases (the same callable, so the check runs once per request).
+admin_guard = role_guard("admin")
+participant_guard = role_guard("participant")
+GRADER_ROLES = ("grader", "creator")
+grader_guard = role_guard(*GRADER_ROLES)
+login_guard = role_guard()
+
+Admin = Annotated[Viewer, Depends(admin_guard)]
+Participant = Annotated[Viewer, Depends(participant_guard)]
+Grader = Annotated[Viewer, Depends(grader_guard)]
+LoggedInUser = Annotated[Viewer, Depends(login_guard)]
