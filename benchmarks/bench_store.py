@@ -173,32 +173,47 @@ def main() -> None:
     parser.add_argument("--analyze-max", type=int, default=64000, help="skip analyze above this many generations")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per measurement")
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        help="keep the synthesised stores in this folder (store-N.db) and reuse them in later runs",
+    )
+    parser.add_argument(
+        "--kinds", nargs="+", choices=KINDS, default=list(KINDS), help="measure only these (default: all)"
+    )
     args = parser.parse_args()
     sizes = sorted(set(args.sizes + ([256000] if args.huge else [])))
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
-            db = Path(tmp) / f"store-{n}.db"
-            info = synthesise(db, n)
+            folder = args.cache or Path(tmp)
+            folder.mkdir(parents=True, exist_ok=True)
+            db = folder / f"store-{n}.db"
+            if args.cache is not None and db.exists():
+                info: dict[str, float] = {"synthesis_s": 0.0, "cached": 1}
+            else:
+                db.unlink(missing_ok=True)
+                info = synthesise(db, n)
             row: dict[str, object] = {"generations": n, **info}
-            for kind in KINDS:
+            for kind in args.kinds:
                 if kind == "analyze" and n > args.analyze_max:
                     row[kind] = {"error": f"skipped (> --analyze-max {args.analyze_max})"}
                     continue
                 row[kind] = measure(kind, db, args.timeout)
             results.append(row)
             print(json.dumps(row), flush=True)
-    print("\ngenerations | " + " | ".join(f"{k} s (with imports), MiB" for k in KINDS))
+    kinds = list(args.kinds)
+    print("\ngenerations | " + " | ".join(f"{k} s (with imports), MiB" for k in kinds))
     for row in results:
         cells = []
-        for kind in KINDS:
+        for kind in kinds:
             m = row[kind]
             assert isinstance(m, dict)
             ok = "seconds" in m
             text = f"{m['seconds']:.2f} ({m['with_imports_s']:.2f}), {m['peak_mib']:.0f}" if ok else str(m.get("error"))
             cells.append(text)
         print(f"{row['generations']:>11} | " + " | ".join(cells))
-    for kind in KINDS:
+    for kind in kinds:
         pts = [
             (int(str(r["generations"])), float(m["seconds"]))
             for r in results
