@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from benger.analysis.results import Block
+from benger.analysis.results._models import CorpusCell, Leaderboard
 from benger.report._fmt import block, ci, f, integer, pct, pm, provenance, signed
 from benger.report._model import Cell, Missing, Table
 
@@ -12,11 +14,19 @@ CORPORA = (("benchathon", "Benchathon"), ("zjs", "ZJS"), ("grundprinzipien", "Gr
 _LABEL = {"benchathon": "Bench.", "zjs": "ZJS", "grundprinzipien": "GP"}
 
 
+def typed_provenance(b: Block) -> tuple[str, str]:
+    """``(inputs, method)`` strings of a validated block (as :func:`provenance` of its dict)."""
+    return provenance({"inputs": b.inputs, "method": b.method})
+
+
 def leaderboard_table(results: Mapping[str, Any]) -> Table | Missing:
-    """Table 1: per system n / raw ± half-width / pass per corpus (+ accuracy on Grundprinzipien)."""
-    lb = block(results, "rq1", "leaderboard")
-    if not isinstance(lb, Mapping) or not lb.get("rows"):
+    """Table 1: per system n / raw ± half-width / pass per corpus (+ accuracy on Grundprinzipien).
+
+    Reads the block through its model (``Leaderboard``); a block that does not fit raises ``ValidationError``."""
+    raw = block(results, "rq1", "leaderboard")
+    if not isinstance(raw, Mapping) or not raw.get("rows"):
         return Missing("leaderboard", "Leaderboard (Table 1)", "results.json has no rq1.leaderboard rows")
+    lb = Leaderboard.model_validate(raw)
     columns = [
         "System / group",
         "Bench. n",
@@ -32,29 +42,28 @@ def leaderboard_table(results: Mapping[str, Any]) -> Table | Missing:
     ]
     rows: list[list[Cell]] = []
     notes: list[str] = []
-    for r in lb["rows"]:
-        label = r.get("display") or r.get("system")
+    for r in lb.rows:
+        label = r.display or r.system
         row: list[Cell] = [label]
         for key in ("bench", "zjs", "gp"):
-            b = r.get(key) if isinstance(r.get(key), Mapping) else {}
-            row += [integer(b.get("n")), pm(b.get("raw"), b.get("halfwidth")), pct(b.get("pass_rate"))]
+            c: CorpusCell = getattr(r, key) or CorpusCell()
+            row += [integer(c.n), pm(c.raw, c.halfwidth), pct(c.pass_rate)]
             if key == "gp":
-                row.append(pct(b.get("acc")))
+                row.append(pct(c.acc))
         rows.append(row)
-        bench = r.get("bench") if isinstance(r.get("bench"), Mapping) else {}
-        if r.get("kind") == "human":
+        bench = r.bench or CorpusCell()
+        if r.kind == "human":
             parts = []
-            if bench.get("source") == "unavailable":
-                parts.append(f"no judge scores ({bench.get('reason') or 'not in the inputs'})")
-            if bench.get("human_raw") is not None:
-                n_rev = f" over {integer(bench['human_n_reviews'])} reviews" if bench.get("human_n_reviews") else ""
+            if bench.source == "unavailable":
+                parts.append(f"no judge scores ({bench.reason or 'not in the inputs'})")
+            if bench.human_raw is not None:
+                n_rev = f" over {integer(bench.human_n_reviews)} reviews" if bench.human_n_reviews else ""
                 parts.append(
-                    f"human graders' own mean {f(bench.get('human_raw'))} raw, pass "
-                    f"{pct(bench.get('human_pass_rate'))}{n_rev}"
+                    f"human graders' own mean {f(bench.human_raw)} raw, pass {pct(bench.human_pass_rate)}{n_rev}"
                 )
             if parts:
                 notes.append(f"{label}: " + "; ".join(parts) + ".")
-    inputs, method = provenance(lb)
+    inputs, method = typed_provenance(lb)
     return Table(
         "leaderboard",
         "Leaderboard across the three corpora (Table 1)",

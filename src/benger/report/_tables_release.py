@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from benger.analysis.results._models import Departures
 from benger.report._fmt import block, display_names, f, integer, pct, provenance
 from benger.report._model import Cell, Missing, Table
+from benger.report._tables import typed_provenance
 
 
 def operational_table(results: Mapping[str, Any]) -> Table | Missing:
@@ -167,17 +169,13 @@ def appendix_table5(results: Mapping[str, Any]) -> Table | Missing:
 
 def departures_table(results: Mapping[str, Any]) -> Table | Missing:
     """Every departure from the printed paper and every unavailable block, with the cause."""
-    dep = block(results, "departures")
-    items = dep.get("items") if isinstance(dep, Mapping) else None
+    raw = block(results, "departures")
     title = "Departures from the printed paper and unavailable inputs"
-    if not items:
+    if not isinstance(raw, Mapping) or not raw.get("items"):
         return Missing("departures", title, "results.json has no departures block")
-    rows: list[list[Cell]] = [
-        [str(i.get("kind")), str(i.get("item")), integer(i.get("printed")), integer(i.get("benger")), i.get("cause")]
-        for i in items
-        if isinstance(i, Mapping)
-    ]
-    inputs, method = provenance(dep)
+    dep = Departures.model_validate(raw)
+    rows: list[list[Cell]] = [[i.kind, i.item, integer(i.printed), integer(i.benger), i.cause] for i in dep.items]
+    inputs, method = typed_provenance(dep)
     return Table(
         "departures",
         title,

@@ -34,6 +34,46 @@ class Meta(BaseModel):
     )
 
 
+class CorpusCell(BaseModel):
+    """One corpus column of a leaderboard row (``bench``, ``zjs``, ``gp``): raw 0-100, rates 0-1."""
+
+    model_config = ConfigDict(extra="allow")
+
+    n: int | None = None
+    n_judged: int | None = None
+    raw: float | None = None
+    low: float | None = None
+    high: float | None = None
+    halfwidth: float | None = None
+    pass_rate: float | None = None
+    grade_points: float | None = None
+    acc: float | None = None
+    source: str | None = None
+    reason: str | None = None
+    n_solutions: int | None = None
+    human_raw: float | None = None
+    human_pass_rate: float | None = None
+    human_n_reviews: int | None = None
+
+
+class LeaderboardRow(BaseModel):
+    """A system row (``kind = "system"``) or a human baseline row (``kind = "human"``) of the leaderboard."""
+
+    model_config = ConfigDict(extra="allow")
+
+    system: str
+    display: str | None = None
+    kind: str = "system"
+    tier: str | None = None
+    provider: str | None = None
+    weights: str | None = None
+    rank: int | None = None
+    sort_key: float | None = None
+    bench: CorpusCell | None = None
+    zjs: CorpusCell | None = None
+    gp: CorpusCell | None = None
+
+
 class Leaderboard(Block):
     """The leaderboard in the Table 1 layout: one row per system, then the human baseline rows.
 
@@ -46,7 +86,7 @@ class Leaderboard(Block):
     human graders' own ``human_raw`` / ``human_pass_rate``. ``pass_rate`` and ``acc`` are fractions 0-1.
     """
 
-    rows: list[Row]
+    rows: list[LeaderboardRow]
 
 
 class TaskSystem(Block):
@@ -186,6 +226,19 @@ class KrippendorffAlpha(Block):
     grade_points: float | None
 
 
+class DepartureItem(BaseModel):
+    """One departure: ``kind`` superseded_not_released | unavailable | monte_carlo, where (``item``), the printed
+    and benger counts where they differ, and the ``cause``."""
+
+    model_config = ConfigDict(extra="allow")
+
+    kind: str
+    item: str
+    printed: int | float | None = None
+    benger: int | float | None = None
+    cause: str | None = None
+
+
 class Departures(Block):
     """Where the numbers differ from the printed paper, and what the inputs cannot give.
 
@@ -193,7 +246,7 @@ class Departures(Block):
     rows whose printed n counts superseded generations the release does not hold, every block with ``source``
     (or ``judge_source``) unavailable and its reason, and the note on bootstrap Monte-Carlo noise."""
 
-    items: list[Row]
+    items: list[DepartureItem]
 
 
 class GutachtenValidity(Block):
