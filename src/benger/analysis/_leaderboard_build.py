@@ -11,6 +11,8 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from benger import __version__
 from benger.analysis._leaderboard_metrics import MetricMean
 from benger.analysis._leaderboard_model import (
@@ -41,25 +43,26 @@ RowKey = tuple[str, str, str]  # system, config hash, corpus
 
 
 def _group_labels(items: Sequence[ItemScore]) -> dict[JudgeKey, str]:
+    # the distinct (judge, corpus, configuration) first: a few per store, whatever the number of items
+    scored = {(it.judge, it.corpus, it.judge_config_hash, it.rubric) for it in items if it.n_scored}
     per_corpus: dict[tuple[str, str], set[tuple[str, str]]] = defaultdict(set)
-    for it in items:
-        if it.n_scored:
-            per_corpus[(it.judge, it.corpus)].add((it.judge_config_hash, it.rubric))
+    for judge, corpus, jhash, rubric in scored:
+        per_corpus[(judge, corpus)].add((jhash, rubric))
     split = {judge for (judge, _), configs in per_corpus.items() if len(configs) > 1}
-    labels = {}
-    for it in items:
-        key = (it.judge, it.judge_config_hash, it.rubric)
-        labels[key] = f"{it.judge} [{it.judge_config_hash[:8]}, {it.rubric}]" if it.judge in split else it.judge
-    return labels
+    return {
+        (judge, jhash, rubric): f"{judge} [{jhash[:8]}, {rubric}]" if judge in split else judge
+        for judge, jhash, rubric in {(it.judge, it.judge_config_hash, it.rubric) for it in items}
+    }
 
 
 def _ci(scores: list[float], ci: CiKind, confidence: float, n_resamples: int, seed: int) -> tuple[Any, Any]:
     if len(scores) < 2:
         return None, None
+    values = np.asarray(scores, dtype=float)  # an array skips the per-value missing check of a list
     if ci == "bootstrap":
-        interval = bootstrap_mean_ci(scores, confidence=confidence, n_resamples=n_resamples, seed=seed)
+        interval = bootstrap_mean_ci(values, confidence=confidence, n_resamples=n_resamples, seed=seed)
     else:
-        interval = normal_mean_ci(scores, confidence=confidence, bounds=RAW_SCALE)
+        interval = normal_mean_ci(values, confidence=confidence, bounds=RAW_SCALE)
     return interval.low, interval.high
 
 

@@ -151,9 +151,22 @@ def _item_stmt(
     systems: Sequence[str] | None,
     judges: Sequence[str] | None,
 ) -> Any:
-    keys = (_G.system, _G.config_hash, _T.corpus, _J.judge, _J.judge_config_hash, _J.rubric_version, _G.generation_id)
+    # Grouped in the order of ix_judgements_leaderboard, so the database aggregates while reading it (no sort);
+    # a generation's own columns hold one value per group (min() of it is valid on both backends).
+    keys = (_J.target_id, _J.judge, _J.judge_config_hash, _J.rubric_version, _J.status)
     stmt: Any = (
-        select(*keys, _G.status, *columns)
+        select(
+            func.min(_G.system),
+            func.min(_G.config_hash),
+            func.min(_T.corpus),
+            _J.judge,
+            _J.judge_config_hash,
+            _J.rubric_version,
+            _J.target_id,
+            func.min(_G.status),
+            _J.status,
+            *columns,
+        )
         .select_from(GenerationRow.__table__)
         .join(TaskRow.__table__, _T.task_id == _G.task_id)
         .join(JudgementRow.__table__, and_(_J.target_kind == "generation", _J.target_id == _G.generation_id))
@@ -162,7 +175,7 @@ def _item_stmt(
     stmt = _scope(stmt, corpora, systems)
     if judges is not None:
         stmt = stmt.where(_J.judge.in_(list(judges)))
-    return stmt.group_by(*keys, _G.status).order_by(*keys)
+    return stmt.group_by(*keys)
 
 
 def item_scores(
@@ -178,36 +191,31 @@ def item_scores(
     (0-100), grade points (0-18) and pass (0/1). Ordered by system, config hash, corpus, judge configuration and
     generation id.
 
-    Scored repeats are aggregated by one ``GROUP BY`` (plain ``avg``, no per-row ``CASE``); the (rare) unscored
-    ones by a second, and merged per generation."""
+    One ``GROUP BY`` per generation, judge configuration and judgement status (plain ``avg``, no per-row
+    ``CASE``, no ``ORDER BY``) reads the judgements once; a scored judgement without a total counts as neither.
+    The two status groups of a generation are merged and sorted here."""
     items: dict[tuple[str, ...], ItemScore] = {}
+    unscored: list[Any] = []
     # ok generations read the covering indexes only; superseded ones (few) need ``reason`` from the table
     for generations in [_G.status == "ok", *([_superseded()] if include_superseded else [])]:
-        scored = _item_stmt(
-            [
-                func.count(),
-                func.avg(_J.total),
-                func.avg(cast(_J.grade_points, Float)),
-                func.avg(cast(_J.passed, Integer)),
-            ],
-            and_(generations, _J.status == "scored", _J.total.is_not(None)),
-            corpora,
-            systems,
-            judges,
-        )
-        for r in _rows(store, scored):
-            items[tuple(r[:7])] = ItemScore(
-                r[0], r[1], r[2], r[6], r[3], r[4], r[5], int(r[8]), 0, _float(r[9]), _float(r[10]), _float(r[11]), r[7]
-            )
-        unscored = _item_stmt([func.count()], and_(generations, _J.status == "unscored"), corpora, systems, judges)
-        for r in _rows(store, unscored):
-            key = tuple(r[:7])
-            found = items.get(key)
-            if found is None:
-                items[key] = ItemScore(r[0], r[1], r[2], r[6], r[3], r[4], r[5], 0, int(r[8]), None, None, None, r[7])
+        averages = [func.avg(_J.total), func.avg(cast(_J.grade_points, Float)), func.avg(cast(_J.passed, Integer))]
+        statuses = or_(and_(_J.status == "scored", _J.total.is_not(None)), _J.status == "unscored")
+        stmt = _item_stmt([func.count(), *averages], and_(generations, statuses), corpora, systems, judges)
+        for r in _rows(store, stmt):
+            if r[8] == "scored":  # avg of a float column is a float (or NULL); of an integer, Decimal on PostgreSQL
+                items[(r[0], r[1], r[2], r[3], r[4], r[5], r[6])] = ItemScore(
+                    r[0], r[1], r[2], r[6], r[3], r[4], r[5], int(r[9]), 0, r[10], r[11], _float(r[12]), r[7]
+                )
             else:
-                items[key] = found._replace(n_unscored=int(r[8]))
-    return [items[k] for k in sorted(items)]
+                unscored.append(r)
+    for r in unscored:
+        key = (r[0], r[1], r[2], r[3], r[4], r[5], r[6])
+        found = items.get(key)
+        if found is None:
+            items[key] = ItemScore(r[0], r[1], r[2], r[6], r[3], r[4], r[5], 0, int(r[9]), None, None, None, r[7])
+        else:
+            items[key] = found._replace(n_unscored=int(r[9]))
+    return [items[k] for k in sorted(items)]  # Python's order on both backends (timsort: linear when sorted)
 
 
 def _float(value: Any) -> float | None:
