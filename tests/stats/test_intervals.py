@@ -138,3 +138,24 @@ def test_chunks_are_bounded_and_leave_the_generator_where_one_matrix_would() -> 
     assert max(c.size for c in chunks) <= CHUNK_ELEMENTS and sum(c.shape[0] for c in chunks) == 2000
     rng_b.integers(0, 64_000, size=(2000, 64_000))
     assert rng_a.integers(0, 10**9) == rng_b.integers(0, 10**9)
+
+
+def test_shared_draw_intervals_equal_one_call_per_sample(monkeypatch: pytest.MonkeyPatch) -> None:
+    import benger.stats._intervals as iv
+    from benger.stats import bootstrap_mean_cis
+
+    rng = np.random.default_rng(21)
+    # two samples of size 30 share their draws; sizes 7 and 1 and a sample with a missing value stand alone
+    samples: list[list[float | None]] = [
+        [float(v) for v in rng.integers(0, 101, 30)],
+        [float(v) for v in rng.uniform(0, 100, 30)],
+        [float(v) for v in rng.integers(0, 19, 7)],
+        [42.0],
+        [1.0, None, 3.0, 8.0],
+    ]
+    monkeypatch.setattr(iv, "CHUNK_ELEMENTS", 4 * 30 + 1)  # several blocks of indices
+    expected = [bootstrap_mean_ci(s, n_resamples=500, seed=3) for s in samples]
+    assert bootstrap_mean_cis(samples, n_resamples=500, seed=3) == expected  # bit for bit, n and n_missing too
+    assert expected[3].low is None and expected[4].n_missing == 1
+    with pytest.raises(ValueError, match="no values"):
+        bootstrap_mean_cis([[1.0, 2.0], [None]], seed=3)

@@ -25,7 +25,7 @@ from benger.analysis._leaderboard_model import (
     SystemRank,
 )
 from benger.metrics._answers import accuracy
-from benger.stats import bootstrap_mean_ci, normal_mean_ci
+from benger.stats import bootstrap_mean_cis, normal_mean_ci
 from benger.store._aggregate import Answer, ConfigProvenance, GenerationCount, ItemScore, MetricGroupMean
 
 
@@ -55,15 +55,21 @@ def _group_labels(items: Sequence[ItemScore]) -> dict[JudgeKey, str]:
     }
 
 
-def _ci(scores: list[float], ci: CiKind, confidence: float, n_resamples: int, seed: int) -> tuple[Any, Any]:
-    if len(scores) < 2:
-        return None, None
-    values = np.asarray(scores, dtype=float)  # an array skips the per-value missing check of a list
+def _cis(
+    rows: Sequence[list[float]], ci: CiKind, confidence: float, n_resamples: int, seed: int
+) -> list[tuple[Any, Any]]:
+    """The CI ends per row (``None`` for n < 2). The bootstrap rows share one seed, so rows of one size share
+    their resample indices (``bootstrap_mean_cis``: the same numbers as one ``bootstrap_mean_ci`` per row)."""
+    out: list[tuple[Any, Any]] = [(None, None)] * len(rows)
+    wanted = [k for k, scores in enumerate(rows) if len(scores) >= 2]
+    values = [np.asarray(rows[k], dtype=float) for k in wanted]  # arrays skip the per-value missing check
     if ci == "bootstrap":
-        interval = bootstrap_mean_ci(values, confidence=confidence, n_resamples=n_resamples, seed=seed)
+        intervals = bootstrap_mean_cis(values, confidence=confidence, n_resamples=n_resamples, seed=seed)
     else:
-        interval = normal_mean_ci(values, confidence=confidence, bounds=RAW_SCALE)
-    return interval.low, interval.high
+        intervals = [normal_mean_ci(v, confidence=confidence, bounds=RAW_SCALE) for v in values]
+    for k, interval in zip(wanted, intervals, strict=True):
+        out[k] = (interval.low, interval.high)
+    return out
 
 
 def build(
@@ -131,12 +137,13 @@ def build(
         if rk not in judged_rows:
             grouped.setdefault((rk, None), [])
 
+    per_row = {key: _per_generation([it for it in its if it.n_scored]) for key, its in grouped.items()}
+    intervals = _cis([v[0] for v in per_row.values()], ci, confidence, n_resamples, seed)
     raw: list[dict[str, Any]] = []
-    for (rk, jkey), its in grouped.items():
+    for ((rk, jkey), its), (low, high) in zip(grouped.items(), intervals, strict=True):
         scored = [it for it in its if it.n_scored]
         system, config_hash, corpus = rk
-        scores, points, passes = _per_generation(scored)
-        low, high = _ci(scores, ci, confidence, n_resamples, seed)
+        scores, points, passes = per_row[(rk, jkey)]
         cell = status.get(rk, {})
         pairs = answered.get(rk, [])
         if jkey is None:
