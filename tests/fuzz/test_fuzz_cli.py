@@ -33,11 +33,11 @@ NUMERIC = [
     if param.param_type_name == "option" and param.type_descriptor.annotation in (int, float)
 ]
 REQUIRED = [(path, command) for path, command in COMMANDS if any(p.required for p in command.params)]
-# commands that open the store first (the worker waits for tasks before it opens one: not here)
+# commands that open the store first (the worker opens --db once before it starts waiting for tasks)
 WITH_DB = [
     path
     for path, command in COMMANDS
-    if any(p.name == "db" for p in command.params) and path not in (("worker",), ("generate",), ("judge",))
+    if any(p.name == "db" for p in command.params) and path not in (("generate",), ("judge",))
 ]
 _EXTRA = {("inspect-solution",): ["--generation", "g1"], ("validate-judge",): ["--judge", "gpt-5.4-mini"]}
 _REQUIRED_VALUES = {"role": "reviewer", "corpus": "demo", "out": "out-unused"}

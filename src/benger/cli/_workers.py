@@ -32,6 +32,7 @@ def worker(
     if pool not in POOLS:
         raise ConfigError(f"--pool must be one of {', '.join(POOLS)}, not {pool!r}")
     if db is not None:
+        _check_store(db)
         os.environ[WORKER_DB_ENV] = db  # tasks use this store instead of the URL the run sent
     _check_broker(broker_url())
     from benger.workers._app import app
@@ -47,6 +48,15 @@ def worker(
         "--without-mingle",
     ]
     app.worker_main(argv)
+
+
+def _check_store(db: str) -> None:
+    """Fail fast on a store the worker could not use (bad URL, missing folder, unreachable server): open it
+    (creating or upgrading it, as every task would) and close it again. Errors: ConfigError/InputError from
+    ``open_store``."""
+    from benger.store import open_store
+
+    open_store(db).close()
 
 
 def _check_broker(url: str) -> None:
