@@ -132,6 +132,8 @@ def test_operational_and_judge_swap_tables() -> None:
         },
         "rq5": {
             "judge_swap": {
+                "method": "m",
+                "inputs": {"judges": 2},
                 "reason": "aggregates only",
                 "judges": {
                     "J1": {

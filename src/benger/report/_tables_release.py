@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from benger.analysis.results._models import Departures
+from benger.analysis.results._models import Departures, Operational
+from benger.analysis.results._models_rq5 import JudgeSwap
 from benger.report._fmt import block, display_names, f, integer, pct, provenance
 from benger.report._model import Cell, Missing, Table
 from benger.report._tables import typed_provenance
@@ -14,33 +15,32 @@ from benger.report._tables import typed_provenance
 
 def operational_table(results: Mapping[str, Any]) -> Table | Missing:
     """Per system: settings, Benchathon generations, truncated count, latency, cost, output words."""
-    op = block(results, "rq1", "operational")
-    rows_in = op.get("rows") if isinstance(op, Mapping) else None
+    raw = block(results, "rq1", "operational")
     title = "Systems and operational data (Table 8)"
-    if not rows_in:
-        reason = op.get("reason") if isinstance(op, Mapping) else None
+    if not isinstance(raw, Mapping) or not raw.get("rows"):
+        reason = raw.get("reason") if isinstance(raw, Mapping) else None
         return Missing("rq1_operational", title, str(reason or "results.json has no rq1.operational rows"))
+    op = Operational.model_validate(raw)
     names = display_names(results)
     rows: list[list[Cell]] = []
-    for r in rows_in:
-        total = integer(r.get("generations"))
-        trunc = integer(r.get("truncated"))
+    for r in op.rows:
+        total, trunc = integer(r.generations), integer(r.truncated)
         rows.append(
             [
-                names.get(str(r["system"]), str(r["system"])),
-                r.get("provider"),
-                r.get("tier"),
-                r.get("weights"),
-                f(r.get("temperature"), 1),
-                integer(r.get("max_output_tokens")),
+                names.get(r.system, r.system),
+                r.provider,
+                r.tier,
+                r.weights,
+                f(r.temperature, 1),
+                integer(r.max_output_tokens),
                 total,
                 f"{trunc}/{total}" if trunc is not None and total is not None else None,
-                f(r.get("mean_latency_s"), 1),
-                f(r.get("mean_cost_usd"), 4),
-                f(r.get("mean_words"), 0),
+                f(r.mean_latency_s, 1),
+                f(r.mean_cost_usd, 4),
+                f(r.mean_words, 0),
             ]
         )
-    inputs, method = provenance(op)
+    inputs, method = typed_provenance(op)
     return Table(
         "rq1_operational",
         title,
@@ -55,29 +55,30 @@ def operational_table(results: Mapping[str, Any]) -> Table | Missing:
 
 def judge_swap_table(results: Mapping[str, Any]) -> Table | Missing:
     """Per system and judge: mean raw and pass rate (raw >= 50) on the shared cells; rank agreement in the notes."""
-    js = block(results, "rq5", "judge_swap")
-    judges = js.get("judges") if isinstance(js, Mapping) else None
+    raw = block(results, "rq5", "judge_swap")
     title = "Judge swap: per-system means under six judges (Tables 19-20)"
-    if not judges:
-        reason = js.get("reason") if isinstance(js, Mapping) else None
+    if not isinstance(raw, Mapping) or not raw.get("judges"):
+        reason = raw.get("reason") if isinstance(raw, Mapping) else None
         return Missing("rq5_judge_swap", title, str(reason or "results.json has no rq5.judge_swap"))
+    js = JudgeSwap.model_validate(raw)
+    judges = js.judges
     names = display_names(results)
     order = list(judges)
-    systems = list(dict.fromkeys(s for j in judges.values() for s in j.get("systems", {})))
+    systems = list(dict.fromkeys(s for j in judges.values() for s in j.systems))
     rows: list[list[Cell]] = []
     for s in systems:
         row: list[Cell] = [names.get(s, s)]
         for j in order:
-            cell = judges[j].get("systems", {}).get(s) or {}
-            parts = (f(cell.get("mean_raw")), pct(cell.get("pass_rate")), pct(cell.get("pass_rate_offset_corrected")))
+            cell = judges[j].systems.get(s)
+            parts = (f(cell.mean_raw), pct(cell.pass_rate), pct(cell.pass_rate_offset_corrected)) if cell else ()
             row.append(" / ".join(p or "—" for p in parts) if cell else None)
         rows.append(row)
-    ranks: list[Cell] = [f"{f(judges[j].get('spearman'), 3)} / {f(judges[j].get('kendall'), 3)}" for j in order]
-    offsets: list[Cell] = [f(judges[j].get("offset_raw"), 2) for j in order]
+    ranks: list[Cell] = [f"{f(judges[j].spearman, 3)} / {f(judges[j].kendall, 3)}" for j in order]
+    offsets: list[Cell] = [f(judges[j].offset_raw, 2) for j in order]
     rows.append(["Spearman ρ / Kendall τ-b vs primary", *ranks])
     rows.append(["Offset Δ_dir (LLM picks)", *offsets])
-    inputs, method = provenance(js)
-    notes = [str(js["reason"])] if js.get("reason") else []
+    inputs, method = typed_provenance(js)
+    notes = [js.reason] if js.reason else []
     return Table(
         "rq5_judge_swap",
         title,

@@ -99,6 +99,24 @@ class TaskSystem(Block):
     n: list[list[int]]
 
 
+class OperationalRow(BaseModel):
+    """One system of Table 8 (the typed columns the report prints; the others are kept as they are)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    system: str
+    provider: str | None = None
+    tier: str | None = None
+    weights: str | None = None
+    temperature: float | None = None
+    max_output_tokens: int | None = None
+    generations: int | None = Field(None, description="Benchathon generations including superseded ones")
+    truncated: int | None = None
+    mean_latency_s: float | None = None
+    mean_cost_usd: float | None = None
+    mean_words: float | None = None
+
+
 class Operational(Block):
     """Table 8: per system the released settings, truncation counts, latency, tokens and cost.
 
@@ -110,7 +128,7 @@ class Operational(Block):
     """
 
     paper_tables: list[str] | None = None
-    rows: list[Row] = Field(default_factory=list)
+    rows: list[OperationalRow] = Field(default_factory=list)
 
 
 class AppendixA(Block):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from benger.analysis.results._base import Block
 from benger.analysis.results._models import Row
@@ -110,6 +110,30 @@ class InterJudgeRank(Block):
     pairwise: dict[str, Row] | None = None
 
 
+class SwapCell(BaseModel):
+    """One judge x system cell of the judge swap: raw 0-100, rates 0-1 (pass = raw >= 50)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    n: int | None = None
+    mean_raw: float | None = None
+    pass_rate: float | None = None
+    pass_rate_offset_corrected: float | None = None
+
+
+class SwapJudge(BaseModel):
+    """One judge of the judge swap: rank agreement with the primary judge, its offset, and its cells."""
+
+    model_config = ConfigDict(extra="allow")
+
+    judge_key: str | None = None
+    spearman: float | None = None
+    kendall: float | None = None
+    n_systems: int | None = None
+    offset_raw: float | None = None
+    systems: dict[str, SwapCell] = Field(default_factory=dict)
+
+
 class JudgeSwap(Block):
     """Tables 19-20: per judge x system mean raw and pass rate (raw >= 50) on the generations scored by all six
     judges, the offset-corrected pass rates, and each judge's Spearman / Kendall tau-b against the primary judge.
@@ -119,7 +143,7 @@ class JudgeSwap(Block):
 
     paper_tables: list[str] | None = None
     primary_judge: str | None = None
-    judges: dict[str, Row]
+    judges: dict[str, SwapJudge]
     primary_recomputed: dict[str, Row] = Field(default_factory=dict)
 
 
