@@ -156,11 +156,15 @@ def make_results() -> dict[str, Any]:
             },
         },
         "rq4": {
+            "method": "co-creation minus traditional, percentile bootstraps",
+            "inputs": {"annotations_with_condition": 220, "with_judge_score": 0},
             "source": "released_aggregates",
             "reason": "per-annotation judge scores are not released",
             "judge": None,
+            "judge_picks": None,
             "blind_human": {
                 "method": "participant-clustered bootstrap",
+                "inputs": {"human_picks_with_blind_reviews": 30},
                 "source": "per_annotation",
                 "n": {"traditional": 15, "co_creation": 15},
                 "mean": {"traditional": 50.0, "co_creation": 63.6},

@@ -44,6 +44,7 @@ FIGURES = (
     "metric_judge_correlation",
     "judge_calibration",
     "per_dimension_agreement",
+    "rq4_groups",
 )
 
 

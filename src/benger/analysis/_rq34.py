@@ -115,8 +115,19 @@ def _iv(ci: Interval) -> dict[str, float | None]:
     return {"estimate": ci.estimate, "low": ci.low, "high": ci.high}
 
 
-def cocreation_effect(obs: list[_Obs], rng: np.random.Generator, n_boot: int) -> dict[str, Any] | None:
-    """Delta = mean(co-creation) - mean(traditional) with iid, participant-, task-cluster and paired bootstraps."""
+def _group_ci(values: list[float], rng: np.random.Generator, n_boot: int) -> dict[str, Any]:
+    """``{n, mean, low, high}``: one group's mean with a 95% percentile bootstrap (None bounds when n < 2)."""
+    ci = bootstrap_mean_ci(values, n_resamples=n_boot, seed=rng)
+    return {"n": len(values), "mean": ci.estimate, "low": ci.low, "high": ci.high}
+
+
+def cocreation_effect(
+    obs: list[_Obs], rng: np.random.Generator, n_boot: int, arm_rng: np.random.Generator | None = None
+) -> dict[str, Any] | None:
+    """Delta = mean(co-creation) - mean(traditional) with iid, participant-, task-cluster and paired bootstraps.
+
+    With ``arm_rng`` (a stream of its own, so the delta intervals do not move) also ``arms: {arm: {n, mean, low,
+    high}}``: each arm's mean with a 95% percentile bootstrap (Figure 1)."""
     a = [o for o in obs if o.condition == "co_creation"]
     b = [o for o in obs if o.condition == "traditional"]
     if len(a) < 2 or len(b) < 2:
@@ -163,12 +174,15 @@ def cocreation_effect(obs: list[_Obs], rng: np.random.Generator, n_boot: int) ->
                 "high": ci.high,
             }
     out["by_area"] = by_area
+    if arm_rng is not None:
+        out["arms"] = {"traditional": _group_ci(vb, arm_rng, n_boot), "co_creation": _group_ci(va, arm_rng, n_boot)}
     return out
 
 
 def cocreation(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> dict[str, Any]:
     """RQ4 from per-annotation judge scores where they exist, and the blind-human cross-check on the picks."""
     rng = np.random.default_rng(seed + 4)
+    arm_rng = np.random.default_rng(seed + 41)
     anns = [a for a in data.annotations if a.condition is not None]
     scored = [a for a in anns if a.judge_raw is not None and a.participant and a.task_id]
     complete = bool(anns) and len(scored) == len(anns)
@@ -191,7 +205,7 @@ def cocreation(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> dict[st
         _Obs(a.judge_raw, a.condition, a.participant, a.task_id, a.area or "")  # type: ignore[arg-type]
         for a in scored
     ]
-    effect = cocreation_effect(obs, rng, n_boot)
+    effect = cocreation_effect(obs, rng, n_boot, arm_rng)
     if effect is not None:
         flagship = [
             g.raw
@@ -219,10 +233,14 @@ def cocreation(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> dict[st
         sol = data.solutions[sid]
         if sol.condition:
             hobs.append(_Obs(float(np.mean(vals)), sol.condition, sol.author or sid, sol.task_id, sol.area or ""))
-    bh = cocreation_effect(hobs, rng, n_boot)
+    bh = cocreation_effect(hobs, rng, n_boot, arm_rng)
     if bh is not None:
         bh["method"] = "per human pick the mean blind raw; same bootstraps as the judge-based estimate"
         bh["inputs"] = {"human_picks_with_blind_reviews": len(hobs), "n_boot": n_boot}
         bh["source"] = "per_annotation"
     out["blind_human"] = bh
+    gens = [(g.raw, data.systems.get(g.system)) for g in data.final_generations() if g.raw is not None]
+    pooled = [float(r) for r, _ in gens]
+    flag = [float(r) for r, m in gens if m is not None and m.tier == "flagship"]
+    out["ai"] = {k: _group_ci(v, arm_rng, n_boot) for k, v in (("pooled", pooled), ("flagship", flag)) if v}
     return out

@@ -15,6 +15,7 @@ from typing import Any
 
 import jinja2
 
+from benger.report import _fig_rq4 as fig4
 from benger.report import _figures as figs
 from benger.report import _tables as t14
 from benger.report import _tables_release as trel
@@ -54,7 +55,7 @@ _SECTIONS: list[tuple[str, str, str, list[TableFn], list[FigureFn]]] = [
         "RQ4: Co-creation",
         "Do humans working with an AI assistant score higher than those working alone?",
         [t14.rq4_table, t14.rq4_area_table],
-        [],
+        [fig4.rq4_groups_figure],
     ),
     (
         "rq5",

@@ -211,6 +211,7 @@ class Effect(BaseModel):
     paired: Row | None = None
     by_area: dict[str, Row] = Field(default_factory=dict)
     tost_vs_flagship: Row | None = None
+    arms: dict[str, Row] | None = Field(None, description="per arm {n, mean, low, high}: 95% percentile bootstrap")
 
 
 class BlindHumanEffect(Effect, Block):
@@ -226,6 +227,10 @@ class CoCreation(Block):
     judge: Effect | None = Field(description="all human solutions with a condition have a judge score")
     judge_picks: Effect | None = Field(description="otherwise: only the solutions that have one")
     blind_human: BlindHumanEffect | None
+    ai: dict[str, Row] = Field(
+        default_factory=dict,
+        description="pooled / flagship: {n, mean, low, high} of the final LLM generations' judge raws (Figure 1)",
+    )
 
 
 class PairedSystems(Block):
