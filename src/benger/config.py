@@ -41,4 +41,6 @@ def require_existing_store(db: str | Path | None) -> str:
         path = Path(url[len("sqlite:///") :])
         if not path.is_file():
             raise InputError("no benger store here (run benger import/generate first, or pass --db)", file=path)
+        if path.stat().st_size == 0:
+            raise InputError("empty file, not a benger store (run benger import/generate first)", file=path)
     return url
