@@ -34,7 +34,7 @@ BAD_CONFIGS = [
     (GOOD + "retry:\n  max_wait: .inf\n", 5, "retry.max_wait", "Input should be a finite number"),
     (
         "corpora: [demo]\nsystems:\n  - {name: s, model: m, provider: openai, temperature: warm}\n",
-        None,
+        3,
         "systems[0].temperature",
         "valid number",
     ),

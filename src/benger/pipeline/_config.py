@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -93,11 +94,28 @@ def _system(spec: SystemSpec, section: str, index: int, source: str | None, *, j
         except ConfigError as exc:
             raise InputError(str(exc), file=source, field=f"{section}[{index}]") from exc
     try:
-        return SystemConfig.model_validate(spec)
+        system = SystemConfig.model_validate(spec)
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first["loc"])
-        raise InputError(first["msg"], file=source, field=f"{section}[{index}].{loc}") from exc
+        message = str(first["msg"]).removeprefix("Value error, ")
+        raise InputError(message, file=source, field=f"{section}[{index}].{loc}") from exc
+    _check_provider(system, f"{section}[{index}]", source)
+    return system
+
+
+def _check_provider(system: SystemConfig, where: str, source: str | None) -> None:
+    """Refuse, before any call, a provider the registry does not know or one that lacks its base_url."""
+    from benger.llm import provider_spec, registered_providers
+
+    spec = provider_spec(system.provider)
+    if spec is None:
+        known = ", ".join(registered_providers())
+        raise InputError(
+            f"unknown provider {system.provider!r}; known: {known}", file=source, field=f"{where}.provider"
+        )
+    if spec.needs_base_url and not system.base_url:
+        raise InputError(f"provider {spec.name} needs a base_url", file=source, field=f"{where}.base_url")
 
 
 _SECTIONS: dict[str, type[BaseModel]] = {
@@ -181,8 +199,14 @@ def load_run_config(path: str | Path) -> RunConfig:
         k: str((p.parent / v).resolve()) if not Path(v).is_absolute() else v for k, v in config.prompts.items()
     }
     config.corpora = [_resolve_corpus_path(spec, p.parent) for spec in config.corpora]
-    config.resolved_systems()
-    config.resolved_judges()
+    try:
+        config.resolved_systems()
+        config.resolved_judges()
+    except InputError as exc:
+        if exc.file != str(p) or exc.line is not None or not exc.field:
+            raise
+        loc = tuple(int(s[1:-1]) if s[0] == "[" else s for s in re.findall(r"\[\d+\]|[^.\[\]]+", exc.field))
+        raise InputError(exc.reason, file=p, line=_yaml_line(text, loc), field=exc.field) from None
     from benger.pipeline._prompts import PROMPT_OPTIONS, PromptSet
 
     try:

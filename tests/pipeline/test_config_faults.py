@@ -1,0 +1,74 @@
+"""Run-config faults that used to load and then fail at run time: refused at load, naming file, line and field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from benger.errors import InputError
+from benger.pipeline import load_run_config
+
+GOOD = "corpora: [demo]\nsystems: [qwen2.5-0.5b-instruct]\njudges: [qwen2.5-0.5b-instruct]\n"
+INLINE = "corpora: [demo]\nsystems:\n  - name: s\n    provider: openai\n    model: m\n"
+KNOWN = "known: openai, openai-compatible, anthropic, google, local"
+
+# (config text, line, field, message): lines counted by hand in the text
+PROVIDER_FAULTS = [
+    (
+        "corpora: [demo]\nsystems:\n  - {name: s, provider: opneai, model: m}\n",
+        3,
+        "systems[0].provider",
+        f"unknown provider 'opneai'; {KNOWN}",
+    ),
+    (INLINE.replace("openai", "opneai"), 4, "systems[0].provider", "unknown provider 'opneai'"),
+    (
+        GOOD.replace("judges: [qwen2.5-0.5b-instruct]", "judges:\n  - {name: j, provider: gpt, model: m}"),
+        4,
+        "judges[0].provider",
+        "unknown provider 'gpt'",
+    ),
+    (INLINE.replace("openai", "openai-compatible"), 3, "systems[0].base_url", "openai-compatible needs a base_url"),
+]
+FAULTS = PROVIDER_FAULTS
+
+
+@pytest.mark.parametrize(("text", "line", "field", "message"), FAULTS)
+def test_run_time_faults_are_refused_at_load(tmp_path: Path, text: str, line: int, field: str, message: str) -> None:
+    path = tmp_path / "run.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        load_run_config(path)
+    assert (err.value.file, err.value.line, err.value.field) == (str(path), line, field)
+    assert message in str(err.value)
+    assert str(err.value).startswith(f"{path}:{line}, field '{field}': ")
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        "    temperature: 0\n    max_output_tokens: 1\n    params: {top_p: 1}\n",
+        "    temperature: 1.5\n    params: {top_p: 0.01, top_k: 40}\n",
+        "    provider_family: openai\n",
+    ],
+)
+def test_boundary_values_still_load(tmp_path: Path, extra: str) -> None:
+    path = tmp_path / "run.yaml"
+    path.write_text(INLINE.replace("    provider: openai\n", "") + "    provider: OpenAI\n" + extra, encoding="utf-8")
+    (system,) = load_run_config(path).resolved_systems()
+    assert system.model == "m"
+
+
+def test_yaml_merge_keys_are_not_duplicates(tmp_path: Path) -> None:
+    path = tmp_path / "run.yaml"
+    text = "corpora: [demo]\nbase: &b {provider: openai, model: m, temperature: 0.2}\n"
+    path.write_text(text + "systems:\n  - {<<: *b, name: s, temperature: 0.5}\n", encoding="utf-8")
+    with pytest.raises(InputError, match="unknown key 'base'"):  # the merge itself is fine; 'base' is not a key
+        load_run_config(path)
+    path.write_text(
+        "corpora: [demo]\nsystems:\n  - &b {provider: openai, model: m, name: s}\n"
+        "  - {<<: *b, name: t, temperature: 0.5}\n",
+        encoding="utf-8",
+    )
+    systems = load_run_config(path).resolved_systems()
+    assert [(s.name, s.temperature) for s in systems] == [("s", None), ("t", 0.5)]
