@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -138,8 +139,8 @@ class SystemConfig(_Record):
     api_key_env: str | None = None
     tier: Tier | None = None
     weights: Weights | None = None
-    temperature: float | None = None
-    max_output_tokens: int = 8000
+    temperature: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+    max_output_tokens: int = Field(default=8000, ge=1)
     repetitions: int = Field(default=1, ge=1)
     seed: int | None = None
     max_concurrency: int | None = Field(default=None, ge=1)
@@ -149,6 +150,18 @@ class SystemConfig(_Record):
     price_out_per_mtok: float | None = Field(default=None, description="USD per 1M output tokens")
     display_name: str | None = None
     provider_family: str | None = None
+
+    @field_validator("params")
+    @classmethod
+    def _params(cls, value: dict[str, Any]) -> dict[str, Any]:
+        """Refuse a ``top_p`` outside (0, 1] and any non-finite number (NaN, Infinity are not JSON)."""
+        top_p = value.get("top_p")
+        if top_p is not None and (isinstance(top_p, bool) or not isinstance(top_p, int | float) or not 0 < top_p <= 1):
+            raise ValueError(f"top_p must be in (0, 1], got {top_p!r}")
+        for key, item in value.items():
+            if isinstance(item, float) and not math.isfinite(item):
+                raise ValueError(f"params.{key} must be a finite number, got {item!r}")
+        return value
 
     def config_hash(self) -> str:
         return stable_hash(

@@ -30,7 +30,18 @@ PROVIDER_FAULTS = [
     ),
     (INLINE.replace("openai", "openai-compatible"), 3, "systems[0].base_url", "openai-compatible needs a base_url"),
 ]
-FAULTS = PROVIDER_FAULTS
+SAMPLING_FAULTS = [
+    (INLINE + "    temperature: .inf\n", 6, "systems[0].temperature", "Input should be a finite number"),
+    (INLINE + "    temperature: .nan\n", 6, "systems[0].temperature", "Input should be a finite number"),
+    (INLINE + "    temperature: -3\n", 6, "systems[0].temperature", "greater than or equal to 0"),
+    (INLINE + "    max_output_tokens: 0\n", 6, "systems[0].max_output_tokens", "greater than or equal to 1"),
+    (INLINE + "    params: {top_p: 0}\n", 6, "systems[0].params", "top_p must be in (0, 1], got 0"),
+    (INLINE + "    params: {top_p: 1.5}\n", 6, "systems[0].params", "top_p must be in (0, 1], got 1.5"),
+    (INLINE + "    params: {top_p: .nan}\n", 6, "systems[0].params", "top_p must be in (0, 1], got nan"),
+    (INLINE + "    params: {top_p: high}\n", 6, "systems[0].params", "top_p must be in (0, 1], got 'high'"),
+    (INLINE + "    params: {top_k: .inf}\n", 6, "systems[0].params", "params.top_k must be a finite number, got inf"),
+]
+FAULTS = PROVIDER_FAULTS + SAMPLING_FAULTS
 
 
 @pytest.mark.parametrize(("text", "line", "field", "message"), FAULTS)
