@@ -29,7 +29,8 @@ GP = {
 
 
 def _jsonl(path: Path, rows: list[dict[str, object] | str]) -> Path:
-    lines = [row if isinstance(row, str) else json.dumps(row, ensure_ascii=False) for row in rows]
+    # a lone surrogate cannot be written as UTF-8: such rows are written with \\u escapes (as a hostile file has)
+    lines = [row if isinstance(row, str) else json.dumps(row, ensure_ascii="\\ud" in repr(row)) for row in rows]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 
@@ -133,6 +134,13 @@ def test_kind_can_be_forced(tmp_path: Path) -> None:
         ({**FALL, "area": "Völkerrecht"}, "area", "unknown area 'Völkerrecht'"),
         ({**GP, "gold_answer": "vielleicht"}, "gold_answer", "expected 'Ja' or 'Nein'"),
         ({**FALL, "facts": ["a"]}, "facts", "expected text"),
+        ({**FALL, "facts": 123}, "facts", "expected text, got int 123"),
+        ({**FALL, "reference": 1.5}, "reference", "expected text, got float"),
+        ({**FALL, "area": 7}, "area", "expected text"),
+        ({**FALL, "facts": True}, "facts", "expected text, got bool"),
+        ({**FALL, "task_id": 1.5}, "task_id", "expected text, got float"),
+        ({**FALL, "facts": "x\ud800"}, "facts", "lone surrogate (\\ud800 at character 2)"),
+        ({**GP, "case": "\udfff"}, "case", "lone surrogate"),
     ],
 )
 def test_one_bad_record_names_line_and_field(tmp_path: Path, row: dict[str, object], field: str, needle: str) -> None:
@@ -220,10 +228,31 @@ def test_fields_of_the_other_kind_and_bad_meta(tmp_path: Path) -> None:
     path = _jsonl(tmp_path / "c.jsonl", [{**GP, "titel": "Stromfall"}])
     (item,) = load_corpus_file(path).tasks
     assert item.meta == {"titel": "Stromfall"}  # kept in meta, not silently dropped
+    path = _jsonl(tmp_path / "f.jsonl", [{**GP, "facts": "zz", "musterlösung": "r"}, {**FALL, "frage": "Q?"}])
+    gp, fall = load_corpus_file(path).tasks
+    assert gp.meta == {"facts": "zz", "musterlösung": "r"}  # docs/corpora.md: any other field is kept
+    assert fall.meta == {"frage": "Q?"}
     path = tmp_path / "m.csv"
     path.write_text("id,sachverhalt,musterloesung,bereich,meta\n1,s,m,zivilrecht,{kaputt\n", encoding="utf-8")
     err = _error(path)
     assert (err.line, err.field) == (2, "meta")
+
+
+def test_integer_ids_and_difficulty_are_read_as_text(tmp_path: Path) -> None:
+    path = _jsonl(tmp_path / "c.jsonl", [{**FALL, "task_id": 7, "schwierigkeit": 5}])
+    (task,) = load_corpus_file(path).tasks
+    assert isinstance(task, FalloesungTask)
+    assert (task.task_id, task.difficulty) == ("7", "5")
+
+
+@pytest.mark.parametrize(("cells", "line"), [("1,s,m", 3), ("1,s,m,zivilrecht,x,y,z", 3)])
+def test_csv_row_with_too_few_or_too_many_cells(tmp_path: Path, cells: str, line: int) -> None:
+    path = tmp_path / "c.csv"
+    path.write_text(f"id,sachverhalt,musterloesung,bereich,titel,x\n0,s,m,zivilrecht,t,y\n{cells}\n", encoding="utf-8")
+    err = _error(path)
+    assert (err.line, err.field) == (line, None)
+    n = cells.count(",") + 1
+    assert str(err) == f"{path}:{line}: row has {n} cells but the header has 6 columns"
 
 
 def test_a_field_given_twice_under_two_spellings(tmp_path: Path) -> None:

@@ -49,6 +49,12 @@ _KIND_MARKERS: dict[Kind, tuple[str, ...]] = {
 }
 _TEXT_FIELDS = ("facts", "reference", "case", "question", "gold_reasoning")
 _OPTIONAL_TEXT = ("difficulty", "title", "principle", "authors")
+#: The fields a task of each kind has; the other kind's fields on a record are kept in its ``meta``.
+_OWN: dict[Kind, tuple[str, ...]] = {
+    "falloesung": ("area", "facts", "reference", "difficulty", "title"),
+    "grundprinzip": ("area", "case", "question", "gold_answer", "gold_reasoning", "principle", "authors"),
+}
+_ALL_FIELDS = (*_TEXT_FIELDS, "gold_answer", *_OPTIONAL_TEXT)
 
 
 def _norm_key(key: str) -> str:
@@ -171,12 +177,27 @@ def infer_kind(record: dict[str, Any]) -> Kind | None:
     return "falloesung" if hits["falloesung"] >= hits["grundprinzip"] else "grundprinzip"
 
 
-def _text(value: Any) -> str | None:
+#: Fields where a JSON integer is read as its text (an id ``7``, a level ``3``); every other field needs text.
+_NUMBER_OK = ("task_id", "difficulty")
+
+
+def _text(value: Any, canon: str) -> str | None:
+    """``value`` as text; ValueError for a non-text value or a lone surrogate (``"\\ud800"`` in JSON)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-        raise TypeError(f"expected text, got {type(value).__name__}")
-    return str(value)
+    if isinstance(value, int) and not isinstance(value, bool) and canon in _NUMBER_OK:
+        return str(value)
+    if not isinstance(value, str):
+        shown = repr(value) if len(repr(value)) <= 40 else type(value).__name__
+        raise ValueError(f"expected text, got {type(value).__name__} {shown} (write it in quotes)")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(
+            f"text holds a lone surrogate (\\u{ord(value[exc.start]):04x} at character {exc.start + 1}), "
+            "which is not valid Unicode; fix the \\u escape in the file"
+        ) from None
+    return value
 
 
 def build_task(
@@ -204,8 +225,8 @@ def build_task(
         if record.get(canon) is None:
             continue
         try:
-            text = _text(record[canon])
-        except TypeError as exc:
+            text = _text(record[canon], canon)
+        except ValueError as exc:
             log.add(str(exc), line=line, field=name(canon))
             continue
         if text is not None and not text.strip():
@@ -234,17 +255,15 @@ def build_task(
         log.add("expected a JSON object", line=line, field=name("meta"))
         meta = None
     merged_meta: dict[str, Any] = {**(meta or {}), **record.get("_extra", {})}
-    foreign = ("principle", "authors") if kind == "falloesung" else ("difficulty", "title")
+    foreign = [canon for canon in _ALL_FIELDS if canon not in _OWN[kind]]
     merged_meta.update({name(k): values[k] for k in foreign if values.get(k)})  # kept, not dropped
     if len(log.problems) + log.more > before:
         return None
     task_id = values.pop("task_id", None) or default_id
     if kind == "falloesung":
-        keep = ("area", "facts", "reference", "difficulty", "title")
         return FalloesungTask(
-            task_id=task_id, corpus=corpus, meta=merged_meta, **{k: values[k] for k in keep if values.get(k)}
+            task_id=task_id, corpus=corpus, meta=merged_meta, **{k: values[k] for k in _OWN[kind] if values.get(k)}
         )
-    keep_gp = ("area", "case", "question", "gold_answer", "gold_reasoning", "principle", "authors")
     return PrincipleItem(
-        task_id=task_id, corpus=corpus, meta=merged_meta, **{k: values[k] for k in keep_gp if values.get(k)}
+        task_id=task_id, corpus=corpus, meta=merged_meta, **{k: values[k] for k in _OWN[kind] if values.get(k)}
     )

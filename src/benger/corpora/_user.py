@@ -68,10 +68,10 @@ def _csv_records(text: str, log: ProblemLog) -> Iterator[tuple[int, dict[str, An
         for start, row in rows:
             if not any(cell.strip() for cell in row):
                 continue
-            if len(row) > len(header):
+            if len(row) != len(header):  # fewer cells too: a missing comma shifts every later cell
                 log.add(f"row has {len(row)} cells but the header has {len(header)} columns", line=start)
                 continue
-            yield start, {name: (row[i] if i < len(row) else None) for i, name in enumerate(header) if name}
+            yield start, {name: row[i] for i, name in enumerate(header) if name}
     except CsvProblem as exc:
         log.add(exc.message, line=exc.line)
 
