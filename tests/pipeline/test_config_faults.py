@@ -41,7 +41,20 @@ SAMPLING_FAULTS = [
     (INLINE + "    params: {top_p: high}\n", 6, "systems[0].params", "top_p must be in (0, 1], got 'high'"),
     (INLINE + "    params: {top_k: .inf}\n", 6, "systems[0].params", "params.top_k must be a finite number, got inf"),
 ]
-FAULTS = PROVIDER_FAULTS + SAMPLING_FAULTS
+DUPLICATE_FAULTS = [
+    (GOOD + "repeats: 2\nrepeats: 5\n", 5, "repeats", "duplicate key 'repeats' (first on line 4)"),
+    ("name: a\n" + GOOD + "name: b\n", 5, "name", "duplicate key 'name' (first on line 1)"),
+    (INLINE + "    name: t\n", 6, "systems[0].name", "duplicate key 'name' (first on line 3)"),
+    (GOOD + "filters: {tasks: [a]}\nfilters: {limit: 1}\n", 5, "filters", "duplicate key 'filters' (first on line 4)"),
+    (
+        "corpora: [demo]\nsystems: [a, {name: s, 1: x, 1: y}]\n",
+        2,
+        "systems[1].1",
+        "duplicate key '1' (first on line 2)",
+    ),
+    (GOOD + "retry: {max_retries: 1, max_retries: 2}\n", 4, "retry.max_retries", "duplicate key 'max_retries'"),
+]
+FAULTS = PROVIDER_FAULTS + SAMPLING_FAULTS + DUPLICATE_FAULTS
 
 
 @pytest.mark.parametrize(("text", "line", "field", "message"), FAULTS)
@@ -83,3 +96,11 @@ def test_yaml_merge_keys_are_not_duplicates(tmp_path: Path) -> None:
     )
     systems = load_run_config(path).resolved_systems()
     assert [(s.name, s.temperature) for s in systems] == [("s", None), ("t", 0.5)]
+
+
+def test_self_referencing_aliases_end(tmp_path: Path) -> None:
+    path = tmp_path / "run.yaml"
+    path.write_text("corpora: [demo]\nname: &n [a, *n]\n", encoding="utf-8")
+    with pytest.raises(InputError) as err:  # the recursive list is refused as a name, not walked forever
+        load_run_config(path)
+    assert (err.value.line, err.value.field) == (2, "name")

@@ -146,6 +146,38 @@ def _yaml_line(text: str, loc: tuple[int | str, ...]) -> int | None:
     return int(node.start_mark.line) + 1
 
 
+def _duplicate_key(text: str) -> tuple[str, str, int, int] | None:
+    """The first key given twice in one mapping: (field, key, its line, the line of its first use), or None.
+
+    PyYAML lets the last value win silently (``repeats: 2`` then ``repeats: 5`` reads as 5); a run config
+    refuses that. Keys brought in by a YAML merge (``<<: *anchor``) may be overridden, as YAML intends.
+    """
+    root = yaml.compose(text, Loader=yaml.SafeLoader)
+    stack: list[tuple[yaml.Node, tuple[int | str, ...]]] = [(root, ())] if root is not None else []
+    visited: set[int] = set()  # an alias is the same node again (and may point at its own parent)
+    while stack:
+        node, loc = stack.pop()
+        if id(node) in visited:
+            continue
+        visited.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[tuple[str, str], int] = {}
+            children: list[tuple[yaml.Node, tuple[int | str, ...]]] = []
+            for key, value in node.value:
+                if not isinstance(key, yaml.ScalarNode) or key.tag == "tag:yaml.org,2002:merge":
+                    continue
+                line = int(key.start_mark.line) + 1
+                if (key.tag, key.value) in seen:
+                    field = "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in (*loc, key.value))
+                    return field.lstrip("."), key.value, line, seen[(key.tag, key.value)]
+                seen[(key.tag, key.value)] = line
+                children.append((value, (*loc, key.value)))
+            stack.extend(reversed(children))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((item, (*loc, i)) for i, item in reversed(list(enumerate(node.value))))
+    return None
+
+
 def _validation_error(exc: ValidationError, path: Path, text: str) -> InputError:
     errors = exc.errors()
     first = errors[0]
@@ -168,8 +200,9 @@ def load_run_config(path: str | Path) -> RunConfig:
     """Read and validate a run config before anything runs; relative paths are resolved against its folder.
 
     Checked here, so a bad config never reaches a paid call: the file (UTF-8, a file not a folder), the
-    YAML, every key and type (unknown keys are errors), the systems and judges (catalog names or inline
-    configs) and the prompt templates (compiled once). Raises InputError naming file, line and field.
+    YAML, every key and type (unknown keys and keys given twice are errors), the systems and judges (catalog
+    names or inline configs; a provider the registry knows, finite sampling settings) and the prompt
+    templates (compiled once). Raises InputError naming file, line and field.
     """
     from benger.corpora._reading import read_text
 
@@ -188,6 +221,12 @@ def load_run_config(path: str | Path) -> RunConfig:
         raise InputError(f"not a run config: {exc}", file=p) from None
     if not isinstance(data, dict):
         raise InputError("a run config must be a YAML mapping (key: value lines)", file=p, line=1)
+    duplicate = _duplicate_key(text)
+    if duplicate is not None:
+        field, key, line, first = duplicate
+        raise InputError(
+            f"duplicate key {key!r} (first on line {first}); give each key once", file=p, line=line, field=field
+        )
     try:
         config = RunConfig.model_validate(data)
     except ValidationError as exc:
