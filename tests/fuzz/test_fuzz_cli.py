@@ -50,6 +50,8 @@ def _args_for(path: tuple[str, ...], command: Any, tmp: Path) -> list[str]:
         if not param.required:
             continue
         value = str(tmp / "missing.yaml") if param.name in ("config",) else _REQUIRED_VALUES.get(param.name, "1")
+        if param.name == "out":  # --out creates its folder when checked: keep it in tmp
+            value = str(tmp / value)
         args += [value] if param.param_type_name == "argument" else [param.opts[0], value]
     return args
 

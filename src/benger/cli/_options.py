@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -32,4 +33,32 @@ LimitOpt = Annotated[int | None, typer.Option("--limit", min=1, help="Only the f
 ConcOpt = Annotated[int | None, typer.Option("--concurrency", min=1, help="Items in flight at once.")]
 ExecOpt = Annotated[str | None, typer.Option("--executor", help="local (asyncio) or celery (benger worker processes).")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")]
-OutOpt = Annotated[Path | None, typer.Option("--out", help="Write leaderboard.csv/.md/.json into this folder.")]
+
+
+def out_folder(value: Path | None) -> Path | None:
+    """Typer callback of every ``--out PATH`` option: make sure PATH is a folder benger can write, before any work.
+
+    Creates the folder (and its parents) when missing and writes one temporary probe file into it, so that an
+    existing file (``--out /etc/passwd``) or an unwritable place (``--out /proc/x``) is a usage error (exit 2,
+    ``Invalid value for '--out'``) instead of an internal error after the command has done its work. ``None``
+    (option not given) passes through unchanged.
+    """
+    if value is None:
+        return None
+    if value.exists() and not value.is_dir():
+        raise typer.BadParameter(f"{value}: not a folder")
+    try:
+        value.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=value):
+            pass
+    except OSError as exc:
+        raise typer.BadParameter(f"{value}: cannot create or write this folder ({exc.strerror or exc})") from None
+    return value
+
+
+def out_option(help_text: str) -> Any:
+    """A ``--out`` option with ``help_text`` whose value :func:`out_folder` validates (one place for all commands)."""
+    return typer.Option("--out", help=help_text, callback=out_folder)
+
+
+OutOpt = Annotated[Path | None, out_option("Write leaderboard.csv/.md/.json into this folder.")]

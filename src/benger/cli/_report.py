@@ -7,11 +7,9 @@ from typing import Annotated
 
 import typer
 
-from benger.cli._options import DbOption
+from benger.cli._options import DbOption, out_option
 
-OutOption = Annotated[
-    Path, typer.Option("--out", help="Output folder (created): results.json, tables/, figures/, report.html.")
-]
+OutOption = Annotated[Path, out_option("Output folder (created): results.json, tables/, figures/, report.html.")]
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed of every bootstrap and resampling stream.")]
 BootOption = Annotated[int, typer.Option("--n-boot", min=100, help="Bootstrap resamples per interval.")]
 

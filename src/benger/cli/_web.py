@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from benger.cli._options import DbOption
+from benger.cli._options import DbOption, out_option
 from benger.errors import MissingDependencyError
 
 if TYPE_CHECKING:
@@ -285,7 +285,7 @@ def expire_cmd(db: DbOption = None) -> None:
 
 @study_app.command("export")
 def export_cmd(
-    study: StudyOption, out: Annotated[Path, typer.Option(help="Output folder (release layout).")], db: DbOption = None
+    study: StudyOption, out: Annotated[Path, out_option("Output folder (release layout).")], db: DbOption = None
 ) -> None:
     """Export picks, assignments and reviews in the release layout."""
     from benger.study import export_study
