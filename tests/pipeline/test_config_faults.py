@@ -31,10 +31,10 @@ PROVIDER_FAULTS = [
     (INLINE.replace("openai", "openai-compatible"), 3, "systems[0].base_url", "openai-compatible needs a base_url"),
 ]
 SAMPLING_FAULTS = [
-    (INLINE + "    temperature: .inf\n", 6, "systems[0].temperature", "Input should be a finite number"),
+    (INLINE + "    temperature: .inf\n", 6, "systems[0].temperature", "Input should be a finite number, got inf"),
     (INLINE + "    temperature: .nan\n", 6, "systems[0].temperature", "Input should be a finite number"),
-    (INLINE + "    temperature: -3\n", 6, "systems[0].temperature", "greater than or equal to 0"),
-    (INLINE + "    max_output_tokens: 0\n", 6, "systems[0].max_output_tokens", "greater than or equal to 1"),
+    (INLINE + "    temperature: -3\n", 6, "systems[0].temperature", "greater than or equal to 0, got -3"),
+    (INLINE + "    max_output_tokens: 0\n", 6, "systems[0].max_output_tokens", "greater than or equal to 1, got 0"),
     (INLINE + "    params: {top_p: 0}\n", 6, "systems[0].params", "top_p must be in (0, 1], got 0"),
     (INLINE + "    params: {top_p: 1.5}\n", 6, "systems[0].params", "top_p must be in (0, 1], got 1.5"),
     (INLINE + "    params: {top_p: .nan}\n", 6, "systems[0].params", "top_p must be in (0, 1], got nan"),

@@ -99,6 +99,8 @@ def _system(spec: SystemSpec, section: str, index: int, source: str | None, *, j
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first["loc"])
         message = str(first["msg"]).removeprefix("Value error, ")
+        if first["type"] not in ("missing", "value_error") and "input" in first:
+            message += f", got {_shown(first['input'])}"
         raise InputError(message, file=source, field=f"{section}[{index}].{loc}") from exc
     _check_provider(system, f"{section}[{index}]", source)
     return system
@@ -178,6 +180,12 @@ def _duplicate_key(text: str) -> tuple[str, str, int, int] | None:
     return None
 
 
+def _shown(value: Any) -> str:
+    """``repr(value)``, cut to 60 characters."""
+    shown = repr(value)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
+
+
 def _validation_error(exc: ValidationError, path: Path, text: str) -> InputError:
     errors = exc.errors()
     first = errors[0]
@@ -189,8 +197,7 @@ def _validation_error(exc: ValidationError, path: Path, text: str) -> InputError
         known = ", ".join(name for name in owner.model_fields if name != "source")
         message = f"unknown key {loc[-1]!r}; the known keys here are: {known}"
     elif first["type"] != "missing" and "input" in first:
-        shown = repr(first["input"])
-        message += f", got {shown if len(shown) <= 60 else shown[:57] + '...'}"
+        message += f", got {_shown(first['input'])}"
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more problem(s) in this file)"
     return InputError(message, file=path, line=_yaml_line(text, loc), field=field)
