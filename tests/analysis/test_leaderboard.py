@@ -257,3 +257,14 @@ def test_without_metric_values_the_tables_are_unchanged() -> None:
     assert plain.to_markdown() == empty.to_markdown()
     assert plain.metric_signatures == {} and all(r.metrics == {} for r in plain.rows)
     assert not any(c.startswith("metric_") for c in next(csv.reader(io.StringIO(plain.to_csv()))))
+
+
+def test_a_chosen_signature_without_stored_values_is_refused() -> None:
+    from benger.errors import InputError
+
+    with pytest.raises(InputError, match=r"metric bleu with signature 'bogus'; stored signatures: bleu@1, bleu@2"):
+        leaderboard(GENS, JUDGEMENTS, _tasks(), metric_values=METRIC_VALUES, metric_signatures={"bleu": "bogus"})
+    # chrf@1 is stored only on a judgement target, not on a generation: the metric has no generation value
+    only_judgement = [_mv("A-f1-0-J", "chrf", 1.0, "chrf@1", kind="judgement")]
+    with pytest.raises(InputError, match="no value of metric chrf is stored"):
+        leaderboard(GENS, JUDGEMENTS, _tasks(), metric_values=only_judgement, metric_signatures={"chrf": "chrf@1"})

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from benger.analysis import Leaderboard, leaderboard, leaderboard_from_store
+from benger.errors import InputError
 from benger.schema import Corpus, FalloesungTask, Generation, Judgement, PrincipleItem, SystemConfig
 from benger.store import Store, open_store
 
@@ -125,6 +126,8 @@ def test_sql_equals_python_on_a_small_sqlite_store(tmp_path: Path) -> None:
     _assert_same(store, ci="normal", judges=["jb"])
     _assert_same(store, ci="normal", pool_judges=True, metric_signatures={"bleu": "bleu@1"})
     _assert_same(store, ci="normal", corpora=["gp"], systems=["m"])
+    with pytest.raises(InputError, match=r"signature 'bleu@9'; stored signatures: bleu@1, bleu@2"):
+        leaderboard_from_store(store, metric_signatures={"bleu": "bleu@9"})
     # two configurations of "m" are two rows per judge and corpus; each judge ranks on its own
     rows = {(r.group, r.config_id, r.corpus) for r in board.rows if r.system == "m"}
     assert {("ja", "cfg-one", "fall"), ("ja", "cfg-two", "fall"), ("jb", "cfg-one", "fall")} <= rows

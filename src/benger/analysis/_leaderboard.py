@@ -42,6 +42,7 @@ from benger.analysis._leaderboard_model import (  # noqa: F401  (re-exported)
     LeaderboardRow,
     SystemRank,
 )
+from benger.errors import InputError
 from benger.schema import FalloesungTask, Generation, Judgement, PrincipleItem, SystemConfig
 from benger.store._aggregate import Answer, ConfigProvenance, GenerationCount, ItemScore, MetricGroupMean
 
@@ -142,7 +143,10 @@ def leaderboard(
         if g.task_id in gold
     ]
     values = [v for v in metric_values or [] if v.target_kind == "generation"]
-    signatures = _signatures(choose_signatures(values), metric_signatures)
+    stored: dict[str, set[str]] = defaultdict(set)
+    for v in values:
+        stored[v.metric].add(v.signature)
+    signatures = _signatures(choose_signatures(values), metric_signatures, stored)
     ok = {g.generation_id: g for g in generations if g.status == "ok" and g.task_id in corpus_of}
     sums: dict[tuple[str, str, str, str], list[float]] = defaultdict(list)
     for v in values:
@@ -205,7 +209,22 @@ def display_names(configs: Iterable[SystemConfig]) -> dict[str, str]:
     return out
 
 
-def _signatures(chosen: Mapping[str, str], override: Mapping[str, str] | None) -> dict[str, str]:
+def _signatures(
+    chosen: Mapping[str, str], override: Mapping[str, str] | None, stored: Mapping[str, Iterable[str]]
+) -> dict[str, str]:
+    """``chosen`` (metric -> default signature) updated by ``override``; ``stored``: metric -> its stored signatures.
+
+    Raises InputError (field ``--metric-signature``) when an override names a signature with no stored value of
+    its metric, listing the stored signatures (or saying that the metric has no stored value at all).
+    """
+    for metric, signature in sorted((override or {}).items()):
+        have = sorted(stored.get(metric, ()))
+        if signature not in have:
+            listed = f"stored signatures: {', '.join(have)}" if have else f"no value of metric {metric} is stored"
+            raise InputError(
+                f"no stored values of metric {metric} with signature {signature!r}; {listed}",
+                field="--metric-signature",
+            )
     return {**chosen, **(override or {})}
 
 
@@ -241,7 +260,7 @@ def leaderboard_from_store(
         gold |= {t.task_id: t.gold_answer for t in store.load_corpus(corpus).tasks if isinstance(t, PrincipleItem)}
     counted = agg.metric_signature_counts(store)
     chosen = {m: min(c, key=lambda s: (-c[s], s)) for m, c in sorted(counted.items())}
-    signatures = _signatures(chosen, metric_signatures)
+    signatures = _signatures(chosen, metric_signatures, counted)
     tiers: dict[str, str | None] = {}
     configs = store.systems()
     for s in configs:
