@@ -129,6 +129,10 @@ def _set(index: int, key: str, value: Any) -> Callable[[Any], None]:
     return lambda rows: rows[index].__setitem__(key, value)
 
 
+def _append_copy(rows: list[Any]) -> None:
+    rows.append(dict(rows[0]))
+
+
 # (file, mutation, line, record, field, message): the observed examples; lines from grep -n
 OBSERVED = [
     (EVALS, _set(0, "output_tokens", "viele"), 21, 1, "output_tokens", "Input should be a valid integer, got 'viele'"),
@@ -149,6 +153,18 @@ OBSERVED = [
         2,
         "raw_scores[1]",
         "Input should be a valid number, got 'hoch'",
+    ),
+    # a second record with record 1's id: named at the copy (line = record 1's line + 180 records * 21 lines)
+    (EVALS, _append_copy, 3785, 181, "generation_id", "duplicate generation_id '9d542d6f-346e-48d9-9c24-c8aff4a700d1'"),
+    (EVALS, _append_copy, 3785, 181, "generation_id", "(first in record 1)"),
+    (SYSTEMS, _append_copy, 279, 13, "model_id", "duplicate model_id 'claude-opus-4-7' (first in record 1)"),
+    (
+        "data/processed/benchathon_human_judge_repeats.json",
+        _append_copy,
+        2083,  # 3 + 208 records * 10 lines
+        209,
+        "generation_id",
+        "duplicate generation_id",
     ),
 ]
 

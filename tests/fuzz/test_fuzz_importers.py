@@ -149,6 +149,7 @@ BAD_RELEASE: list[tuple[str, object]] = [
     _json_edit(GP_FILE, 1, "Bereich", "Seerecht"),
     _json_edit(EVALS, 2, "dimensions", {"sprache": 99}),
     (GRADES, lambda text: text[: len(text) // 2]),
+    (EVALS, lambda text: json.dumps([*json.loads(text), json.loads(text)[0]], indent=2)),  # a duplicate id
     (GRADES, lambda text: ""),
     (GRADES, lambda text: "{}"),
     (SYSTEMS, lambda text: "[" * 100_000 + "]" * 100_000),

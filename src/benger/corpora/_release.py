@@ -148,7 +148,7 @@ def _reviews(file: JsonFile, grades: list[GradeRecord]) -> tuple[HumanReview, ..
 def _evaluations(path: Path, texts: dict[str, str], hashes: dict[str, str]) -> tuple[list[Any], list[Any]]:
     file = JsonFile(path)
     records: list[EvaluationRecord] = file.validate(
-        list[EvaluationRecord], context={"maxima": falloesung_rubric().maxima()}
+        list[EvaluationRecord], context={"maxima": falloesung_rubric().maxima()}, unique="generation_id"
     )
     gens, judgements = [], []
     rubric_id = RELEASED_RUBRIC_ID  # the released judgements carry the id without our content hash
@@ -185,7 +185,7 @@ def _evaluations(path: Path, texts: dict[str, str], hashes: dict[str, str]) -> t
 
 def _systems(path: Path) -> tuple[SystemInfo, ...]:
     file = JsonFile(path)
-    records: list[SystemRecord] = file.validate(list[SystemRecord])
+    records: list[SystemRecord] = file.validate(list[SystemRecord], unique="model_id")
     out = []
     for idx, rec in enumerate(records):
         config = _build(
@@ -269,7 +269,7 @@ def load_release(path: str | Path) -> Release:
     sup_g, sup_j = _evaluations(processed / "benchathon_superseded_evaluations.json", texts, hashes)
 
     repeats: list[RepeatRecord] = JsonFile(processed / "benchathon_human_judge_repeats.json").validate(
-        list[RepeatRecord]
+        list[RepeatRecord], unique="generation_id"
     )
     human_metrics: list[HumanMetricRecord] = JsonFile(processed / "benchathon_human_automatic_metrics.json").validate(
         list[HumanMetricRecord]

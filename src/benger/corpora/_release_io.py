@@ -24,12 +24,26 @@ class JsonFile:
         self.path = path
         self.data, self.text = read_json_file(path)
 
-    def validate(self, kind: Any, *, context: dict[str, Any] | None = None) -> Any:
-        """The data validated as ``kind`` (a model or e.g. ``list[Model]``), or one InputError."""
+    def validate(self, kind: Any, *, context: dict[str, Any] | None = None, unique: str | None = None) -> Any:
+        """The data validated as ``kind`` (a model or e.g. ``list[Model]``), or one InputError.
+
+        ``unique`` names the id field of a list of records: a second record with the same id is an
+        InputError at the second record (its line, record number and that field), naming the first.
+        """
         try:
-            return TypeAdapter(kind).validate_python(self.data, context=context)
+            value = TypeAdapter(kind).validate_python(self.data, context=context)
         except ValidationError as exc:
             raise validation_error(exc, self.path, self.text) from None
+        if unique is not None:
+            first: dict[Any, int] = {}
+            for idx, record in enumerate(value):
+                key = getattr(record, unique)
+                if key in first:
+                    raise self.error(
+                        f"duplicate {unique} {key!r} (first in record {first[key] + 1})", (idx, unique), unique
+                    )
+                first[key] = idx
+        return value
 
     def error(self, message: str, path: tuple[int | str, ...], field: str | None = None) -> InputError:
         """An InputError about the value at ``path`` (record index first) of this file."""
