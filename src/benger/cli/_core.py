@@ -132,7 +132,7 @@ def leaderboard(
         typer.Option(
             "--pool-judges",
             help="Rank every judge together (per generation: mean of each judge's repeat mean). "
-            "Default: one ranking per judge configuration, judges never mixed.",
+            "Default: one ranking per judge configuration, judges never mixed. Not with --judge.",
         ),
     ] = False,
     include_superseded: Annotated[
@@ -160,6 +160,12 @@ def leaderboard(
 
     if ci not in ("bootstrap", "normal"):
         raise ConfigError(f"--ci must be 'bootstrap' or 'normal', not {ci!r}")
+    if pool_judges and judge_:
+        raise typer.BadParameter(
+            "--judge ranks one judge's scores, --pool-judges mixes every judge (the footer could not name one "
+            "judge configuration): give one or the other",
+            param_hint="'--pool-judges'",
+        )
     signatures: dict[str, str] = {}
     for item in metric_signature or []:
         metric, sep, signature = item.partition("=")
@@ -168,6 +174,12 @@ def leaderboard(
         signatures[metric] = signature
     store = _open(require_existing_store(db))
     try:
+        stored = store.corpus_names()
+        unknown = [c for c in corpus or [] if c not in stored]
+        if unknown:
+            listed = ", ".join(stored) if stored else "none (benger import ...)"
+            names = ", ".join(repr(c) for c in unknown)
+            raise InputError(f"unknown corpus {names}; stored corpora: {listed}", field="--corpus")
         board = leaderboard_from_store(
             store,
             corpora=corpus or None,
