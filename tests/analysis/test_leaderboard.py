@@ -268,3 +268,16 @@ def test_a_chosen_signature_without_stored_values_is_refused() -> None:
     only_judgement = [_mv("A-f1-0-J", "chrf", 1.0, "chrf@1", kind="judgement")]
     with pytest.raises(InputError, match="no value of metric chrf is stored"):
         leaderboard(GENS, JUDGEMENTS, _tasks(), metric_values=only_judgement, metric_signatures={"chrf": "chrf@1"})
+
+
+def test_rank_is_per_system_over_its_corpora_and_ties_share_it() -> None:
+    # per-corpus raw means: A fall 60, gp 70 -> 65; B fall 70, gp 60 -> 65; C fall 50, gp 50 -> 50
+    totals = {("A", "f1"): 60, ("A", "p1"): 70, ("B", "f1"): 70, ("B", "p1"): 60, ("C", "f1"): 50, ("C", "p1"): 50}
+    gens = [_gen(s, t, answer="Ja" if t == "p1" else None) for s, t in totals]
+    judgements = [_j(f"{s}-{t}", float(v)) for (s, t), v in totals.items()]
+    board = leaderboard(gens, judgements, _tasks(), ci="normal")
+    assert {(r.system, r.overall, r.rank) for r in board.ranking} == {("A", 65.0, 1), ("B", 65.0, 1), ("C", 50.0, 3)}
+    # the system's one rank on each of its rows (one per corpus)
+    assert {(r.system, r.corpus, r.rank) for r in board.rows} == {
+        ("A", "fall", 1), ("A", "gp", 1), ("B", "fall", 1), ("B", "gp", 1), ("C", "fall", 3), ("C", "gp", 3)
+    }  # fmt: skip

@@ -272,9 +272,10 @@ def _rank(rows: Sequence[dict[str, Any]]) -> list[SystemRank]:
     out: list[SystemRank] = []
     for group in sorted({k[0] for k in per}):
         keys = sorted((k for k in per if k[0] == group), key=lambda k: (overall[k] is None, -(overall[k] or 0.0), k))
+        ranks = _competition_ranks([overall[k] for k in keys])
         out += [
             SystemRank(
-                rank=i + 1,
+                rank=ranks[i],
                 group=group,
                 system=k[1],
                 config_id=k[2],
@@ -285,6 +286,20 @@ def _rank(rows: Sequence[dict[str, Any]]) -> list[SystemRank]:
             for i, k in enumerate(keys)
         ]
     return out
+
+
+def _competition_ranks(ordered: Sequence[float | None]) -> list[int]:
+    """Standard competition ranks ("1, 1, 3") of values already sorted best first: equal values (to 1e-9, so
+    that two means of the same numbers summed in another order tie) and the undefined ones share a rank."""
+    ranks: list[int] = []
+    for i, value in enumerate(ordered):
+        prev = ordered[i - 1] if i else None
+        same = i > 0 and (
+            (value is None and prev is None)
+            or (value is not None and prev is not None and math.isclose(value, prev, rel_tol=0.0, abs_tol=1e-9))
+        )
+        ranks.append(ranks[-1] if same else i + 1)
+    return ranks
 
 
 def _per_generation(scored: Sequence[ItemScore]) -> tuple[list[float], list[float], list[float]]:
