@@ -20,6 +20,8 @@ COMMANDS = [
     ["analyze", "--db", "{tmp}/missing.db"],
     ["reproduce", "--release", "{tmp}/no-release"],
     ["study", "export", "--study", "1", "--db", "{tmp}/missing.db"],
+    ["validate-judge", "--recorded", "gpt54mini", "--release", "{tmp}/no-release"],
+    ["estimate", "{tmp}/missing.yaml"],
 ]
 
 

@@ -22,7 +22,7 @@ from typing import Annotated, Any
 
 import typer
 
-from benger.cli._options import ConcOpt, ConfigArg, DbOption, JudgeOpt, QuietOpt
+from benger.cli._options import ConcOpt, ConfigArg, DbOption, JudgeOpt, QuietOpt, out_option
 from benger.errors import EXIT_INCOMPLETE, ConfigError, InputError
 
 ReleaseOpt = Annotated[
@@ -154,7 +154,7 @@ def validate_judge(
     repeats: Annotated[int, typer.Option("--repeats", min=1, help="Judgements per pick (within-judge sd).")] = 1,
     concurrency: ConcOpt = None,
     quiet: QuietOpt = False,
-    out: Annotated[Path | None, typer.Option("--out", help="Write validate-judge.json/.md into this folder.")] = None,
+    out: Annotated[Path | None, out_option("Write validate-judge.json/.md into this folder.")] = None,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Print what judging the picks would take and cost; call nothing.")
     ] = False,
@@ -336,7 +336,7 @@ def estimate(
     db: DbOption = None,
     release: ReleaseOpt = None,
     stage: Annotated[str, typer.Option("--stage", help="run (generate + judge), generate or judge.")] = "run",
-    out: Annotated[Path | None, typer.Option("--out", help="Write estimate.json into this folder.")] = None,
+    out: Annotated[Path | None, out_option("Write estimate.json into this folder.")] = None,
 ) -> None:
     """Dry run of a run config: items left after resume, input/output tokens, time and cost (candidate and
     judge apart; unknown prices stay unknown). The same as `benger run CONFIG --dry-run`."""
