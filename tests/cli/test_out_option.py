@@ -51,9 +51,18 @@ def test_a_folder_that_cannot_be_created(command: list[str], tmp_path: Path) -> 
     assert "internal error" not in output
 
 
-def test_a_new_folder_passes_and_is_created(tmp_path: Path) -> None:
+def test_a_new_folder_passes_and_the_check_leaves_nothing_behind(tmp_path: Path) -> None:
     out = tmp_path / "new" / "deep"
     code, output = _invoke(["leaderboard", "--db", "{tmp}/missing.db"], tmp_path, out)
     assert code == 2  # the missing store, reported after --out was accepted
-    assert "--out" not in output
-    assert out.is_dir() and list(out.iterdir()) == []
+    assert "--out" not in output and "no benger store" in output
+    assert not (tmp_path / "new").exists()
+
+
+def test_the_check_keeps_existing_folders_and_removes_only_what_it_made(tmp_path: Path) -> None:
+    from benger.cli._options import out_folder
+
+    out = tmp_path / "new" / "deep"
+    assert out_folder(out) == out and not (tmp_path / "new").exists()
+    (tmp_path / "kept").mkdir()
+    assert out_folder(tmp_path / "kept") == tmp_path / "kept" and (tmp_path / "kept").is_dir()

@@ -38,21 +38,29 @@ QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress displ
 def out_folder(value: Path | None) -> Path | None:
     """Typer callback of every ``--out PATH`` option: make sure PATH is a folder benger can write, before any work.
 
-    Creates the folder (and its parents) when missing and writes one temporary probe file into it, so that an
-    existing file (``--out /etc/passwd``) or an unwritable place (``--out /proc/x``) is a usage error (exit 2,
-    ``Invalid value for '--out'``) instead of an internal error after the command has done its work. ``None``
-    (option not given) passes through unchanged.
+    An existing file (``--out /etc/passwd``) is ``not a folder``; a folder that cannot be created or written
+    (``--out /proc/x``) is ``cannot create``: both usage errors (exit 2, ``Invalid value for '--out'``) instead
+    of an internal error after the command has done its work. The check creates the missing folders and one
+    temporary probe file, then removes what it created (the command creates the folder when it writes), so a
+    command that fails later leaves no empty folder. ``None`` (option not given) passes through unchanged.
     """
     if value is None:
         return None
     if value.exists() and not value.is_dir():
         raise typer.BadParameter(f"{value}: not a folder")
+    missing = [p for p in (value, *value.parents) if not p.exists()]
     try:
         value.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=value):
             pass
     except OSError as exc:
         raise typer.BadParameter(f"{value}: cannot create or write this folder ({exc.strerror or exc})") from None
+    finally:
+        for created in missing:  # deepest first
+            try:
+                created.rmdir()
+            except OSError:
+                break
     return value
 
 
