@@ -22,6 +22,7 @@ from benger.store._models import ClaimRow, GenerationRow, JudgementRow
 
 __all__ = ["CLAIM_TTL_S", "ClaimsMixin", "new_owner"]
 
+
 def _dead_local_owner(owner: str) -> bool:
     parts = owner.rsplit(":", 2)
     if len(parts) != 3 or parts[0] != socket.gethostname()[:60] or not parts[1].isdigit():
