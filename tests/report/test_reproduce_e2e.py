@@ -191,7 +191,13 @@ def test_analyze_from_a_store_writes_the_same_outputs(release_dir: Path, tmp_pat
     assert len(results["rq1"]["task_system"]["values"]) == 12
     for name in ("leaderboard", "rq4_delta", "rq5_agreement", "rq5_calibration"):
         assert (out / "tables" / f"{name}.md").stat().st_size > 0
+    # Figure 1 needs the primary judge's scores of the human picks, which a store imported from the release does
+    # not hold (rq4.judge_picks is None there): it is skipped with that reason instead of drawn from nothing
+    assert results["rq4"]["judge_picks"] is None
     for name in FIGURES:
-        assert (out / "figures" / f"{name}.svg").stat().st_size > 5000, name
+        if name != "rq4_groups":
+            assert (out / "figures" / f"{name}.svg").stat().st_size > 5000, name
+    assert not (out / "figures" / "rq4_groups.svg").exists()
     html = (out / "report.html").read_text("utf-8")
     assert "Computed from a study run (benger store)" in html and "could not be built" not in html
+    assert "Not available: rq4 has no per-arm judge means" in html
