@@ -83,7 +83,7 @@ def synthesise(path: Path, n_generations: int) -> dict[str, float]:
                     target_id=gid,
                     judge="primary",
                     judge_config_hash="jh",
-                    rubric_version="falloesung@1+bench",
+                    rubric_id="falloesung@1+bench",
                     status="scored",
                     dimensions={d: round(m * scale * 2) / 2 for d, m in DIMS.items()},
                     justifications={d: "Begründung " * 12 for d in DIMS},
@@ -127,13 +127,13 @@ else:
     con = sqlite3.connect(db)
     start, start_cpu = time.perf_counter(), cpu()
     rows = len(con.execute(
-        "SELECT system, config_hash, corpus, judge, judge_config_hash, rubric_version, count(*), avg(s) FROM ("
-        " SELECT g.system, g.config_hash, t.corpus, j.judge, j.judge_config_hash, j.rubric_version,"
+        "SELECT system, config_hash, corpus, judge, judge_config_hash, rubric_id, count(*), avg(s) FROM ("
+        " SELECT g.system, g.config_hash, t.corpus, j.judge, j.judge_config_hash, j.rubric_id,"
         " g.generation_id, avg(j.total) AS s FROM generations g JOIN tasks t ON t.task_id = g.task_id"
         " JOIN judgements j ON j.target_kind = 'generation' AND j.target_id = g.generation_id"
         " WHERE g.status = 'ok' AND j.status = 'scored' GROUP BY g.system, g.config_hash, t.corpus, j.judge,"
-        " j.judge_config_hash, j.rubric_version, g.generation_id)"
-        " GROUP BY system, config_hash, corpus, judge, judge_config_hash, rubric_version").fetchall())
+        " j.judge_config_hash, j.rubric_id, g.generation_id)"
+        " GROUP BY system, config_hash, corpus, judge, judge_config_hash, rubric_id").fetchall())
     con.close()
 end = time.perf_counter()
 print(json.dumps({"seconds": end - start, "cpu_s": cpu() - start_cpu, "with_imports_s": end - begin,

@@ -12,7 +12,7 @@ import json
 import math
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
 Area = Literal["Zivilrecht", "Strafrecht", "Öffentliches Recht"]
 AREAS: tuple[Area, ...] = ("Zivilrecht", "Strafrecht", "Öffentliches Recht")
@@ -228,7 +228,10 @@ class Judgement(_Record):
     target_id: str
     judge: str
     judge_config_hash: str
-    rubric_version: str
+    rubric_id: str = Field(
+        validation_alias=AliasChoices("rubric_id", "rubric_version"),
+        description="the rubric's content identity ``name@version+sha8`` (older files name it ``rubric_version``)",
+    )
     repeat_index: int = 0
     status: JudgementStatus
     reason: str | None = None

@@ -32,10 +32,10 @@ def _gen(system: str, task: str, status: str = "ok", answer: str | None = None) 
 def _j(target: str, total: float | None, repeat: int = 0, gp: int | None = None, judge: str = "J") -> Judgement:
     if total is None:
         return Judgement(judgement_id=f"{target}-{repeat}-{judge}", target_kind="generation", target_id=target,
-                         judge=judge, judge_config_hash="jh", rubric_version="r@1", repeat_index=repeat,
+                         judge=judge, judge_config_hash="jh", rubric_id="r@1", repeat_index=repeat,
                          status="unscored", reason="missing dimension 'sprache'")  # fmt: skip
     return Judgement(judgement_id=f"{target}-{repeat}-{judge}", target_kind="generation", target_id=target, judge=judge,
-                     judge_config_hash="jh", rubric_version="r@1", repeat_index=repeat, status="scored", total=total,
+                     judge_config_hash="jh", rubric_id="r@1", repeat_index=repeat, status="scored", total=total,
                      grade_points=gp, passed=None if gp is None else gp >= 4)  # fmt: skip
 
 

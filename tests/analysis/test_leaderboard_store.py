@@ -107,7 +107,7 @@ def _fill(store: Store) -> None:
                             target_id=gid,
                             judge=judge,
                             judge_config_hash=f"h-{judge}",
-                            rubric_version="rub@1+abc",
+                            rubric_id="rub@1+abc",
                             repeat_index=r,
                             status="unscored" if unscored else "scored",
                             reason="x" if unscored else None,
@@ -159,7 +159,7 @@ def test_migration_0005_creates_the_covering_indexes(tmp_path: Path) -> None:
     store = open_store(tmp_path / "ix.db")
     assert _index_names(store) >= LEADERBOARD_INDEXES
     with store.engine.connect() as connection:
-        assert connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0005_indexes"
+        assert connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0006_rubric_id"
         plan = connection.exec_driver_sql(
             "EXPLAIN QUERY PLAN SELECT judge, avg(total) FROM judgements WHERE target_kind = 'generation' "
             "GROUP BY judge"
@@ -226,7 +226,7 @@ def test_a_self_judged_local_model_is_not_ranked_among_the_paper_systems(release
                 target_id=gid,
                 judge="qwen-0.5b",
                 judge_config_hash="self",
-                rubric_version="falloesung@1+x",
+                rubric_id="falloesung@1+x",
                 status="scored",
                 total=84.5,
             )
@@ -305,7 +305,7 @@ def test_property_sql_equals_python_and_n_is_bounded(
                 target_id=gid,
                 judge=judge,
                 judge_config_hash=judge,
-                rubric_version="r",
+                rubric_id="r",
                 repeat_index=repeat,
                 status="scored" if scored else "unscored",
                 total=float(total) if scored else None,

@@ -143,7 +143,7 @@ def _store_with_two_signatures_and_repeats(path: Path) -> Any:
                         target_id=gid,
                         judge="J",
                         judge_config_hash="jh",
-                        rubric_version="falloesung@1+x",
+                        rubric_id="falloesung@1+x",
                         repeat_index=r,
                         status="scored",
                         total=total,
@@ -157,7 +157,7 @@ def _store_with_two_signatures_and_repeats(path: Path) -> Any:
                     target_id=gid,
                     judge="J",
                     judge_config_hash="other",
-                    rubric_version="falloesung@1+x",
+                    rubric_id="falloesung@1+x",
                     status="scored",
                     total=0.0,
                 )

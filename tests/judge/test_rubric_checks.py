@@ -129,7 +129,7 @@ def test_plan_judgements_redoes_items_judged_under_an_edited_rubric(
             target_id="g1",
             judge="j",
             judge_config_hash=prompts.judge_config_hash(judge, rubric),
-            rubric_version=rubric.id,
+            rubric_id=rubric.id,
             status="scored",
             total=50.0,
         )

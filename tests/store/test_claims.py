@@ -74,13 +74,13 @@ def test_a_failed_generation_and_an_unscored_judgement_can_be_claimed(store: Sto
     key = ("generation", "g-failed", "jh", "r@1", 0)
     store.save_judgement(
         Judgement(judgement_id="j", target_kind="generation", target_id="g-failed", judge="j", judge_config_hash="jh",
-                  rubric_version="r@1", status="unscored", reason="bad reply")
+                  rubric_id="r@1", status="unscored", reason="bad reply")
     )  # fmt: skip
     assert store.claim("u2", "a", judgement=key)
     store.release_claim("u2", "a")
     store.save_judgement(
         Judgement(judgement_id="j", target_kind="generation", target_id="g-failed", judge="j", judge_config_hash="jh",
-                  rubric_version="r@1", status="scored", total=50.0)
+                  rubric_id="r@1", status="scored", total=50.0)
     )  # fmt: skip
     assert not store.claim("u2", "b", judgement=key)
 

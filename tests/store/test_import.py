@@ -47,9 +47,9 @@ def test_import_release(store: Store, release_dir: Path) -> None:
     }
 
     first = release.judgements[0]
-    js = store.judgements(judge="gpt-5.4-mini", rubric_version=first.rubric_version)
+    js = store.judgements(judge="gpt-5.4-mini", rubric_id=first.rubric_id)
     assert len(js) == 208
-    key = ("generation", first.target_id, first.judge_config_hash, first.rubric_version, 0)
+    key = ("generation", first.target_id, first.judge_config_hash, first.rubric_id, 0)
     assert store.get_judgement(*key) == first
 
     sols = store.human_solutions()

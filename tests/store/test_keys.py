@@ -37,7 +37,7 @@ def _judgement(jid: str, status: str, total: float | None = None) -> Judgement:
         target_id="g1",
         judge="judge-x",
         judge_config_hash="jh",
-        rubric_version="falloesung@1",
+        rubric_id="falloesung@1",
         repeat_index=0,
         status=status,
         reason=None if status == "scored" else "invalid JSON",

@@ -50,7 +50,7 @@ def _judgement(target: str = "g1", status: str = "scored", jid: str = "j1", repe
         target_id=target,
         judge="judge-x",
         judge_config_hash="jh",
-        rubric_version="falloesung@1",
+        rubric_id="falloesung@1",
         repeat_index=repeat,
         status=status,
         reason=None if scored else "unparsable reply",
@@ -213,7 +213,7 @@ def test_judgement_round_trip_and_filters(store: Store) -> None:
     assert store.judgements(status="unscored") == [unscored]
     assert store.judgements(judge="judge-x", target_ids=["g1"]) == [scored]
     assert store.judgements(target_kind="human_solution") == []
-    assert store.judgements(rubric_version="grundprinzipien@1") == []
+    assert store.judgements(rubric_id="grundprinzipien@1") == []
     assert store.stats()["judgements"] == {"scored": 1, "unscored": 1}
 
 

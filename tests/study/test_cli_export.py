@@ -100,7 +100,7 @@ def test_admin_commands_export_and_analysis(store: Store, tmp_path: Path) -> Non
                 target_id=target,  # type: ignore[arg-type]
                 judge="judge-a",
                 judge_config_hash="h",
-                rubric_version="falloesung@1",
+                rubric_id="falloesung@1",
                 status="scored",
                 dimensions={},
                 total=total,

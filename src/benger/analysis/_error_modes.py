@@ -144,7 +144,7 @@ def classify_generations(
     scored = [j for j in judgements if j.status == "scored" and j.dimensions and j.target_id in generations]
     if not scored:
         raise InputError("no scored judgements of stored generations to classify")
-    pairs = {(j.judge, j.rubric_version) for j in scored}
+    pairs = {(j.judge, j.rubric_id) for j in scored}
     if len(pairs) > 1:
         raise InputError(f"judgements of several judges/rubrics {sorted(pairs)}; choose one with --judge/--rubric")
     by_target: dict[str, list[Judgement]] = defaultdict(list)
@@ -197,7 +197,7 @@ def _summarise(items: list[FlaggedGeneration], params: ErrorModeParams, pair: tu
     return ErrorModeReport(
         provenance={
             "judge": pair[0],
-            "rubric_version": pair[1],
+            "rubric_id": pair[1],
             "params": params.model_dump(),
             "section": "paper §6.6",
         },
@@ -216,27 +216,27 @@ def error_modes_from_store(
     store: Any,
     *,
     judge: str | None = None,
-    rubric_version: str | None = None,
+    rubric_id: str | None = None,
     corpus: str | None = None,
     params: ErrorModeParams | None = None,
     words: Mapping[str, int] | None = None,
 ) -> ErrorModeReport:
     """Classify the ``ok`` generations of ``store`` (public Store methods only) judged by ``judge``.
 
-    Without ``judge``/``rubric_version`` the pair with the most scored generation judgements is used.
+    Without ``judge``/``rubric_id`` the pair with the most scored generation judgements is used.
     """
     from benger.judge import falloesung_rubric, grundprinzipien_rubric
 
     gens = {g.generation_id: g for g in store.generations(corpus=corpus, status="ok")}
     if not gens:
         raise InputError("the store holds no ok generations" + (f" of corpus {corpus!r}" if corpus else ""))
-    judgements = store.judgements(judge=judge, target_kind="generation", status="scored", rubric_version=rubric_version)
+    judgements = store.judgements(judge=judge, target_kind="generation", status="scored", rubric_id=rubric_id)
     judgements = [j for j in judgements if j.target_id in gens]
     if not judgements:
         raise InputError("no scored judgements of these generations (filters: judge/rubric/corpus)")
-    if judge is None or rubric_version is None:
-        top = Counter((j.judge, j.rubric_version) for j in judgements).most_common(1)[0][0]
-        judgements = [j for j in judgements if (j.judge, j.rubric_version) == top]
+    if judge is None or rubric_id is None:
+        top = Counter((j.judge, j.rubric_id) for j in judgements).most_common(1)[0][0]
+        judgements = [j for j in judgements if (j.judge, j.rubric_id) == top]
     maxima = {r.keys[0]: r.maxima() for r in (falloesung_rubric(), grundprinzipien_rubric())}
     tiers = {s.name: s.tier for s in store.systems()}
     task_ids = {gens[j.target_id].task_id for j in judgements}
@@ -267,7 +267,7 @@ def error_modes_markdown(report: ErrorModeReport) -> str:
     lines = [
         "### Error modes (paper §6.6)",
         "",
-        f"Judge `{prov['judge']}`, rubric `{prov['rubric_version']}`; thresholds: {params}. "
+        f"Judge `{prov['judge']}`, rubric `{prov['rubric_id']}`; thresholds: {params}. "
         f"{report.n_judged} judged generations ({report.n_without_length} without a known length).",
         "",
     ]

@@ -45,7 +45,7 @@ def _primary(judgements: list[JudgementColumns], corpus_targets: set[str], name:
     """The judge configuration with the most scored first-pass judgements of the corpus's generations (among
     the configurations of judge ``name`` when given)."""
     counts = Counter(
-        (j.judge, j.judge_config_hash, j.rubric_version)
+        (j.judge, j.judge_config_hash, j.rubric_id)
         for j in judgements
         if j.target_id in corpus_targets and j.repeat_index == 0 and (name is None or j.judge == name)
     )
@@ -56,7 +56,7 @@ def _repeat_means(judgements: list[JudgementColumns], key: JudgeKey | None) -> d
     """Per target: the mean total over judge configuration ``key``'s scored repeats."""
     totals: dict[str, list[float]] = defaultdict(list)
     for j in judgements:
-        if key is not None and (j.judge, j.judge_config_hash, j.rubric_version) == key and j.total is not None:
+        if key is not None and (j.judge, j.judge_config_hash, j.rubric_id) == key and j.total is not None:
             totals[j.target_id].append(float(j.total))
     return {t: sum(v) / len(v) for t, v in totals.items()}
 
@@ -131,7 +131,7 @@ def study_from_store(
     first: dict[str, JudgementColumns] = {}
     repeats: dict[str, list[float]] = defaultdict(list)
     for j in judgements:
-        if key is not None and (j.judge, j.judge_config_hash, j.rubric_version) == key and j.target_id in gen_ids:
+        if key is not None and (j.judge, j.judge_config_hash, j.rubric_id) == key and j.target_id in gen_ids:
             if j.repeat_index == 0:
                 first[j.target_id] = j
             else:

@@ -76,7 +76,7 @@ def _items_from_records(
     by_key: dict[tuple[str, str, str, str], list[Judgement]] = defaultdict(list)
     for j in judgements:
         if j.target_kind == "generation" and j.target_id in ok and (judges is None or j.judge in judges):
-            by_key[(j.target_id, j.judge, j.judge_config_hash, j.rubric_version)].append(j)
+            by_key[(j.target_id, j.judge, j.judge_config_hash, j.rubric_id)].append(j)
     items = []
     for (gid, judge, jhash, rubric), js in by_key.items():
         g = ok[gid]

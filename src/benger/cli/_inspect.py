@@ -84,7 +84,7 @@ def _print_report(report: Any) -> None:
 def _print_errors(report: Any) -> None:
     echo = typer.echo
     prov = report.provenance
-    echo(f"error modes (paper §6.6) — judge {prov['judge']}, rubric {prov['rubric_version']}")
+    echo(f"error modes (paper §6.6) — judge {prov['judge']}, rubric {prov['rubric_id']}")
     echo(f"  thresholds: {json.dumps(prov['params'])}")
     echo(f"  judged generations: {report.n_judged} (length unknown: {report.n_without_length})")
     for mode, n in report.counts.items():
@@ -205,7 +205,7 @@ def register(app: typer.Typer) -> None:
         store = open_store(require_existing_store(db))
         try:
             report = error_modes_from_store(
-                store, judge=judge, rubric_version=rubric, corpus=corpus, params=params, words=words
+                store, judge=judge, rubric_id=rubric, corpus=corpus, params=params, words=words
             )
         finally:
             store.close()

@@ -115,7 +115,7 @@ async def judge_picks(
     judge_hash = prompts.judge_config_hash(judge, rubric)
     scores: dict[str, list[float]] = {}
     unscored: dict[str, str] = {}
-    for j in store.judgements(target_ids=[t[1] for t in targets], rubric_version=rubric.id):
+    for j in store.judgements(target_ids=[t[1] for t in targets], rubric_id=rubric.id):
         if j.judge_config_hash != judge_hash or j.repeat_index >= config.repeats:
             continue
         if j.status == "scored" and j.total is not None:

@@ -172,7 +172,7 @@ def _evaluations(path: Path, texts: dict[str, str], hashes: dict[str, str]) -> t
                 target_id=gid,
                 judge=PRIMARY_JUDGE,
                 judge_config_hash=judge_hash,
-                rubric_version=rubric_id,
+                rubric_id=rubric_id,
                 status="scored",
                 dimensions=dict(rec.dimensions),
                 total=rec.raw_score,

@@ -92,7 +92,7 @@ class Rubric(BaseModel):
 
     @property
     def id(self) -> str:
-        """``name@version+sha8``: stored with every judgement (``Judgement.rubric_version``), part of its key."""
+        """``name@version+sha8``: stored with every judgement (``Judgement.rubric_id``), part of its key."""
         return f"{self.base_id}+{self.content_hash[:8]}"
 
     @property

@@ -337,7 +337,7 @@ async def execute_judgement(
         target_id=unit.target_id,
         judge=unit.judge.name,
         judge_config_hash=judge_hash,
-        rubric_version=rubric.id,
+        rubric_id=rubric.id,
         repeat_index=unit.repeat_index,
         meta={
             **extra,

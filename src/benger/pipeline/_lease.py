@@ -78,7 +78,7 @@ class Lease:
         """``work()`` under the claim on ``key``; SKIPPED when another run holds it or has finished the unit.
 
         ``unit_key``: ``{"generation": (task_id, config_hash, run_index)}`` or ``{"judgement": (target_kind,
-        target_id, judge_config_hash, rubric_version, repeat_index)}``; the claim and the "finished?" check are
+        target_id, judge_config_hash, rubric_id, repeat_index)}``; the claim and the "finished?" check are
         one statement (``Store.claim``).
         """
         if not await self._call(functools.partial(self.store.claim, key, self.owner, **unit_key)):

@@ -31,7 +31,7 @@ LEADERBOARD_INDEXES: tuple[Index, ...] = (
     Index("ix_tasks_leaderboard", _T.task_id, _T.corpus, _T.kind),
     Index(
         "ix_judgements_leaderboard",
-        *(_J.target_kind, _J.target_id, _J.judge, _J.judge_config_hash, _J.rubric_version, _J.status, _J.total),
+        *(_J.target_kind, _J.target_id, _J.judge, _J.judge_config_hash, _J.rubric_id, _J.status, _J.total),
         *(_J.grade_points, _J.passed),
     ),
     Index("ix_metric_values_signature", _M.target_kind, _M.metric, _M.signature, _M.target_id, _M.value),
@@ -153,7 +153,7 @@ def _item_stmt(
 ) -> Any:
     # Grouped in the order of ix_judgements_leaderboard, so the database aggregates while reading it (no sort);
     # a generation's own columns hold one value per group (min() of it is valid on both backends).
-    keys = (_J.target_id, _J.judge, _J.judge_config_hash, _J.rubric_version, _J.status)
+    keys = (_J.target_id, _J.judge, _J.judge_config_hash, _J.rubric_id, _J.status)
     stmt: Any = (
         select(
             func.min(_G.system),
@@ -161,7 +161,7 @@ def _item_stmt(
             func.min(_T.corpus),
             _J.judge,
             _J.judge_config_hash,
-            _J.rubric_version,
+            _J.rubric_id,
             _J.target_id,
             func.min(_G.status),
             _J.status,
@@ -332,7 +332,7 @@ class JudgementColumns(NamedTuple):
     target_id: str
     judge: str
     judge_config_hash: str
-    rubric_version: str
+    rubric_id: str
     repeat_index: int
     total: float
     dimensions: dict[str, float] | None
@@ -356,13 +356,13 @@ def scored_judgements(store: Any) -> list[JudgementColumns]:
             _J.target_id,
             _J.judge,
             _J.judge_config_hash,
-            _J.rubric_version,
+            _J.rubric_id,
             _J.repeat_index,
             _J.total,
             _J.dimensions,
         )
         .where(_J.status == "scored", _J.total.is_not(None))
-        .order_by(_J.target_kind, _J.target_id, _J.judge, _J.rubric_version, _J.repeat_index)
+        .order_by(_J.target_kind, _J.target_id, _J.judge, _J.rubric_id, _J.repeat_index)
     )
     return [JudgementColumns(r[0], r[1], r[2], r[3], r[4], int(r[5]), float(r[6]), r[7]) for r in _rows(store, stmt)]
 

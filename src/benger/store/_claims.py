@@ -54,7 +54,7 @@ def _finished(kind: str) -> Any:
         j.target_kind == bindparam("target_kind"),
         j.target_id == bindparam("target_id"),
         j.judge_config_hash == bindparam("judge_config_hash"),
-        j.rubric_version == bindparam("rubric_version"),
+        j.rubric_id == bindparam("rubric_id"),
         j.repeat_index == bindparam("repeat_index"),
         j.status == literal_column("'scored'"),
     )
@@ -98,7 +98,7 @@ class ClaimsMixin:
 
         False when another owner holds an unexpired claim (unless that owner is a dead process on this host,
         whose claim is taken over), and, given the unit's key (``generation``: task_id, config_hash,
-        run_index; ``judgement``: target_kind, target_id, judge_config_hash, rubric_version, repeat_index),
+        run_index; ``judgement``: target_kind, target_id, judge_config_hash, rubric_id, repeat_index),
         when the unit is already finished (ok/excluded generation, scored judgement).
         """
         values: dict[str, Any] = {"unit_key": unit_key, "owner": owner, "expires_at": time.time() + CLAIM_TTL_S}
@@ -108,7 +108,7 @@ class ClaimsMixin:
             values |= dict(zip(("task_id", "config_hash", "run_index"), generation, strict=True))
         elif judgement is not None:
             kind = "judgement"
-            names = ("target_kind", "target_id", "judge_config_hash", "rubric_version", "repeat_index")
+            names = ("target_kind", "target_id", "judge_config_hash", "rubric_id", "repeat_index")
             values |= dict(zip(names, judgement, strict=True))
         if self._run_returns_row(self._claim_statement(kind), values):
             return True

@@ -201,7 +201,7 @@ def _write(
             session,
             JudgementRow,
             [stamp(row_values(JudgementRow, j)) for j in judgements],
-            ["target_kind", "target_id", "judge_config_hash", "rubric_version", "repeat_index"],
+            ["target_kind", "target_id", "judge_config_hash", "rubric_id", "repeat_index"],
             keep=["created_at"],
             where=JudgementRow.__table__.c.status == "unscored",
         )

@@ -2,7 +2,7 @@
 
 Every unit of work has a unique key, so repeating work is impossible and resuming is natural:
 a generation is ``(task_id, config_hash, run_index)``, a judgement is
-``(target_kind, target_id, judge_config_hash, rubric_version, repeat_index)``.
+``(target_kind, target_id, judge_config_hash, rubric_id, repeat_index)``.
 """
 
 from __future__ import annotations
@@ -93,12 +93,12 @@ class HumanSolutionRow(_Timestamps, Base):
 
 
 class JudgementRow(_Timestamps, Base):
-    """A rubric judgement; unique on (target_kind, target_id, judge_config_hash, rubric_version, repeat_index)."""
+    """A rubric judgement; unique on (target_kind, target_id, judge_config_hash, rubric_id, repeat_index)."""
 
     __tablename__ = "judgements"
     __table_args__ = (
         UniqueConstraint(
-            "target_kind", "target_id", "judge_config_hash", "rubric_version", "repeat_index", name="uq_judgements_key"
+            "target_kind", "target_id", "judge_config_hash", "rubric_id", "repeat_index", name="uq_judgements_key"
         ),
     )
 
@@ -107,7 +107,7 @@ class JudgementRow(_Timestamps, Base):
     target_id: Mapped[str] = mapped_column(String(200), index=True)
     judge: Mapped[str] = mapped_column(String(200), index=True)
     judge_config_hash: Mapped[str] = mapped_column(String(64))
-    rubric_version: Mapped[str] = mapped_column(String(100))
+    rubric_id: Mapped[str] = mapped_column(String(100))
     repeat_index: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(20), index=True)
     reason: Mapped[str | None] = mapped_column(Text)

@@ -43,7 +43,7 @@ from benger.store._session import StoreBase, row_values
 from benger.store._text import restored_json
 
 _GEN_KEY = ["task_id", "config_hash", "run_index"]
-_JUDGE_KEY = ["target_kind", "target_id", "judge_config_hash", "rubric_version", "repeat_index"]
+_JUDGE_KEY = ["target_kind", "target_id", "judge_config_hash", "rubric_id", "repeat_index"]
 _METRIC_KEY = ["target_kind", "target_id", "metric", "signature"]
 
 #: Longer id lists are filtered in Python: SQLite and PostgreSQL cap the number of bound parameters.
@@ -211,7 +211,7 @@ class Store(ClaimsMixin, StoreBase):
 
     # -- judgements --------------------------------------------------------------------------------
     def get_judgement(
-        self, target_kind: str, target_id: str, judge_config_hash: str, rubric_version: str, repeat_index: int
+        self, target_kind: str, target_id: str, judge_config_hash: str, rubric_id: str, repeat_index: int
     ) -> Judgement | None:
         """The judgement with this unit-of-work key, or None."""
         rows = self._scalars(
@@ -219,17 +219,17 @@ class Store(ClaimsMixin, StoreBase):
                 target_kind=target_kind,
                 target_id=target_id,
                 judge_config_hash=judge_config_hash,
-                rubric_version=rubric_version,
+                rubric_id=rubric_id,
                 repeat_index=repeat_index,
             )
         )
         return conv.judgement(rows[0]) if rows else None
 
     def scored_judgement_keys(self, judge_config_hashes: Iterable[str]) -> set[tuple[str, str, str, str, int]]:
-        """Keys (target_kind, target_id, judge_config_hash, rubric_version, repeat_index) of the scored
+        """Keys (target_kind, target_id, judge_config_hash, rubric_id, repeat_index) of the scored
         judgements under these judge config hashes: ONE query, for resume planning."""
         j = JudgementRow
-        stmt = select(j.target_kind, j.target_id, j.judge_config_hash, j.rubric_version, j.repeat_index).where(
+        stmt = select(j.target_kind, j.target_id, j.judge_config_hash, j.rubric_id, j.repeat_index).where(
             j.judge_config_hash.in_(sorted(set(judge_config_hashes))), j.status == "scored"
         )
         with self._read() as session:
@@ -245,7 +245,7 @@ class Store(ClaimsMixin, StoreBase):
             raise self._integrity("judgement", j.judgement_id, None, exc) from exc
         if written:
             return j
-        kept = self.get_judgement(j.target_kind, j.target_id, j.judge_config_hash, j.rubric_version, j.repeat_index)
+        kept = self.get_judgement(j.target_kind, j.target_id, j.judge_config_hash, j.rubric_id, j.repeat_index)
         if kept is None:  # pragma: no cover - the conflicting row cannot vanish between two statements
             raise InputError(f"judgement {j.judgement_id!r} was not stored", file=self.url)
         return kept
@@ -256,7 +256,7 @@ class Store(ClaimsMixin, StoreBase):
         target_kind: str | None = None,
         target_ids: Iterable[str] | None = None,
         status: str | None = None,
-        rubric_version: str | None = None,
+        rubric_id: str | None = None,
     ) -> list[Judgement]:
         """Stored judgements matching every given filter, ordered by target, judge and repeat."""
         stmt = select(JudgementRow)
@@ -267,13 +267,13 @@ class Store(ClaimsMixin, StoreBase):
         stmt, keep = _id_filter(stmt, JudgementRow.target_id, target_ids)
         if status is not None:
             stmt = stmt.where(JudgementRow.status == status)
-        if rubric_version is not None:
-            stmt = stmt.where(JudgementRow.rubric_version == rubric_version)
+        if rubric_id is not None:
+            stmt = stmt.where(JudgementRow.rubric_id == rubric_id)
         stmt = stmt.order_by(
             JudgementRow.target_kind,
             JudgementRow.target_id,
             JudgementRow.judge,
-            JudgementRow.rubric_version,
+            JudgementRow.rubric_id,
             JudgementRow.repeat_index,
         )
         return [conv.judgement(r) for r in self._scalars(stmt) if keep is None or r.target_id in keep]
