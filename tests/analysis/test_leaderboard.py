@@ -281,3 +281,70 @@ def test_rank_is_per_system_over_its_corpora_and_ties_share_it() -> None:
     assert {(r.system, r.corpus, r.rank) for r in board.rows} == {
         ("A", "fall", 1), ("A", "gp", 1), ("B", "fall", 1), ("B", "gp", 1), ("C", "fall", 3), ("C", "gp", 3)
     }  # fmt: skip
+
+
+def _kind_gen(system: str, task: str, system_hash: str, total: float, answer: str | None = None) -> Generation:
+    """A generation as the pipeline stores it: its config hash is the system's hash x its task kind's prompts."""
+    kind = "grundprinzip" if task.startswith("p") else "falloesung"
+    config_hash = f"{system_hash}-{kind}"
+    return Generation(generation_id=f"{config_hash}-{task}", task_id=task, system=system, config_hash=config_hash,
+                      text=f"{total}", answer=answer,
+                      meta={"system_config_hash": system_hash, "prompt_hash": f"prompts-{kind}"})  # fmt: skip
+
+
+# (system, its config hash, task, total, answer): A has two configurations (a1, a2), each on both corpora
+TWO_CORPORA = [
+    ("A", "a1", "f1", 60, None), ("A", "a1", "f2", 80, None), ("A", "a1", "p1", 50, "Ja"), ("A", "a1", "p2", 30, "Ja"),
+    ("A", "a2", "f1", 90, None), ("A", "a2", "p1", 100, "Ja"),
+    ("B", "b1", "f1", 70, None), ("B", "b1", "p2", 50, "Nein"),
+]  # fmt: skip
+
+
+def test_one_system_configuration_is_one_ranked_entity_across_corpora() -> None:
+    """Issue 10 (identity): the falloesung and Ja/Nein prompts give one system configuration's generations two
+    config hashes; the leaderboard joins them on the system's own hash (meta system_config_hash)."""
+    gens = [_kind_gen(s, t, h, v, a) for s, h, t, v, a in TWO_CORPORA]
+    judgements = [_j(g.generation_id, float(g.text)) for g in gens]
+    board = leaderboard(gens, judgements, _tasks(), ci="normal")
+    # A/a1: fall (60 + 80)/2 = 70, gp (50 + 30)/2 = 40 -> 55; A/a2: fall 90, gp 100 -> 95; B/b1: 70, 50 -> 60
+    assert [(r.system, r.config_id, r.rank, r.overall, r.corpora) for r in board.ranking] == [
+        ("A", "a2", 1, 95.0, {"fall": 90.0, "gp": 100.0}),
+        ("B", "b1", 2, 60.0, {"fall": 70.0, "gp": 50.0}),
+        ("A", "a1", 3, 55.0, {"fall": 70.0, "gp": 40.0}),
+    ]
+    # one row per corpus, each with the entity's one rank and its own corpus's generation and prompt hashes
+    got = {(r.system, r.config_hash, r.corpus): (r.rank, r.n, r.mean, r.generation_config_hash, r.prompt_hash)
+           for r in board.rows}  # fmt: skip
+    assert got == {
+        ("A", "a1", "fall"): (3, 2, 70.0, "a1-falloesung", "prompts-falloesung"),
+        ("A", "a1", "gp"): (3, 2, 40.0, "a1-grundprinzip", "prompts-grundprinzip"),
+        ("A", "a2", "fall"): (1, 1, 90.0, "a2-falloesung", "prompts-falloesung"),
+        ("A", "a2", "gp"): (1, 1, 100.0, "a2-grundprinzip", "prompts-grundprinzip"),
+        ("B", "b1", "fall"): (2, 1, 70.0, "b1-falloesung", "prompts-falloesung"),
+        ("B", "b1", "gp"): (2, 1, 50.0, "b1-grundprinzip", "prompts-grundprinzip"),
+    }
+    # A/a1 answers Ja, Ja against gold Ja, Nein -> 1/2; B/b1 answers p2 Nein (gold Nein) -> 1/1
+    a1_gp = next(r for r in board.rows if (r.config_hash, r.corpus) == ("a1", "gp"))
+    b1_gp = next(r for r in board.rows if (r.config_hash, r.corpus) == ("b1", "gp"))
+    assert (a1_gp.accuracy, a1_gp.answer_items, b1_gp.accuracy, b1_gp.answer_items) == (0.5, 2, 1.0, 1)
+    # results.json's Table 1: one entry per system configuration with both corpus blocks
+    from benger.analysis._leaderboard_render import table1
+
+    entries = table1(board, bench_corpus="fall")["rows"]
+    assert [(e["system"], e["bench"]["raw"], e["zjs"]) for e in entries] == [
+        ("A [a2]", 90.0, None), ("B", 70.0, None), ("A [a1]", 70.0, None)
+    ]  # fmt: skip
+
+
+def test_two_prompt_sets_of_one_configuration_on_one_corpus_stay_apart() -> None:
+    """The same system configuration under two prompt sets on one corpus: two rows (never one mean over both)."""
+    gens = [_kind_gen("A", "f1", "a1", 60), _kind_gen("A", "p1", "a1", 50, "Ja")]
+    other = gens[0].model_copy(update={"generation_id": "new-f1", "config_hash": "a1-falloesung-v2", "text": "20"})
+    gens.append(other.model_copy(update={"meta": {**other.meta, "prompt_hash": "prompts-v2"}}))
+    board = leaderboard(gens, [_j(g.generation_id, float(g.text)) for g in gens], _tasks(), ci="normal")
+    rows = {(r.config_hash, r.corpus, r.mean, r.prompt_hash, r.rank) for r in board.rows}
+    assert rows == {
+        ("a1-falloesung", "fall", 60.0, "prompts-falloesung", 1),
+        ("a1", "gp", 50.0, "prompts-grundprinzip", 2),
+        ("a1-falloesung-v2", "fall", 20.0, "prompts-v2", 3),
+    }

@@ -55,7 +55,8 @@ def _assert_same(store: Store, **options: Any) -> Leaderboard:
 
 
 def _fill(store: Store) -> None:
-    """Two corpora, one system name with two configurations, two judges (one with repeats), metric values."""
+    """Two corpora, one system name with two configurations, two judges (one with repeats), metric values; a
+    configuration's generations have one config hash per task kind and record the system's own hash."""
     fall = [
         FalloesungTask(task_id=f"f{i}", corpus="fall", area="Zivilrecht", facts="SV", reference="ML") for i in range(3)
     ]
@@ -74,9 +75,8 @@ def _fill(store: Store) -> None:
     store.add_corpus(Corpus(name="fall", tasks=fall))
     store.add_corpus(Corpus(name="gp", tasks=gp))
     store.upsert_system(SystemConfig(name="m", provider="local", model="m1", tier="local"))
-    specs = [("m", "cfg-one"), ("m", "cfg-two"), ("n", "cfg-n")]
     k = 0
-    for system, cfg in specs:
+    for system, cfg in SPECS:
         for task in [*fall, *gp]:
             k += 1
             status = "failed" if k % 7 == 0 else "ok"
@@ -87,11 +87,12 @@ def _fill(store: Store) -> None:
                     generation_id=gid,
                     task_id=task.task_id,
                     system=system,
-                    config_hash=cfg,
+                    config_hash=f"{cfg}-{task.kind}",  # the pipeline's: the system x its task kind's prompts
                     status=status,
                     text="T",
                     answer=answer,
                     truncated=k % 5 == 0,
+                    meta={"system_config_hash": cfg, "prompt_hash": f"prompts-{task.kind}"},
                 )  # type: ignore[arg-type]
             )
             if status != "ok":
@@ -119,9 +120,13 @@ def _fill(store: Store) -> None:
             store.save_metric_value("generation", gid, "bleu", "bleu@2" if k % 4 else "bleu@1", k / 100)
 
 
+SPECS = [("m", "cfg-one"), ("m", "cfg-two"), ("n", "cfg-n")]
+
+
 def test_sql_equals_python_on_a_small_sqlite_store(tmp_path: Path) -> None:
     store = open_store(tmp_path / "small.db")
     _fill(store)
+    specs = SPECS
     board = _assert_same(store, ci="bootstrap", seed=3, n_resamples=500)
     _assert_same(store, ci="normal", judges=["jb"])
     _assert_same(store, ci="normal", pool_judges=True, metric_signatures={"bleu": "bleu@1"})
@@ -133,6 +138,11 @@ def test_sql_equals_python_on_a_small_sqlite_store(tmp_path: Path) -> None:
     assert {("ja", "cfg-one", "fall"), ("ja", "cfg-two", "fall"), ("jb", "cfg-one", "fall")} <= rows
     assert board.groups() == ["ja", "jb"]
     assert all(r.n <= 4 for r in board.rows)  # never more than a corpus's tasks x 1 repetition
+    # issue 10: each configuration is one ranked entity per judge, joined over both corpora by its own hash
+    entities = [(r.group, r.system, r.config_hash, sorted(r.corpora)) for r in board.ranking]
+    assert sorted(entities) == [(group, system, cfg, ["fall", "gp"]) for group in ("ja", "jb") for system, cfg in specs]
+    gp_row = next(r for r in board.rows if (r.group, r.config_hash, r.corpus) == ("ja", "cfg-one", "gp"))
+    assert (gp_row.generation_config_hash, gp_row.prompt_hash) == ("cfg-one-grundprinzip", "prompts-grundprinzip")
     store.close()
 
 

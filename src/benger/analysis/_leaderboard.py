@@ -1,7 +1,10 @@
 """The leaderboard: one definition for ``benger leaderboard``, ``benger analyze``, ``benger run`` and the report.
 
-A row is one **system configuration** (generation ``config_hash``; the name is a label, ``config_id`` its first 8
-hex characters) x one **judge configuration** (judge name, ``judge_config_hash``, rubric id) x one **corpus**.
+A row is one **system configuration** (``SystemConfig.config_hash()``, joined across corpora although each task
+kind's prompts give its generations another ``config_hash``: :mod:`benger.analysis._leaderboard_identity`; the
+name is a label, ``config_id`` the first 8 hex characters) x one **judge configuration** (judge name,
+``judge_config_hash``, rubric id) x one **corpus**; the row keeps that corpus's generation config hash and
+prompt-set hash as provenance.
 
 Aggregation (paper Section 4, Table 1): a generation's score is the mean over the judge configuration's scored
 repeats; the row's mean (0-100 raw points), grade points and pass rate are means over its generations, and its
@@ -156,11 +159,7 @@ def leaderboard(
     means = [MetricGroupMean(*k, math.fsum(xs) / len(xs), len(xs)) for k, xs in sorted(sums.items())]
     prompts: dict[str, ConfigProvenance] = {}
     for g in sorted(generations, key=lambda g: g.generation_id):
-        prompt, source = g.meta.get("prompt_hash"), g.meta.get("source")
-        prompts.setdefault(
-            g.config_hash,
-            ConfigProvenance(str(prompt) if prompt is not None else None, str(source) if source is not None else None),
-        )
+        prompts.setdefault(g.config_hash, ConfigProvenance.of(g.meta))
     superseded: dict[tuple[str, str, str], int] = defaultdict(int)
     for g in generations:
         if g.task_id in corpus_of and _is_superseded(g):

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from benger import __version__
+from benger.analysis._leaderboard_identity import identities
 from benger.analysis._leaderboard_metrics import MetricMean
 from benger.analysis._leaderboard_model import (
     NOT_RANKED,
@@ -39,7 +40,7 @@ def _short(value: str | None) -> str | None:
 
 # -- the one aggregation ---------------------------------------------------------------------------------
 JudgeKey = tuple[str, str, str]  # judge name, judge config hash, rubric id
-RowKey = tuple[str, str, str]  # system, config hash, corpus
+RowKey = tuple[str, str, str]  # system, config hash (the row's identity), corpus
 
 
 def _group_labels(items: Sequence[ItemScore]) -> dict[JudgeKey, str]:
@@ -95,7 +96,17 @@ def build(
 
     ``superseded``: superseded generations per row key; with ``include_superseded`` a row made only of them is
     counted in the row of the same system name's one other configuration on that corpus (see the module
-    :mod:`benger.analysis._leaderboard`)."""
+    :mod:`benger.analysis._leaderboard`). Rows are keyed by the system configuration, not the generation config
+    hash (:mod:`benger.analysis._leaderboard_identity`; ``provenance`` gives each one's system hash)."""
+    ident = identities(
+        ((c.system, c.config_hash, c.corpus) for c in counts),
+        {h: p.system_config_hash for h, p in provenance.items()},
+    )
+    generation_hash = {(s, i, c): h for (s, h, c), i in ident.items()}  # row key -> its generation config hash
+    if any(h != i for (_, h, _), i in ident.items()):
+        items, counts, answers, metric_rows, superseded = _rekey(
+            ident, items, counts, answers, metric_rows, superseded or {}
+        )
     status: dict[RowKey, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for c in counts:
         cell = status[(c.system, c.config_hash, c.corpus)]
@@ -143,6 +154,8 @@ def build(
     for ((rk, jkey), its), (low, high) in zip(grouped.items(), intervals, strict=True):
         scored = [it for it in its if it.n_scored]
         system, config_hash, corpus = rk
+        source_hash = generation_hash.get(rk, config_hash)
+        origin = provenance.get(source_hash)
         scores, points, passes = per_row[(rk, jkey)]
         cell = status.get(rk, {})
         pairs = answered.get(rk, [])
@@ -164,9 +177,10 @@ def build(
                 "judge_config_id": _short(jhash),
                 "judge_config_hash": jhash,
                 "rubric": rubric,
-                "prompt_hash": provenance[config_hash].prompt_hash if config_hash in provenance else None,
+                "prompt_hash": origin.prompt_hash if origin else None,
+                "generation_config_hash": source_hash,
                 "display": (displays or {}).get(system),
-                "reference": config_hash in provenance and provenance[config_hash].source == "release",
+                "reference": origin is not None and origin.source == "release",
                 "corpus": corpus,
                 "n": len(scores),
                 "repeats": _mean([float(i.n_scored) for i in scored]),
@@ -190,9 +204,9 @@ def build(
         )
     _mark_comparable(raw, pool_judges)
     ranking = _rank(raw)
-    place = {(r.group, r.system, r.config_id): r.rank for r in ranking}
+    place = {(r.group, r.system, r.config_hash): r.rank for r in ranking}
     group_order = sorted({r["group"] for r in raw}, key=lambda g: (g == NOT_RANKED, g))
-    rows = [LeaderboardRow(rank=place.get((r["group"], r["system"], r["config_id"])), **r) for r in raw]
+    rows = [LeaderboardRow(rank=place.get((r["group"], r["system"], r["config_hash"])), **r) for r in raw]
     rows.sort(key=lambda r: (group_order.index(r.group), r.rank or 10**9, r.system, r.config_hash, r.corpus))
     return Leaderboard(
         rows=rows,
@@ -233,6 +247,28 @@ def _mark_comparable(raw: list[dict[str, Any]], pooled: bool) -> None:
             r["comparable"] = f"not comparable: judged by {judge}; the paper's rows by {', '.join(ref_judges)}"
 
 
+def _rekey(
+    ident: Mapping[RowKey, str],
+    items: Sequence[ItemScore],
+    counts: Sequence[GenerationCount],
+    answers: Sequence[Answer],
+    metric_rows: Sequence[MetricGroupMean],
+    superseded: Mapping[RowKey, int],
+) -> tuple[list[ItemScore], list[GenerationCount], list[Answer], list[MetricGroupMean], dict[RowKey, int]]:
+    """The inputs with each generation config hash replaced by its row's identity hash (``ident``)."""
+
+    def key(system: str, config_hash: str, corpus: str) -> str:
+        return ident.get((system, config_hash, corpus), config_hash)
+
+    return (
+        [it._replace(config_hash=key(it.system, it.config_hash, it.corpus)) for it in items],
+        [c._replace(config_hash=key(c.system, c.config_hash, c.corpus)) for c in counts],
+        [a._replace(config_hash=key(a.system, a.config_hash, a.corpus)) for a in answers],
+        [m._replace(config_hash=key(m.system, m.config_hash, m.corpus)) for m in metric_rows],
+        {(s, key(s, h, c), c): n for (s, h, c), n in superseded.items()},
+    )
+
+
 def _superseded_remap(
     status: Mapping[RowKey, Mapping[str, int]], superseded: Mapping[RowKey, int]
 ) -> dict[RowKey, RowKey]:
@@ -265,7 +301,7 @@ def _rank(rows: Sequence[dict[str, Any]]) -> list[SystemRank]:
     for row in rows:
         if row["group"] == NOT_RANKED:
             continue
-        key = (row["group"], row["system"], row["config_id"])
+        key = (row["group"], row["system"], row["config_hash"])
         per[key][row["corpus"]] = row["mean"]
         tiers[key] = row["tier"]
     overall = {k: _mean([m for m in c.values() if m is not None]) for k, c in per.items()}
@@ -278,7 +314,8 @@ def _rank(rows: Sequence[dict[str, Any]]) -> list[SystemRank]:
                 rank=ranks[i],
                 group=group,
                 system=k[1],
-                config_id=k[2],
+                config_id=k[2][:8],
+                config_hash=k[2],
                 tier=tiers[k],
                 overall=overall[k],
                 corpora=dict(sorted(per[k].items())),

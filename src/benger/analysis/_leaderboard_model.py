@@ -19,7 +19,11 @@ RAW_SCALE = (0.0, 100.0)
 
 
 class LeaderboardRow(BaseModel):
-    """One system configuration x judge configuration x corpus."""
+    """One system configuration x judge configuration x corpus.
+
+    ``config_hash`` is the system configuration's identity (``SystemConfig.config_hash()``, joined across corpora;
+    see :mod:`benger.analysis._leaderboard_identity`), ``config_id`` its first 8 hex characters;
+    ``generation_config_hash`` and ``prompt_hash`` are this corpus's generation config hash and prompt-set hash."""
 
     rank: int | None
     group: str
@@ -32,6 +36,7 @@ class LeaderboardRow(BaseModel):
     judge_config_hash: str | None
     rubric: str | None
     prompt_hash: str | None
+    generation_config_hash: str | None = None
     display: str | None = None
     reference: bool = False
     comparable: str | None = None
@@ -63,6 +68,7 @@ class SystemRank(BaseModel):
     group: str
     system: str
     config_id: str
+    config_hash: str = ""
     tier: str | None
     overall: float | None
     corpora: dict[str, float | None]

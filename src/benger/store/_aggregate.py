@@ -301,15 +301,25 @@ def metric_means(
 
 
 class ConfigProvenance(NamedTuple):
-    """What one generation of a config hash records: its prompt-set hash and source (``"release"`` for
-    released generations); None where it records none."""
+    """What one generation of a config hash records: its prompt-set hash, source (``"release"`` for released
+    generations) and the system's own config hash (``meta["system_config_hash"]``); None where it records none."""
 
     prompt_hash: str | None
     source: str | None
+    system_config_hash: str | None = None
+
+    @classmethod
+    def of(cls, meta: Any) -> ConfigProvenance:
+        """The provenance recorded in a generation's ``meta`` (a dict; anything else records nothing)."""
+        meta = meta if isinstance(meta, dict) else {}
+        found = (meta.get("prompt_hash"), meta.get("source"), meta.get("system_config_hash"))
+        prompt, source, system = (None if v is None else str(v) for v in found)
+        return cls(prompt, source, system)
 
 
 def config_provenance(store: Any, config_hashes: Sequence[str]) -> dict[str, ConfigProvenance]:
-    """``meta["prompt_hash"]`` and ``meta["source"]`` of one generation (the smallest id) per config hash."""
+    """``meta["prompt_hash"]``, ``meta["source"]`` and ``meta["system_config_hash"]`` of one generation (the
+    smallest id) per config hash."""
     wanted = sorted(set(config_hashes))
     if not wanted:
         return {}
@@ -317,11 +327,7 @@ def config_provenance(store: Any, config_hashes: Sequence[str]) -> dict[str, Con
     stmt = select(_G.config_hash, _G.meta).where(_G.generation_id.in_(first))
     out = dict.fromkeys(wanted, ConfigProvenance(None, None))
     for config_hash, meta in _rows(store, stmt):
-        meta = meta if isinstance(meta, dict) else {}
-        prompt, source = meta.get("prompt_hash"), meta.get("source")
-        out[config_hash] = ConfigProvenance(
-            str(prompt) if prompt is not None else None, str(source) if source is not None else None
-        )
+        out[config_hash] = ConfigProvenance.of(meta)
     return out
 
 

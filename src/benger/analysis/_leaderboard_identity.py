@@ -1,0 +1,38 @@
+"""Which ranked entity a generation belongs to: its **system configuration**, joined across corpora (issue 10).
+
+A generation's ``config_hash`` is ``pipeline_config_hash(system, prompt hash of its task kind)``
+(``benger.pipeline.PromptSet.generation_config_hash``), so one system configuration has one generation config
+hash per task kind: a different one on Benchathon (falloesung prompts) than on Grundprinzipien (grundprinzip
+prompts). The leaderboard's entity is the system configuration itself, ``SystemConfig.config_hash()``, which
+generations record as ``meta["system_config_hash"]``. Generations that record none are their own identity:
+the release's imports (their config hash already is the system's ``config_hash()``) and the superseded April
+runs (their own hash, :func:`benger.store._import.superseded_config_hash`).
+
+On one corpus, one system configuration run under two prompt sets has two generation config hashes: those rows
+are not merged (their mean would mix two prompt sets); each keeps its generation config hash as its identity.
+The prompt-set hash of every row stays its provenance (``LeaderboardRow.prompt_hash``, ``generation_config_hash``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+
+RowKey = tuple[str, str, str]  # system name, config hash, corpus
+
+
+def identities(keys: Iterable[RowKey], system_hashes: Mapping[str, str | None]) -> dict[RowKey, str]:
+    """``(system, generation config hash, corpus)`` -> the identity hash of its row.
+
+    ``system_hashes``: generation config hash -> the system's own config hash (``meta["system_config_hash"]``;
+    missing or None: the generation config hash is its own identity). A system configuration with one generation
+    config hash on a corpus is identified by its system hash; one with several there keeps each generation hash.
+    """
+    by_entity: dict[RowKey, set[str]] = defaultdict(set)
+    for system, config_hash, corpus in keys:
+        by_entity[(system, system_hashes.get(config_hash) or config_hash, corpus)].add(config_hash)
+    out: dict[RowKey, str] = {}
+    for (system, identity, corpus), hashes in by_entity.items():
+        for config_hash in hashes:
+            out[(system, config_hash, corpus)] = identity if len(hashes) == 1 else config_hash
+    return out
