@@ -1,28 +1,22 @@
-"""StudyData and its records (defined in :mod:`benger.analysis._study`), with both constructors wired in.
-
-``StudyData.from_release(path)`` and ``StudyData.from_store(store, ...)`` run
-:func:`benger.analysis._from_release.study_from_release` and :func:`benger.analysis._from_store.study_from_store`.
-Those modules import the records from ``_study``; this module sits above all three, so no import cycle remains.
-"""
+"""StudyData and its records, the names the analyses import (defined in :mod:`benger.analysis._records` and
+:mod:`benger.analysis._study`), and the two loaders behind ``StudyData.from_release`` / ``from_store``."""
 
 from __future__ import annotations
 
 from benger.analysis._from_release import study_from_release
 from benger.analysis._from_store import study_from_store
-from benger.analysis._study import (
+from benger.analysis._records import (
     POOLS,
     CorpusSummary,
     GenScore,
     HumanAnnotation,
     ReviewRow,
     Solution,
-    StudyData,
+    StudyContents,
     SystemMeta,
-    set_loaders,
     short_grader,
 )
-
-set_loaders(release=study_from_release, store=study_from_store)
+from benger.analysis._study import StudyData
 
 __all__ = [
     "POOLS",
@@ -31,6 +25,7 @@ __all__ = [
     "HumanAnnotation",
     "ReviewRow",
     "Solution",
+    "StudyContents",
     "StudyData",
     "SystemMeta",
     "short_grader",

@@ -1,19 +1,22 @@
-"""Build :class:`StudyData` from the official release (via the one release loader)."""
+"""Build the :class:`~benger.analysis._records.StudyContents` of the official release (via the one release loader).
+
+Besides what a store gives, it fills the release-only fields: ``operational`` (paper Table 8), ``metrics_all``,
+``human_metrics`` and ``zjs_superseded_dropped``.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benger.analysis._study import (
+from benger.analysis._records import (
     CorpusSummary,
     GenScore,
     HumanAnnotation,
     ReviewRow,
     Solution,
-    StudyData,
+    StudyContents,
     SystemMeta,
     short_grader,
 )
@@ -23,21 +26,6 @@ from benger.corpora._release import Release
 _VARIANTS = {"ai": "co_creation", "no_ai": "traditional"}
 # Summary columns ending in "_mean" that are judge quantities, not automatic metrics (kept out of RQ3).
 _JUDGE_COLUMNS = frozenset({"grade_points_mean"})
-
-
-@dataclass
-class ReleaseStudyData(StudyData):
-    """StudyData plus what only the release has: per-system settings and the per-call log (paper Table 8).
-
-    ``operational``: ``systems`` (name -> settings), ``generation_counts`` (name -> (all, final)), ``words``
-    ((system, words) per final generation), ``per_call`` (name -> Benchathon per-call log row), ``observed``
-    (name -> sampling parameters seen in the log).
-    """
-
-    operational: dict[str, Any] = field(default_factory=dict)
-    metrics_all: dict[str, dict[str, float]] = field(default_factory=dict)  # incl. superseded generations
-    human_metrics: dict[str, dict[str, tuple[str | None, float]]] = field(default_factory=dict)  # (condition, v)
-    zjs_superseded_dropped: dict[str, int] = field(default_factory=dict)  # ZJS generations the release dropped
 
 
 def _operational(release: Release) -> dict[str, Any]:
@@ -90,7 +78,7 @@ def _summaries(rows: tuple[dict, ...], prefix: str, pass_key: str) -> dict[str, 
     return out
 
 
-def study_from_release(path: str | Path) -> StudyData:
+def study_from_release(path: str | Path) -> StudyContents:
     release = load_release(path)
     systems = {
         s.config.name: SystemMeta(
@@ -199,7 +187,7 @@ def study_from_release(path: str | Path) -> StudyData:
     for hm in release.human_metrics:
         condition = _VARIANTS.get(hm.variant) if hm.variant else None
         human_metrics.setdefault(hm.metric, {})[hm.annotation_id] = (condition, hm.value)
-    return ReleaseStudyData(
+    return StudyContents(
         operational=_operational(release),
         metrics_all=metrics_all,
         human_metrics=human_metrics,

@@ -18,13 +18,13 @@ from typing import Any
 import numpy as np
 
 from benger.analysis._leaderboard import leaderboard_from_store
-from benger.analysis._study import (
+from benger.analysis._records import (
     CorpusSummary,
     GenScore,
     HumanAnnotation,
     ReviewRow,
     Solution,
-    StudyData,
+    StudyContents,
     SystemMeta,
     short_grader,
 )
@@ -112,7 +112,7 @@ def study_from_store(
     corpus: str = "benchathon",
     primary_judge: str | None = None,
     metric_signatures: Mapping[str, str] | None = None,
-) -> StudyData:
+) -> StudyContents:
     """The dataset of one Falllösung corpus in ``store``; the primary judge defaults to the judge configuration
     with most first-pass judgements of its generations. Judges on reviewed solutions become the per-pick judge
     scores. ``metric_signatures`` (metric -> signature) overrides the default signature choice."""
@@ -213,7 +213,7 @@ def study_from_store(
             metrics[metric][target_id] = value
         if target_id in solutions:
             solution_metrics[metric][target_id] = value
-    return StudyData(
+    return StudyContents(
         systems=systems,
         task_areas=task_areas,
         generations=generations,
