@@ -144,10 +144,16 @@ class SystemConfig(_Record):
     repetitions: int = Field(default=1, ge=1)
     seed: int | None = None
     max_concurrency: int | None = Field(default=None, ge=1)
-    requests_per_minute: float | None = Field(default=None, gt=0, description="shared by all Celery workers")
+    requests_per_minute: float | None = Field(
+        default=None, gt=0, allow_inf_nan=False, description="shared by all Celery workers"
+    )
     params: dict[str, Any] = Field(default_factory=dict, description="extra provider parameters")
-    price_in_per_mtok: float | None = Field(default=None, description="USD per 1M input tokens")
-    price_out_per_mtok: float | None = Field(default=None, description="USD per 1M output tokens")
+    price_in_per_mtok: float | None = Field(
+        default=None, ge=0, allow_inf_nan=False, description="USD per 1M input tokens"
+    )
+    price_out_per_mtok: float | None = Field(
+        default=None, ge=0, allow_inf_nan=False, description="USD per 1M output tokens"
+    )
     display_name: str | None = None
     provider_family: str | None = None
 

@@ -26,6 +26,7 @@ RANK: dict[str, int] = {
     "text": 0,
     "config": 0,
     "_claim_ids": 0,
+    "_yaml": 0,
     "store": 1,
     "llm": 2,
     "judge": 3,

@@ -11,8 +11,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
-
+from benger._yaml import load_yaml
 from benger.errors import InputError
 
 Unit = Literal["§", "Art."]
@@ -88,12 +87,11 @@ def _read_yaml(path: Path | None, default: str) -> Any:
             where: str | Path = f"benger/gutachten/data/{default}"
         else:
             text, where = path.read_text(encoding="utf-8"), path
-        data = yaml.safe_load(text)
     except OSError as exc:
         raise InputError(f"cannot read the rules file: {exc.strerror or exc}", file=path) from exc
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise InputError(f"invalid YAML: {exc}", file=path, line=mark.line + 1 if mark else None) from exc
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text (byte {exc.start})", file=path) from None
+    data = load_yaml(text, where)
     if not isinstance(data, dict):
         raise InputError("expected a mapping at the top level", file=where)
     return data

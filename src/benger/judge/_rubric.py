@@ -19,9 +19,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from benger._yaml import load_yaml
 from benger.errors import InputError
 
 #: The rubric id the released primary-judge judgements carry (they predate content hashes).
@@ -184,18 +184,21 @@ def load_rubric(name_or_path: str | Path) -> Rubric:
         return _builtin(str(name_or_path))
     path = Path(name_or_path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError as exc:
         raise InputError("rubric file not found", file=path) from exc
-    except yaml.YAMLError as exc:
-        raise InputError(f"not valid YAML: {exc}", file=path) from exc
-    return _validated(data, path)
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text (byte {exc.start})", file=path) from None
+    except OSError as exc:
+        raise InputError(f"cannot read the rubric: {exc.strerror or exc}", file=path) from None
+    return _validated(load_yaml(text, path), path)
 
 
 @cache
 def _builtin(name: str) -> Rubric:
     source = resources.files("benger.judge").joinpath("rubrics", f"{name}.yaml")
-    return _validated(yaml.safe_load(source.read_text(encoding="utf-8")), f"benger/judge/rubrics/{name}.yaml")
+    where = f"benger/judge/rubrics/{name}.yaml"
+    return _validated(load_yaml(source.read_text(encoding="utf-8"), where), where)
 
 
 def falloesung_rubric() -> Rubric:

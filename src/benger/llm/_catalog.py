@@ -7,10 +7,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
-from benger.errors import ConfigError
+from benger._yaml import load_yaml
+from benger.errors import ConfigError, InputError
 from benger.schema import SystemConfig
 
 SECTIONS = ("systems", "judges", "local")
@@ -103,9 +103,11 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise ConfigError(f"cannot read catalog {path}: {exc.strerror or exc}") from exc
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"catalog {path} is not UTF-8 text (byte {exc.start})") from None
         source = str(path)
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{source}: not valid YAML: {exc}") from exc
+        data = load_yaml(text, source)
+    except InputError as exc:  # a catalog's problems are ConfigErrors; the message names file, line and key
+        raise ConfigError(str(exc)) from None
     return parse_catalog(data, source)

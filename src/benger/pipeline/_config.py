@@ -9,6 +9,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from benger._yaml import load_yaml
 from benger.errors import ConfigError, InputError
 from benger.schema import SystemConfig
 
@@ -148,38 +149,6 @@ def _yaml_line(text: str, loc: tuple[int | str, ...]) -> int | None:
     return int(node.start_mark.line) + 1
 
 
-def _duplicate_key(text: str) -> tuple[str, str, int, int] | None:
-    """The first key given twice in one mapping: (field, key, its line, the line of its first use), or None.
-
-    PyYAML lets the last value win silently (``repeats: 2`` then ``repeats: 5`` reads as 5); a run config
-    refuses that. Keys brought in by a YAML merge (``<<: *anchor``) may be overridden, as YAML intends.
-    """
-    root = yaml.compose(text, Loader=yaml.SafeLoader)
-    stack: list[tuple[yaml.Node, tuple[int | str, ...]]] = [(root, ())] if root is not None else []
-    visited: set[int] = set()  # an alias is the same node again (and may point at its own parent)
-    while stack:
-        node, loc = stack.pop()
-        if id(node) in visited:
-            continue
-        visited.add(id(node))
-        if isinstance(node, yaml.MappingNode):
-            seen: dict[tuple[str, str], int] = {}
-            children: list[tuple[yaml.Node, tuple[int | str, ...]]] = []
-            for key, value in node.value:
-                if not isinstance(key, yaml.ScalarNode) or key.tag == "tag:yaml.org,2002:merge":
-                    continue
-                line = int(key.start_mark.line) + 1
-                if (key.tag, key.value) in seen:
-                    field = "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in (*loc, key.value))
-                    return field.lstrip("."), key.value, line, seen[(key.tag, key.value)]
-                seen[(key.tag, key.value)] = line
-                children.append((value, (*loc, key.value)))
-            stack.extend(reversed(children))
-        elif isinstance(node, yaml.SequenceNode):
-            stack.extend((item, (*loc, i)) for i, item in reversed(list(enumerate(node.value))))
-    return None
-
-
 def _shown(value: Any) -> str:
     """``repr(value)``, cut to 60 characters."""
     shown = repr(value)
@@ -215,25 +184,9 @@ def load_run_config(path: str | Path) -> RunConfig:
 
     p = Path(path)
     text = read_text(p)
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = getattr(mark, "line", None)
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise InputError(f"not valid YAML: {problem}", file=p, line=line + 1 if line is not None else None) from None
-    except RecursionError:
-        raise InputError("not a run config: the YAML is nested too deeply", file=p) from None
-    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
-        raise InputError(f"not a run config: {exc}", file=p) from None
+    data = load_yaml(text, p)  # InputError for bad YAML and for a key given twice (file, line, field)
     if not isinstance(data, dict):
         raise InputError("a run config must be a YAML mapping (key: value lines)", file=p, line=1)
-    duplicate = _duplicate_key(text)
-    if duplicate is not None:
-        field, key, line, first = duplicate
-        raise InputError(
-            f"duplicate key {key!r} (first on line {first}); give each key once", file=p, line=line, field=field
-        )
     try:
         config = RunConfig.model_validate(data)
     except ValidationError as exc:

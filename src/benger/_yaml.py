@@ -1,0 +1,77 @@
+"""The one YAML reader of every user-editable YAML file (run configs, catalogs, rubrics, Gutachten rules).
+
+``yaml.safe_load`` lets the last of two equal keys in one mapping win silently (``price: 2`` then
+``price: 5`` reads as 5); :func:`load_yaml` refuses that, and turns PyYAML's own failures (syntax, nesting
+too deep, an integer of more than 4,300 digits) into one :class:`~benger.errors.InputError` naming the file
+and the 1-based line. Keys brought in by a YAML merge (``<<: *anchor``) may be overridden, as YAML intends.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from benger.errors import InputError
+
+
+def duplicate_key(text: str) -> tuple[str, str, int, int] | None:
+    """The first key given twice in one mapping of ``text``: (field, key, its line, line of its first use).
+
+    ``field`` is the dotted path of the repeated key (``systems[1].price_in_per_mtok``); lines are 1-based.
+    None when every mapping has distinct keys. Raises ``yaml.YAMLError`` on text that is not YAML.
+    """
+    root = yaml.compose(text, Loader=yaml.SafeLoader)
+    stack: list[tuple[yaml.Node, tuple[int | str, ...]]] = [(root, ())] if root is not None else []
+    visited: set[int] = set()  # an alias is the same node again (and may point at its own parent)
+    while stack:
+        node, loc = stack.pop()
+        if id(node) in visited:
+            continue
+        visited.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[tuple[str, str], int] = {}
+            children: list[tuple[yaml.Node, tuple[int | str, ...]]] = []
+            for key, value in node.value:
+                if not isinstance(key, yaml.ScalarNode) or key.tag == "tag:yaml.org,2002:merge":
+                    continue
+                line = int(key.start_mark.line) + 1
+                if (key.tag, key.value) in seen:
+                    field = "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in (*loc, key.value))
+                    return field.lstrip("."), key.value, line, seen[(key.tag, key.value)]
+                seen[(key.tag, key.value)] = line
+                children.append((value, (*loc, key.value)))
+            stack.extend(reversed(children))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((item, (*loc, i)) for i, item in reversed(list(enumerate(node.value))))
+    return None
+
+
+def load_yaml(text: str, source: str | Path) -> Any:
+    """Parse ``text`` (the content of ``source``) with the safe loader; refuse a key given twice.
+
+    Returns what ``yaml.safe_load`` returns (None for an empty document). Raises InputError naming
+    ``source``, the 1-based line and (for a repeated key) its field: not valid YAML, nested too deeply,
+    a number Python cannot hold, or a duplicate key.
+    """
+    try:
+        data = yaml.safe_load(text)
+        duplicate = duplicate_key(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = getattr(mark, "line", None)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise InputError(
+            f"not valid YAML: {problem}", file=source, line=line + 1 if line is not None else None
+        ) from None
+    except RecursionError:
+        raise InputError("the YAML is nested too deeply", file=source) from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise InputError(f"not readable YAML: {exc}", file=source) from None
+    if duplicate is not None:
+        field, key, line, first = duplicate
+        raise InputError(
+            f"duplicate key {key!r} (first on line {first}); give each key once", file=source, line=line, field=field
+        )
+    return data
