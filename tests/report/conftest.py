@@ -1,4 +1,5 @@
-"""A small hand-written results dict that follows docs/results-schema.md (values are made up, not the paper's)."""
+"""A small hand-written results dict that follows docs/results-schema.md (values are made up, not the paper's):
+every block the top-level model ``Results`` requires is there, so ``typed(make_results())`` validates."""
 
 from __future__ import annotations
 
@@ -6,10 +7,13 @@ from typing import Any
 
 import pytest
 
+from benger.analysis.results import Results
+
 
 def _alt(omega: float, passes: bool, rho: float) -> dict[str, Any]:
     return {
         "method": "alt-test at ε=0.15, Wilcoxon per annotator, BY at q=0.05",
+        "inputs": {"annotators": 2},
         "epsilon": 0.15,
         "m_annotators": 2,
         "n_instances_total": 30,
@@ -61,9 +65,12 @@ def make_results() -> dict[str, Any]:
         "meta": {
             "benger_version": "0.1.0",
             "seed": 7,
+            "include_superseded": False,
             "n_boot": 200,
+            "n_stacked": 50,
             "primary_judge": "gpt54mini",
             "judges": ["gpt54mini", "sonnet"],
+            "judge_labels": {"gpt54mini": "GPT-5.4-mini (primary)", "sonnet": "Sonnet-4.6"},
             "pools": ["human", "llm"],
             "inputs": {"n_tasks": 15, "n_generations": 30, "n_reviews": 180},
         },
@@ -121,6 +128,13 @@ def make_results() -> dict[str, Any]:
                     },
                 ],
             },
+            "operational": {
+                "method": "per system: released settings",
+                "inputs": {"systems": 0, "generations": 0},
+                "source": "unavailable",
+                "reason": "per-system settings and the per-call log come with the release",
+            },
+            "appendix_a": {},
         },
         "rq2": {
             "method": "group means",
@@ -139,6 +153,7 @@ def make_results() -> dict[str, Any]:
             },
             "zjs": {"by_tier": {"flagship": {"n_systems": 1, "mean": 58.0, "min": 58.0, "max": 58.0}}},
             "gaps": {"benchathon": {"flagship_minus_open_reference": 27.95}},
+            "gap_ci": {"benchathon": {"flagship_minus_open_reference": None}},
         },
         "rq3": {
             "per_generation": {
@@ -154,6 +169,7 @@ def make_results() -> dict[str, Any]:
                 "inputs": ["metrics"],
                 "metrics": {"rouge": {"n_systems": 12, "pearson": 0.9, "spearman": 0.89}},
             },
+            "metric_vs_human": {"method": "metric vs mean blind raw", "inputs": ["reviews"], "metrics": {}},
         },
         "rq4": {
             "method": "co-creation minus traditional, percentile bootstraps",
@@ -198,6 +214,7 @@ def make_results() -> dict[str, Any]:
             },
             "irr": {
                 "method": "ICC(2,1)/(2,k) by rater position",
+                "inputs": {"n_blind_reviews": 135, "k": 3},
                 "k": 3,
                 "pooled": {
                     "n": 45,
@@ -261,16 +278,57 @@ def make_results() -> dict[str, Any]:
                 ],
             },
             "per_dimension": {
-                "human": {
-                    "ergebnisrichtigkeit": {"n": 30, "pearson": 0.76, "mae": 3.1},
-                    "formalia": {"n": 30, "pearson": 0.2, "mae": 0.5},
-                },
-                "llm": {
-                    "ergebnisrichtigkeit": {"n": 15, "pearson": 0.62, "mae": 3.9},
-                    "formalia": {"n": 15, "pearson": None, "mae": 0.4},
+                "method": "Pearson per dimension",
+                "inputs": ["reviews"],
+                "pools": {
+                    "human": {
+                        "ergebnisrichtigkeit": {"n": 30, "pearson": 0.76, "mae": 3.1},
+                        "formalia": {"n": 30, "pearson": 0.2, "mae": 0.5},
+                    },
+                    "llm": {
+                        "ergebnisrichtigkeit": {"n": 15, "pearson": 0.62, "mae": 3.9},
+                        "formalia": {"n": 15, "pearson": None, "mae": 0.4},
+                    },
                 },
             },
-            "creator_vs_blind": {"n": 45, "pearson": 0.7, "mae_raw": 9.0, "offset_raw": 2.0},
+            "creator_vs_blind": {
+                "method": "creator raw vs mean blind raw",
+                "inputs": ["reviews"],
+                "n": 45,
+                "pearson": 0.7,
+                "spearman": 0.68,
+                "mae_raw": 9.0,
+                "offset_raw": 2.0,
+                "by_solution_type": {},
+            },
+            "intra_judge": {
+                "method": "sd of repeated scores",
+                "inputs": ["judge repeats"],
+                "n_generations": 30,
+                "mean_within_sd": 1.25,
+                "median_within_sd": 1.0,
+                "max_within_sd": 4.5,
+            },
+            "inter_judge_rank": {
+                "method": "rank agreement of per-system means",
+                "inputs": ["aggregates"],
+                "primary": "gpt54mini",
+                "judges": {"sonnet": {"spearman": 0.95, "kendall": 0.85, "n_systems": 12}},
+            },
+            "judge_swap": {
+                "method": "swap",
+                "inputs": {"judges": 0},
+                "source": "unavailable",
+                "reason": "released aggregates only",
+                "judges": {},
+            },
+            "creator_calibration": {
+                "method": "creator-anchored calibration",
+                "inputs": ["creator grades"],
+                "pooled_loo": {},
+                "gloo": {},
+                "pure_creator": {},
+            },
         },
         "extras": {
             "paired_systems": {
@@ -289,9 +347,16 @@ def make_results() -> dict[str, Any]:
                         "significant": True,
                     }
                 ],
-            }
+            },
+            "krippendorff_alpha": {"method": "alpha", "inputs": ["reviews"], "raw": 0.61, "grade_points": 0.55},
         },
+        "departures": {"method": "printed vs benger", "inputs": {"zjs_systems_with_dropped": 0}, "items": []},
     }
+
+
+def typed(results: dict[str, Any]) -> Results:
+    """The results dict validated into the top-level model (what ``write_report`` hands the table builders)."""
+    return Results.model_validate(results)
 
 
 @pytest.fixture

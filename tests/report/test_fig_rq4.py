@@ -16,6 +16,7 @@ from tests.report.conftest import make_results
 
 from benger.analysis._rq34 import _Obs, cocreation, cocreation_effect
 from benger.analysis._study import GenScore, HumanAnnotation, StudyData, SystemMeta
+from benger.analysis.results._models import CoCreation
 from benger.report._build import write_report
 from benger.report._fig_rq4 import draw_rq4_groups, rq4_group_bars, rq4_groups_figure
 from benger.report._model import Figure, Missing
@@ -53,8 +54,8 @@ def _rq4() -> dict[str, Any]:
 
 
 def test_bars_and_whiskers_equal_the_input_means_and_intervals(tmp_path: Path) -> None:
-    results = {"rq4": _rq4()}
-    bars, population, reason = rq4_group_bars(results)
+    rq4 = CoCreation.model_validate(_rq4())
+    bars, population, reason = rq4_group_bars(rq4)
     assert reason is None and "validation picks only" in population
     assert [b.key for b in bars] == ["traditional", "co_creation", "pooled", "flagship"]
     fig = draw_rq4_groups(bars)
@@ -67,7 +68,7 @@ def test_bars_and_whiskers_equal_the_input_means_and_intervals(tmp_path: Path) -
     assert [t.get_text() for t in ax.get_xticklabels()][2] == "AI (pooled)\nn=180"
     plt.close(fig)
 
-    item = rq4_groups_figure(results, tmp_path)
+    item = rq4_groups_figure(rq4, tmp_path)
     assert isinstance(item, Figure) and item.id == "fig_rq4_groups"
     for rel in (item.path_png, item.path_svg):
         assert (tmp_path / rel).stat().st_size > 5000
@@ -78,7 +79,7 @@ def test_all_human_solutions_win_over_the_picks() -> None:
     rq4 = _rq4()
     rq4["judge"] = copy.deepcopy(rq4["judge_picks"])
     rq4["judge"]["arms"]["traditional"]["mean"] = 51.0
-    bars, population, _ = rq4_group_bars({"rq4": rq4})
+    bars, population, _ = rq4_group_bars(CoCreation.model_validate(rq4))
     assert population == "all human solutions" and bars[0].mean == 51.0
 
 
@@ -93,7 +94,7 @@ def test_all_human_solutions_win_over_the_picks() -> None:
 def test_missing_inputs_skip_the_figure_with_the_reason(tmp_path: Path, edit: Any, why: str) -> None:
     rq4 = _rq4()
     edit(rq4)
-    item = rq4_groups_figure({"rq4": rq4}, tmp_path)
+    item = rq4_groups_figure(CoCreation.model_validate(rq4), tmp_path)
     assert isinstance(item, Missing) and why in item.reason
     assert not (tmp_path / "figures").exists()  # nothing drawn, no empty bar
 

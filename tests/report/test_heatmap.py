@@ -8,6 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
+from benger.analysis.results._models import TaskSystem
 from benger.report import task_labels, task_system_matrix
 from benger.report._heatmap_fig import MAX_SYSTEM_ROWS, MAX_TASK_COLUMNS, draw_heatmap, heatmap_grid
 
@@ -37,7 +38,7 @@ def test_matrix_means_ordering_and_gaps() -> None:
 
 
 # ---------------------------------------------------------------- issue 18 item 1: bounded at any corpus size
-def _block(n_tasks: int, n_systems: int = 12) -> dict[str, Any]:
+def _block(n_tasks: int, n_systems: int = 12) -> TaskSystem:
     areas = ("Zivilrecht", "Öffentliches Recht", "Strafrecht")
     task_areas = {f"t{i}": areas[min(2, 3 * i // n_tasks)] for i in range(n_tasks)}
     rng = np.random.default_rng(0)
@@ -46,7 +47,7 @@ def _block(n_tasks: int, n_systems: int = 12) -> dict[str, Any]:
         for k in range(n_systems)
         for t, v in zip(task_areas, rng.integers(0, 101, n_tasks), strict=True)
     ]
-    return task_system_matrix(scores, task_labels(task_areas), "judge-x")
+    return TaskSystem.model_validate(task_system_matrix(scores, task_labels(task_areas), "judge-x"))
 
 
 def _texts(fig: Any) -> int:
@@ -71,7 +72,7 @@ def test_binned_cell_is_the_mean_of_all_generations_in_the_bin() -> None:
     # system a: every task scored 10 except task t0 scored twice (0 and 30): its bin (t0, t1) holds 0, 30, 10
     areas = {f"t{i}": "Zivilrecht" for i in range(61)}
     scores = [("a", t, 10.0) for t in areas if t != "t0"] + [("a", "t0", 0.0), ("a", "t0", 30.0)]
-    grid = heatmap_grid(task_system_matrix(scores, task_labels(areas), "j"))
+    grid = heatmap_grid(TaskSystem.model_validate(task_system_matrix(scores, task_labels(areas), "j")))
     assert grid.values.shape == (1, MAX_TASK_COLUMNS)
     assert grid.values[0, 0] == pytest.approx((0 + 30 + 10) / 3)  # not the mean of cell means (15 + 10) / 2
     assert grid.columns[0] == "Civ 1–2" and grid.columns[1] == "Civ 3"
@@ -87,7 +88,7 @@ def test_many_systems_keep_the_best_and_worst_rows() -> None:
 def test_small_heatmap_keeps_one_column_and_one_number_per_task() -> None:
     block = _block(15, n_systems=4)
     grid = heatmap_grid(block)
-    assert not grid.binned and grid.note == "" and grid.columns == [t["label"] for t in block["tasks"]]
+    assert not grid.binned and grid.note == "" and grid.columns == [t["label"] for t in block.tasks]
     fig = draw_heatmap(grid)
     try:
         assert _texts(fig) == 4 * 15 + 3  # a number per cell plus the area captions

@@ -1,16 +1,21 @@
-"""Tables built from a hand-written results dict (tests/report/conftest.py)."""
+"""Tables built from the typed blocks of a hand-written results dict (tests/report/conftest.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from tests.report.conftest import typed
+
+from benger.analysis.results._models import AppendixA, Departures, Operational
+from benger.analysis.results._models_rq5 import JudgeSwap
 from benger.report import Missing, Table
 from benger.report._tables import leaderboard_table, rq3_table, rq4_area_table, rq4_table
-from benger.report._tables_rq5 import agreement_table, alt_test_table, calibration_table, irr_table
+from benger.report._tables_agreement import agreement_table, alt_test_table, irr_table
+from benger.report._tables_calibration import calibration_table
 
 
 def test_leaderboard_rows_in_table1_layout(results: dict[str, Any]) -> None:
-    t = leaderboard_table(results)
+    t = leaderboard_table(typed(results).rq1.leaderboard)
     assert isinstance(t, Table)
     assert len(t.columns) == 11
     # raw 69.25 ± 5.6 -> "69.3 ± 5.6"; pass 14/15 = 93.3 % -> "93%"; GP acc 0.81 -> "81%"
@@ -38,16 +43,16 @@ def test_leaderboard_rows_in_table1_layout(results: dict[str, Any]) -> None:
 
 
 def test_absent_sections_become_missing_items(results: dict[str, Any]) -> None:
-    del results["rq1"]
-    m = leaderboard_table(results)
+    results["rq1"]["leaderboard"]["rows"] = []
+    m = leaderboard_table(typed(results).rq1.leaderboard)
     assert isinstance(m, Missing) and "rq1.leaderboard" in m.reason
     # rq4.judge is null in the fixture (release only): the per-area table explains why
-    area = rq4_area_table(results)
+    area = rq4_area_table(typed(results).rq4)
     assert isinstance(area, Missing) and area.reason == "per-annotation judge scores are not released"
 
 
 def test_rq3_cells_and_missing_statistics(results: dict[str, Any]) -> None:
-    t = rq3_table(results)
+    t = rq3_table(typed(results).rq3)
     assert isinstance(t, Table)
     assert t.columns == ["Metric", "Bench. per gen. r / ρ (n)", "Bench. per system r / ρ (n)"]
     assert t.rows[0] == ["rouge", "+0.68 / +0.66 (180)", "+0.90 / +0.89 (12)"]
@@ -55,7 +60,7 @@ def test_rq3_cells_and_missing_statistics(results: dict[str, Any]) -> None:
 
 
 def test_rq4_table_uses_blind_human_block_when_judge_is_null(results: dict[str, Any]) -> None:
-    t = rq4_table(results)
+    t = rq4_table(typed(results).rq4)
     assert isinstance(t, Table)
     # iid units = 15 + 15 annotations
     assert t.rows == [
@@ -67,7 +72,8 @@ def test_rq4_table_uses_blind_human_block_when_judge_is_null(results: dict[str, 
 
 
 def test_rq5_tables(results: dict[str, Any]) -> None:
-    agree = agreement_table(results)
+    res = typed(results)
+    agree = agreement_table(res.rq5, res.meta)
     assert isinstance(agree, Table)
     labels = [r[0] for r in agree.rows]
     assert labels[:3] == [
@@ -83,13 +89,13 @@ def test_rq5_tables(results: dict[str, Any]) -> None:
         "ρ=0.41",
         "fails",
     ] in agree.rows
-    alt = alt_test_table(results, "human")
+    alt = alt_test_table(res.rq5.alt_test, "human", res.meta)
     assert isinstance(alt, Table)
     assert len(alt.rows) == 4 and set(alt.group_rows) == {0, 2}  # 2 judges x 2 annotators
     assert alt.rows[1] == ["grader_02", "19", "0.68 / 0.32", "-0.368", "wilcoxon", "<0.0001", "★"]
     assert alt.group_rows[0].startswith("GPT-5.4-mini (primary): ω=0.60 passes, CP 95% CI [0.01, 0.99]")
-    assert isinstance(alt_test_table(results, "nope"), Missing)
-    cal = calibration_table(results)
+    assert isinstance(alt_test_table(res.rq5.alt_test, "nope", res.meta), Missing)
+    cal = calibration_table(res.rq5.calibration, res.meta)
     assert isinstance(cal, Table)
     assert cal.group_rows == {0: "Human-written picks", 1: "LLM-generated picks"}
     assert cal.rows[1] == [
@@ -101,7 +107,7 @@ def test_rq5_tables(results: dict[str, Any]) -> None:
         "0.85",
         "1.92 (0.0757)",
     ]
-    irr = irr_table(results)
+    irr = irr_table(res.rq5.irr)
     assert isinstance(irr, Table) and irr.rows[1][0] == "llm_system"
 
 
@@ -149,17 +155,23 @@ def test_operational_and_judge_swap_tables() -> None:
             }
         },
     }
-    op = operational_table(results)
+    names = {"sys-a": "System A"}
+    op = operational_table(Operational.model_validate(results["rq1"]["operational"]), {})
     assert isinstance(op, Table)
     assert op.rows == [["sys-a", "P", "flagship", "closed", "0.5", "16000", "30", "2/30", "70.0", None, "2190"]]
-    js = judge_swap_table(results)
+    js = judge_swap_table(JudgeSwap.model_validate(results["rq5"]["judge_swap"]), {})
     assert isinstance(js, Table) and js.columns == ["System", "J1", "J2"]
     assert js.rows[0] == ["sys-a", "69.6 / 97% / 100%", None]
     assert js.rows[1] == ["Spearman ρ / Kendall τ-b vs primary", "1.000 / 1.000", "0.972 / 0.879"]
     assert js.rows[2] == ["Offset Δ_dir (LLM picks)", "-0.47", None]
     assert js.notes == ["aggregates only"]
-    missing = operational_table({"rq1": {"operational": {"source": "unavailable", "reason": "no release"}}})
+    unavailable = {"method": "m", "inputs": {"systems": 0}, "source": "unavailable", "reason": "no release"}
+    missing = operational_table(Operational.model_validate(unavailable), names)
     assert isinstance(missing, Missing) and missing.reason == "no release"
+    # the display names come from the leaderboard
+    assert operational_table(Operational.model_validate(results["rq1"]["operational"]), names).rows[0][0] == (
+        "System A"
+    )
 
 
 def test_appendix_tables_print_mean_and_half_width() -> None:
@@ -170,6 +182,7 @@ def test_appendix_tables_print_mean_and_half_width() -> None:
         "rq1": {
             "appendix_a": {
                 "with_superseded": {
+                    "method": "m",
                     "inputs": {"metrics": ["bleu"]},
                     "table2": [
                         {
@@ -201,14 +214,15 @@ def test_appendix_tables_print_mean_and_half_width() -> None:
             }
         }
     }
-    t2 = appendix_table2(results)
+    a = AppendixA.model_validate(results["rq1"]["appendix_a"]["with_superseded"])
+    t2 = appendix_table2(a, {})
     assert isinstance(t2, Table)
     assert t2.rows[0] == ["Human traditional", "65", "60", None, None, None, None, None, "63.3 ± 11.6"]
     assert t2.rows[1][:5] == ["sys-a", "15", "0", "69.3 ± 5.6", "9.47"]  # undefined half-width: mean only
-    t5 = appendix_table5(results)
+    t5 = appendix_table5(a, {})
     assert isinstance(t5, Table) and t5.columns == ["System", "n", "bleu"]
     assert t5.rows == [["sys-a", "15", "0.065 ± 0.017"]]
-    assert isinstance(appendix_table2({}), Missing)
+    assert isinstance(appendix_table2(None, {}), Missing)
 
 
 def test_departures_table() -> None:
@@ -224,10 +238,10 @@ def test_departures_table() -> None:
             ],
         }
     }
-    t = departures_table(results)
+    t = departures_table(Departures.model_validate(results["departures"]))
     assert isinstance(t, Table)
     assert t.rows == [
         ["superseded_not_released", "rq1.x", "652", "581", "c1"],
         ["unavailable", "rq4", None, None, "c2"],
     ]
-    assert isinstance(departures_table({}), Missing)
+    assert isinstance(departures_table(Departures(method="m", inputs={}, items=[])), Missing)

@@ -1,4 +1,7 @@
-"""Assemble the report from a results dict and write every output (results.json, tables, figures, HTML)."""
+"""Assemble the report from a results dict and write every output (results.json, tables, figures, HTML).
+
+The results are validated into :class:`benger.analysis.results.Results` once (:func:`parse_results`); each table
+and figure builder receives the typed blocks it reads."""
 
 from __future__ import annotations
 
@@ -14,73 +17,104 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from pydantic import ValidationError
 
+from benger.analysis.results import Results
+from benger.errors import InputError
 from benger.report import _fig_rq4 as fig4
 from benger.report import _figures as figs
 from benger.report import _tables as t14
+from benger.report import _tables_agreement as tag
+from benger.report import _tables_calibration as tcal
+from benger.report import _tables_extras as tex
 from benger.report import _tables_release as trel
-from benger.report import _tables_rq5 as t5
-from benger.report._fmt import judge_label, pool_label
+from benger.report._fmt import display_names, judge_label, pool_label
 from benger.report._model import Figure, Item, Missing, Section, Table, atomic_write_text
 from benger.report._render import cell_text, render_latex, render_markdown
 
-TableFn = Callable[[Mapping[str, Any]], Table | Missing]
-FigureFn = Callable[[Mapping[str, Any], Path], Figure | Missing]
+TableFn = Callable[[Results], Table | Missing]
+FigureFn = Callable[[Results, Path], Figure | Missing]
 
-# (section id, title, intro, [table builders], [figure builders]) in reading order.
+
+def _names(r: Results) -> dict[str, str]:
+    return display_names(r.rq1.leaderboard)
+
+
+# (section id, title, intro, [table builders], [figure builders]) in reading order; each builder hands its
+# function the typed blocks it reads.
 _SECTIONS: list[tuple[str, str, str, list[TableFn], list[FigureFn]]] = [
     (
         "rq1",
         "RQ1: Leaderboard",
         "How well do LLM systems and humans solve the cases, scored by the rubric judge?",
-        [t14.leaderboard_table, trel.appendix_table2, trel.appendix_table5, trel.operational_table],
-        [figs.leaderboard_figure, figs.heatmap_figure],
+        [
+            lambda r: t14.leaderboard_table(r.rq1.leaderboard),
+            lambda r: trel.appendix_table2(r.rq1.appendix_a.get("with_superseded"), _names(r)),
+            lambda r: trel.appendix_table5(r.rq1.appendix_a.get("with_superseded"), _names(r)),
+            lambda r: trel.operational_table(r.rq1.operational, _names(r)),
+        ],
+        [
+            lambda r, out: figs.leaderboard_figure(r.rq1.leaderboard, out),
+            lambda r, out: figs.heatmap_figure(r.rq1.task_system, out),
+        ],
     ),
     (
         "rq2",
         "RQ2: Tier, provider and weights",
         "Do flagship, efficiency and open-weight systems differ?",
-        [t14.rq2_table],
+        [lambda r: t14.rq2_table(r.rq2)],
         [],
     ),
     (
         "rq3",
         "RQ3: Automatic metrics vs judge",
         "How well do surface and embedding metrics track the judge?",
-        [t14.rq3_table],
-        [figs.metric_figure],
+        [lambda r: t14.rq3_table(r.rq3)],
+        [lambda r, out: figs.metric_figure(r.rq3, out)],
     ),
     (
         "rq4",
         "RQ4: Co-creation",
         "Do humans working with an AI assistant score higher than those working alone?",
-        [t14.rq4_table, t14.rq4_area_table],
-        [fig4.rq4_groups_figure],
+        [lambda r: t14.rq4_table(r.rq4), lambda r: t14.rq4_area_table(r.rq4)],
+        [lambda r, out: fig4.rq4_groups_figure(r.rq4, out)],
     ),
     (
         "rq5",
         "RQ5: Judge validity",
         "Does the judge deviate from human graders no more than they deviate from each other?",
         [
-            t5.agreement_table,
-            t5.judge_pool_table,
-            t5.irr_table,
-            lambda r: t5.alt_test_table(r, "human"),
-            lambda r: t5.alt_test_table(r, "llm"),
-            t5.calibration_table,
-            t5.per_dimension_table,
-            t5.creator_calibration_table,
-            trel.judge_swap_table,
-            t5.checks_table,
+            lambda r: tag.agreement_table(r.rq5, r.meta),
+            lambda r: tag.judge_pool_table(r.rq5.judge_vs_pool, r.meta),
+            lambda r: tag.irr_table(r.rq5.irr),
+            lambda r: tag.alt_test_table(r.rq5.alt_test, "human", r.meta),
+            lambda r: tag.alt_test_table(r.rq5.alt_test, "llm", r.meta),
+            lambda r: tcal.calibration_table(r.rq5.calibration, r.meta),
+            lambda r: tcal.per_dimension_table(r.rq5.per_dimension),
+            lambda r: tcal.creator_calibration_table(r.rq5.creator_calibration, r.meta),
+            lambda r: trel.judge_swap_table(r.rq5.judge_swap, _names(r)),
+            lambda r: tex.checks_table(r.rq5, r.meta),
         ],
-        [figs.calibration_figure, figs.dimension_figure],
+        [
+            lambda r, out: figs.calibration_figure(r.rq5.calibration, r.meta, out),
+            lambda r, out: figs.dimension_figure(r.rq5.per_dimension, out),
+        ],
     ),
-    ("extras", "Extras", "Further comparisons.", [t5.paired_systems_table, trel.gutachten_validity_table], []),
+    (
+        "extras",
+        "Extras",
+        "Further comparisons.",
+        [
+            lambda r: tex.paired_systems_table(r.extras.paired_systems, _names(r)),
+            lambda r: trel.gutachten_validity_table(r.gutachten_validity),
+        ],
+        [],
+    ),
     (
         "departures",
         "Departures",
         "Where the numbers differ from the printed paper, and what the inputs cannot give, with the cause.",
-        [trel.departures_table],
+        [lambda r: trel.departures_table(r.departures)],
         [],
     ),
 ]
@@ -105,9 +139,35 @@ def results_json(results: Mapping[str, Any]) -> str:
     return json.dumps(_json_safe(results), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
 
 
+def parse_results(text: str | bytes, *, file: str | Path = "results.json") -> Results:
+    """results.json text validated into the typed :class:`Results` (docs/results-schema.md): the one place the
+    report turns JSON into models. A value that does not fit raises :class:`InputError` naming ``file`` and the
+    dotted path of the first bad field (``rq1.leaderboard.rows.0.bench.n``), the reason and how many more
+    fields are bad."""
+    try:
+        return Results.model_validate_json(text)
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False)
+        first = errors[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
+        got = "" if first["type"] == "missing" else f" (got {_short(first.get('input'))})"
+        more = f"; {len(errors) - 1} more field(s) do not fit either" if len(errors) > 1 else ""
+        raise InputError(
+            f"does not fit the results schema (docs/results-schema.md): {first['msg']}{got}{more}",
+            file=file,
+            field=where,
+        ) from None
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = json.dumps(value, ensure_ascii=False) if isinstance(value, str | int | float | bool) else repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _guard(fn: Callable[[], Table | Figure | Missing], name: str) -> Item:
-    # A results block whose shape differs from docs/results-schema.md must not sink the whole report: the item
-    # becomes a visible "not available" entry that names the error (tests on the real release forbid these).
+    # A table whose free-form rows (``Row`` dicts in the models) hold something unexpected must not sink the whole
+    # report: the item becomes a visible "not available" entry that names the error (tests on the real release
+    # forbid these). Typed fields are checked once, by :func:`parse_results`.
     try:
         return fn()
     except (KeyError, TypeError, AttributeError, ValueError, IndexError) as exc:
@@ -118,8 +178,9 @@ def _guard(fn: Callable[[], Table | Figure | Missing], name: str) -> Item:
         )
 
 
-def build_sections(results: Mapping[str, Any], out_dir: Path) -> list[Section]:
-    """Build every table (in memory) and figure (written under ``out_dir/figures``), grouped by section."""
+def build_sections(results: Results, out_dir: Path) -> list[Section]:
+    """Build every table (in memory) and figure (written under ``out_dir/figures``), grouped by section, from the
+    validated results (:func:`parse_results`)."""
     sections = []
     for sid, title, intro, tables, figures in _SECTIONS:
         items: list[Item] = [_guard(partial(t, results), f"{sid}_table_{i}") for i, t in enumerate(tables)]
@@ -160,31 +221,29 @@ def _item_view(item: Item, out_dir: Path) -> dict[str, Any]:
     return {"kind": "table", **view}
 
 
-def render_html(results: Mapping[str, Any], sections: list[Section], out_dir: Path) -> str:
+def render_html(results: Results, sections: list[Section], out_dir: Path) -> str:
     """The self-contained report.html (inline CSS, figures as base64 SVG data URIs, no scripts)."""
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     template = env.from_string(resources.files("benger.report").joinpath("templates/report.html.j2").read_text("utf-8"))
-    meta: Mapping[str, Any] = results["meta"] if isinstance(results.get("meta"), Mapping) else {}
-    prov: Mapping[str, Any] = results["provenance"] if isinstance(results.get("provenance"), Mapping) else {}
+    meta, prov = results.meta, results.provenance
     facts: list[tuple[str, str]] = []
-    for key, label in (("source", "Source"), ("location", "Location"), ("command", "Command")):
-        if prov.get(key):
-            facts.append((label, str(prov[key])))
-    for key, label in (
-        ("benger_version", "benger version"),
-        ("primary_judge", "Primary judge"),
-        ("seed", "Seed"),
-        ("n_boot", "Bootstrap resamples"),
+    if prov is not None:
+        for value, label in ((prov.source, "Source"), (prov.location, "Location"), (prov.command, "Command")):
+            if value:
+                facts.append((label, value))
+    for setting, label in (
+        (meta.benger_version, "benger version"),
+        (meta.primary_judge, "Primary judge"),
+        (meta.seed, "Seed"),
+        (meta.n_boot, "Bootstrap resamples"),
     ):
-        if meta.get(key) is not None:
-            facts.append((label, str(meta[key])))
-    if meta.get("judges"):
-        facts.append(("Judges", ", ".join(f"{j} ({judge_label(str(j), meta)})" for j in meta["judges"])))
-    if meta.get("pools"):
-        facts.append(("Pools", ", ".join(f"{p} ({pool_label(str(p))})" for p in meta["pools"])))
-    counts = meta.get("inputs")
-    if isinstance(counts, Mapping) and counts:
-        facts.append(("Input counts", ", ".join(f"{k}={v}" for k, v in counts.items())))
+        facts.append((label, str(setting)))
+    if meta.judges:
+        facts.append(("Judges", ", ".join(f"{j} ({judge_label(j, meta.judge_labels)})" for j in meta.judges)))
+    if meta.pools:
+        facts.append(("Pools", ", ".join(f"{p} ({pool_label(p)})" for p in meta.pools)))
+    if meta.inputs:
+        facts.append(("Input counts", ", ".join(f"{k}={v}" for k, v in meta.inputs.items())))
     notes = [
         "Scores are the rubric judge's raw points (0-100) unless stated; grade points are the German 0-18 scale, "
         "pass means at least 4 grade points.",
@@ -193,11 +252,11 @@ def render_html(results: Mapping[str, Any], sections: list[Section], out_dir: Pa
     ]
     return template.render(
         title="BenGER results report",
-        subtitle=_SUBTITLE.get(str(prov.get("source")), "Computed from the given results")
-        + (f" · benger {meta['benger_version']}" if meta.get("benger_version") else ""),
+        subtitle=_SUBTITLE.get(prov.source if prov else "", "Computed from the given results")
+        + (f" · benger {meta.benger_version}" if meta.benger_version else ""),
         facts=facts,
         method_notes=notes,
-        files=prov.get("files") or [],
+        files=(prov.files if prov else None) or [],
         sections=[
             {"id": s.id, "title": s.title, "intro": s.intro, "entries": [_item_view(i, out_dir) for i in s.items]}
             for s in sections
@@ -206,11 +265,16 @@ def render_html(results: Mapping[str, Any], sections: list[Section], out_dir: Pa
 
 
 def write_report(results: Mapping[str, Any], out_dir: str | Path) -> list[Section]:
-    """Write results.json, tables/*.md|.tex, figures/*.png|.svg and report.html under ``out_dir``."""
+    """Write results.json, tables/*.md|.tex, figures/*.png|.svg and report.html under ``out_dir``.
+
+    The tables, figures and HTML read the typed models of what results.json holds (:func:`parse_results`); a
+    results dict that does not fit them raises :class:`InputError` naming the field, before anything is written."""
+    text = results_json(results)
+    typed = parse_results(text)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(out / "results.json", results_json(results))
-    sections = build_sections(results, out)
+    atomic_write_text(out / "results.json", text)
+    sections = build_sections(typed, out)
     for s in sections:
         for item in s.items:
             if isinstance(item, Table):
@@ -224,5 +288,5 @@ def write_report(results: Mapping[str, Any], out_dir: str | Path) -> list[Sectio
                 )
                 for path in stale:
                     path.unlink(missing_ok=True)
-    atomic_write_text(out / "report.html", render_html(results, sections, out))
+    atomic_write_text(out / "report.html", render_html(typed, sections, out))
     return sections

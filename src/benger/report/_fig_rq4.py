@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ import matplotlib.pyplot as plt
 
 from benger.analysis.results._models import CoCreation
 from benger.report._figures import _COLORS, _STYLE, _save
-from benger.report._fmt import block, num, provenance
+from benger.report._fmt import num, provenance
 from benger.report._model import Figure, Missing
 
 FIG_ID = "fig_rq4_groups"
@@ -40,18 +39,13 @@ class GroupBar:
     high: float
 
 
-def rq4_group_bars(results: Mapping[str, Any]) -> tuple[list[GroupBar], str, str | None]:
-    """The four bars of Figure 1 from ``results["rq4"]``, the human population they describe, and a reason if any.
+def rq4_group_bars(rq4: CoCreation) -> tuple[list[GroupBar], str, str | None]:
+    """The four bars of Figure 1 from the ``rq4`` block, the human population they describe, and a reason if any.
 
     Human arms come from ``rq4.judge.arms`` (every human solution judged) or else ``rq4.judge_picks.arms`` (the
     validation picks only: the population note says so); AI bars from ``rq4.ai``. Returns ``([], "", reason)``
     when any bar lacks a mean or either interval bound: the figure is skipped, never drawn with an empty bar.
-    Raises ``pydantic.ValidationError`` (a ``ValueError``) when the block does not fit :class:`CoCreation`.
     """
-    raw = block(results, "rq4")
-    if not isinstance(raw, Mapping):
-        return [], "", "results.json has no rq4 block"
-    rq4 = CoCreation.model_validate(raw)
     effect, population = rq4.judge, "all human solutions"
     if effect is None and rq4.judge_picks is not None:
         effect = rq4.judge_picks
@@ -95,15 +89,15 @@ def draw_rq4_groups(bars: list[GroupBar]) -> Any:
     return fig
 
 
-def rq4_groups_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Missing:
+def rq4_groups_figure(rq4: CoCreation, out_dir: Path) -> Figure | Missing:
     """Figure 1 written as ``figures/rq4_groups.{png,svg}``, or a :class:`Missing` with the reason."""
-    bars, population, reason = rq4_group_bars(results)
+    bars, population, reason = rq4_group_bars(rq4)
     if reason is not None:
         return Missing(FIG_ID, _TITLE, reason)
     with plt.rc_context(_STYLE):
         fig = draw_rq4_groups(bars)
         path_png, path_svg = _save(fig, out_dir, FIG_ID[4:])
-    inputs, method = provenance(block(results, "rq4"))
+    inputs, method = provenance(rq4)
     return Figure(
         FIG_ID,
         _TITLE,

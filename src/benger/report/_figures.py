@@ -1,10 +1,9 @@
-"""Figures (matplotlib, Agg backend), each written as PNG and SVG from the results dict."""
+"""Figures (matplotlib, Agg backend), each written as PNG and SVG from its validated results.json block."""
 
 from __future__ import annotations
 
 import io
 import math
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +15,13 @@ import numpy as np
 from matplotlib.figure import Figure as MplFigure
 from scipy import stats as sps
 
-from benger.report._fmt import block, judge_label, num, pool_label, provenance
+from benger.analysis.results._models import CorpusCell, Leaderboard, LeaderboardRow, Meta, MetricValidity, TaskSystem
+from benger.analysis.results._models_rq5 import Calibration, PerDimension
+from benger.report._fmt import judge_label, num, pool_label, provenance
 from benger.report._heatmap_fig import draw_heatmap, heatmap_grid
 from benger.report._model import Figure, Missing, atomic_write_bytes
-from benger.report._tables import _rq3_sources
-from benger.report._tables_rq5 import per_dimension_pools
+from benger.report._tables import rq3_sources
+from benger.report._tables_calibration import per_dimension_pools
 
 _STYLE: Any = {
     "svg.hashsalt": "benger",
@@ -58,16 +59,20 @@ def _err(est: Any, low: Any, high: Any) -> tuple[float, float, float]:
     return e, (e - lo) if lo is not None else 0.0, (hi - e) if hi is not None else 0.0
 
 
-def leaderboard_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Missing:
+def _cell(r: LeaderboardRow, key: str) -> CorpusCell | None:
+    return {"bench": r.bench, "zjs": r.zjs, "gp": r.gp}[key]
+
+
+def leaderboard_figure(lb: Leaderboard, out_dir: Path) -> Figure | Missing:
     """Horizontal bars of the per-system mean raw score with 95% CI error bars, one panel per corpus."""
-    lb = block(results, "rq1", "leaderboard")
-    rows = lb.get("rows") if isinstance(lb, Mapping) else None
+    rows = lb.rows
     title = "Leaderboard with 95% confidence intervals"
     if not rows:
         return Missing("fig_leaderboard", title, "results.json has no rq1.leaderboard rows")
 
-    def has(r: Mapping[str, Any], k: str) -> bool:
-        return isinstance(r.get(k), Mapping) and num(r[k].get("raw")) is not None
+    def has(r: LeaderboardRow, k: str) -> bool:
+        c = _cell(r, k)
+        return c is not None and num(c.raw) is not None
 
     panels = [
         (k, n)
@@ -81,18 +86,14 @@ def leaderboard_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Mi
         fig, axes = plt.subplots(
             1, len(panels), figsize=(3.6 * len(panels) + 1.4, 0.28 * len(rows) + 1.2), sharey=True, squeeze=False
         )
-        labels = [str(r.get("display") or r.get("system")) for r in rows]
+        labels = [r.display or r.system for r in rows]
         y = np.arange(len(rows))
         for ax, (key, name) in zip(axes[0], panels, strict=True):
-            vals = [
-                _err(r[key].get("raw"), r[key].get("low"), r[key].get("high"))
-                if isinstance(r.get(key), Mapping)
-                else (math.nan, 0.0, 0.0)
-                for r in rows
-            ]
+            cells = [_cell(r, key) for r in rows]
+            vals = [(math.nan, 0.0, 0.0) if c is None else _err(c.raw, c.low, c.high) for c in cells]
             est = np.array([v[0] for v in vals])
             err = np.array([[v[1] for v in vals], [v[2] for v in vals]])
-            colors = [_COLORS[1] if r.get("kind") == "human" else _COLORS[0] for r in rows]
+            colors = [_COLORS[1] if r.kind == "human" else _COLORS[0] for r in rows]
             ax.barh(y, np.nan_to_num(est), xerr=err, color=colors, alpha=0.85, capsize=2, error_kw={"elinewidth": 0.8})
             ax.set_title(name)
             ax.set_xlim(0, 100)
@@ -108,18 +109,17 @@ def leaderboard_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Mi
         path_png,
         path_svg,
         caption="Mean LLM-judge raw score per system (blue)"
-        + (" and human group (orange)" if any(r.get("kind") == "human" for r in rows) else "")
+        + (" and human group (orange)" if any(r.kind == "human" for r in rows) else "")
         + "; whiskers: 95% CI; dotted line: pass threshold (50 raw ≈ 4 grade points).",
         inputs=inputs,
         method=method,
     )
 
 
-def heatmap_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Missing:
+def heatmap_figure(ts: TaskSystem | None, out_dir: Path) -> Figure | Missing:
     """Task x system heatmap of the judge's raw score (Benchathon), systems by mean, tasks grouped by area."""
-    ts = block(results, "rq1", "task_system")
     title = "Benchathon task × system heatmap"
-    if not isinstance(ts, Mapping) or not ts.get("values"):
+    if ts is None or not ts.values:
         return Missing("fig_task_system_heatmap", title, "results.json has no rq1.task_system matrix")
     grid = heatmap_grid(ts)
     with plt.rc_context(_STYLE):
@@ -138,21 +138,20 @@ def heatmap_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Missin
     )
 
 
-def metric_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Missing:
+def metric_figure(rq3: MetricValidity, out_dir: Path) -> Figure | Missing:
     """Bars of Pearson and Spearman correlation between each metric and the judge, one panel per source."""
-    rq3 = block(results, "rq3")
-    sources = _rq3_sources(rq3) if isinstance(rq3, Mapping) else []
+    sources = rq3_sources(rq3)
     title = "Automatic metrics vs LLM judge"
     if not sources:
         return Missing("fig_metric_judge_correlation", title, "results.json has no rq3 correlations")
     with plt.rc_context(_STYLE):
         fig, axes = plt.subplots(1, len(sources), figsize=(3.2 * len(sources) + 0.6, 3.4), sharey=True, squeeze=False)
-        order = list(dict.fromkeys(m for _, b in sources for m in b["metrics"]))
+        order = list(dict.fromkeys(m for _, b in sources for m in b.metrics))
         for ax, (name, b) in zip(axes[0], sources, strict=True):
-            metrics = [m for m in order if m in b["metrics"]]
+            metrics = [m for m in order if m in b.metrics]
             x = np.arange(len(metrics))
             for k, (stat, lab) in enumerate((("pearson", "Pearson r"), ("spearman", "Spearman ρ"))):
-                v = [num(b["metrics"][m].get(stat)) if isinstance(b["metrics"][m], Mapping) else None for m in metrics]
+                v = [num(b.metrics[m].get(stat)) for m in metrics]
                 ax.bar(
                     x + (k - 0.5) * 0.38, [math.nan if z is None else z for z in v], 0.38, label=lab, color=_COLORS[k]
                 )
@@ -175,20 +174,18 @@ def metric_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Missing
     )
 
 
-def calibration_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Missing:
+def calibration_figure(cal: Calibration, meta: Meta, out_dir: Path) -> Figure | Missing:
     """Direct offset (judge − mean blind) per judge and pool with a t-based 95% CI."""
-    cal = block(results, "rq5", "calibration")
     title = "Judge calibration: offset to the blind pool"
-    if not isinstance(cal, Mapping) or not cal.get("rows"):
+    if not cal.rows:
         return Missing("fig_judge_calibration", title, "results.json has no rq5.calibration rows")
-    meta = block(results, "meta")
-    pools = list(dict.fromkeys(str(r.get("pool")) for r in cal["rows"]))
-    judges = list(dict.fromkeys(str(r.get("judge")) for r in cal["rows"]))
+    pools = list(dict.fromkeys(str(r.get("pool")) for r in cal.rows))
+    judges = list(dict.fromkeys(str(r.get("judge")) for r in cal.rows))
     with plt.rc_context(_STYLE):
         fig, ax = plt.subplots(figsize=(6.4, 0.42 * len(judges) + 1.3))
         for k, pool in enumerate(pools):
             for i, judge in enumerate(judges):
-                r = next((r for r in cal["rows"] if r.get("pool") == pool and str(r.get("judge")) == judge), None)
+                r = next((r for r in cal.rows if r.get("pool") == pool and str(r.get("judge")) == judge), None)
                 m, sd, n = (num(r.get(x)) if r else None for x in ("judge_minus_pool_mean", "judge_minus_pool_sd", "n"))
                 if m is None:
                     continue
@@ -203,7 +200,7 @@ def calibration_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Mi
                     label=pool_label(pool) if i == 0 or not ax.get_legend_handles_labels()[1] else None,
                 )
         ax.axvline(0, color="black", lw=0.6)
-        ax.set_yticks(range(len(judges)), [judge_label(j, meta) for j in judges])
+        ax.set_yticks(range(len(judges)), [judge_label(j, meta.judge_labels) for j in judges])
         ax.invert_yaxis()
         ax.set_xlabel("judge − mean blind reviewer (raw points)")
         handles, labels = ax.get_legend_handles_labels()
@@ -223,9 +220,9 @@ def calibration_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Mi
     )
 
 
-def dimension_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Missing:
+def dimension_figure(per_dim: PerDimension, out_dir: Path) -> Figure | Missing:
     """Pearson r per rubric dimension between the primary judge and the mean blind reviewer, per pool."""
-    pd = per_dimension_pools(results)
+    pd = per_dimension_pools(per_dim)
     title = "Agreement per rubric dimension"
     if not any(pd.values()):
         return Missing("fig_per_dimension_agreement", title, "results.json has no rq5.per_dimension")
@@ -250,7 +247,7 @@ def dimension_figure(results: Mapping[str, Any], out_dir: Path) -> Figure | Miss
         ax.axhline(0, color="black", lw=0.6)
         ax.legend(frameon=False)
         path_png, path_svg = _save(fig, out_dir, "per_dimension_agreement")
-    inputs, method = provenance(block(results, "rq5", "per_dimension"))
+    inputs, method = provenance(per_dim)
     return Figure(
         "fig_per_dimension_agreement",
         title,

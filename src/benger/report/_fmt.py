@@ -7,6 +7,9 @@ from collections.abc import Mapping
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from benger.analysis.results import Block
+from benger.analysis.results._models import Leaderboard
+
 JUDGE_LABELS = {
     "gpt54mini": "GPT-5.4-mini (primary)",
     "cfgB_opus": "Opus-4.7",
@@ -86,17 +89,17 @@ def integer(value: Any) -> str | None:
     return None if x is None else str(round(x))
 
 
-def judge_label(key: str, meta: Mapping[str, Any] | None = None) -> str:
-    """Display name of a judge key (from ``meta.judge_labels`` if given, else the known release keys)."""
-    labels = (meta or {}).get("judge_labels") or {}
-    if key in labels:
+def judge_label(key: str, labels: Mapping[str, str] | None = None) -> str:
+    """Display name of a judge key (from ``labels``, i.e. ``meta.judge_labels``, if given, else the known release
+    keys); ``<judge>_mean3`` / ``<judge>_pass<i>`` keys name the base judge's repeats."""
+    if labels and key in labels:
         return str(labels[key])
     if key in JUDGE_LABELS:
         return JUDGE_LABELS[key]
     for suffix, text in (("_mean3", " (mean of 3 passes)"), ("_pass", " pass ")):
         if suffix in key:
             base, _, rest = key.partition(suffix)
-            return f"{judge_label(base, meta)}{text}{rest}".rstrip()
+            return f"{judge_label(base, labels)}{text}{rest}".rstrip()
     return key
 
 
@@ -105,26 +108,17 @@ def pool_label(key: str) -> str:
     return POOL_LABELS.get(key, key)
 
 
-def block(data: Any, *keys: str) -> Any:
-    """``data[k1][k2]...`` or ``None`` where any level is missing or not a dict."""
-    cur = data
-    for key in keys:
-        if not isinstance(cur, Mapping) or key not in cur:
-            return None
-        cur = cur[key]
-    return cur
-
-
-def provenance(b: Any) -> tuple[str, str]:
-    """``(inputs, method)`` strings of a results block."""
-    if not isinstance(b, Mapping):
+def provenance(b: Block | None) -> tuple[str, str]:
+    """``(inputs, method)`` strings of a results block (``("", "")`` for an absent one): a list of inputs is
+    joined with commas, a dict printed as ``key=value`` pairs."""
+    if b is None:
         return "", ""
-    inputs = b.get("inputs", "")
+    inputs: Any = b.inputs
     if isinstance(inputs, list | tuple):
         inputs = ", ".join(str(x) for x in inputs)
     elif isinstance(inputs, Mapping):
         inputs = ", ".join(f"{k}={_plain(v)}" for k, v in inputs.items())
-    return str(inputs or ""), str(b.get("method") or "")
+    return str(inputs or ""), str(b.method or "")
 
 
 def _plain(value: Any) -> str:
@@ -133,11 +127,6 @@ def _plain(value: Any) -> str:
     return str(value)
 
 
-def display_names(results: Mapping[str, Any]) -> dict[str, str]:
+def display_names(lb: Leaderboard) -> dict[str, str]:
     """System id -> display name, from the leaderboard rows."""
-    rows = block(results, "rq1", "leaderboard", "rows") or []
-    return {
-        str(r["system"]): str(r.get("display") or r["system"])
-        for r in rows
-        if isinstance(r, Mapping) and r.get("system")
-    }
+    return {r.system: r.display or r.system for r in lb.rows if r.system}

@@ -13,9 +13,7 @@ bounding box).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import matplotlib
 
@@ -23,6 +21,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure as MplFigure
+
+from benger.analysis.results._models import TaskSystem
 
 MAX_TASK_COLUMNS = 60
 MAX_SYSTEM_ROWS = 40
@@ -68,12 +68,12 @@ def _bins_per_area(sizes: list[int], limit: int) -> list[int]:
     return bins
 
 
-def heatmap_grid(ts: Mapping[str, Any]) -> HeatmapGrid:
+def heatmap_grid(ts: TaskSystem) -> HeatmapGrid:
     """The bounded grid for a ``rq1.task_system`` block (``values``/``n`` systems × tasks, ``tasks``, ``systems``)."""
-    values = np.array([[math.nan if v is None else float(v) for v in row] for row in ts["values"]], dtype=float)
-    counts = np.array(ts.get("n") or np.where(np.isnan(values), 0, 1), dtype=float).reshape(values.shape)
-    systems = [str(s.get("display") or s.get("system")) for s in ts["systems"]]
-    tasks = list(ts["tasks"])
+    values = np.array([[math.nan if v is None else float(v) for v in row] for row in ts.values], dtype=float)
+    counts = np.array(ts.n or np.where(np.isnan(values), 0, 1), dtype=float).reshape(values.shape)
+    systems = [str(s.get("display") or s.get("system")) for s in ts.systems]
+    tasks = list(ts.tasks)
     areas = [str(t.get("area") or "") for t in tasks]
     labels = [str(t.get("label") or t.get("task_id")) for t in tasks]
     binned = len(tasks) > MAX_TASK_COLUMNS

@@ -1,4 +1,5 @@
-"""Tables for RQ1-RQ4 built from the results dict (layout of the paper's Tables 1, 10-12 and the RQ2 table)."""
+"""Tables for RQ1-RQ4 (layout of the paper's Tables 1, 10-12 and the RQ2 table), each built from its validated
+results.json block (:mod:`benger.analysis.results`); an empty block becomes a :class:`Missing` with the reason."""
 
 from __future__ import annotations
 
@@ -6,27 +7,27 @@ from collections.abc import Mapping
 from typing import Any
 
 from benger.analysis.results import Block
-from benger.analysis.results._models import CorpusCell, Leaderboard
-from benger.report._fmt import block, ci, f, integer, pct, pm, provenance, signed
+from benger.analysis.results._models import (
+    CoCreation,
+    CorpusCell,
+    Effect,
+    GroupAggregates,
+    Leaderboard,
+    MetricCorrelations,
+    MetricValidity,
+)
+from benger.report._fmt import ci, f, integer, pct, pm, provenance, signed
 from benger.report._model import Cell, Missing, Table
 
 CORPORA = (("benchathon", "Benchathon"), ("zjs", "ZJS"), ("grundprinzipien", "Grundprinzipien"))
 _LABEL = {"benchathon": "Bench.", "zjs": "ZJS", "grundprinzipien": "GP"}
 
 
-def typed_provenance(b: Block) -> tuple[str, str]:
-    """``(inputs, method)`` strings of a validated block (as :func:`provenance` of its dict)."""
-    return provenance({"inputs": b.inputs, "method": b.method})
-
-
-def leaderboard_table(results: Mapping[str, Any]) -> Table | Missing:
-    """Table 1: per system n / raw ± half-width / pass per corpus (+ accuracy on Grundprinzipien).
-
-    Reads the block through its model (``Leaderboard``); a block that does not fit raises ``ValidationError``."""
-    raw = block(results, "rq1", "leaderboard")
-    if not isinstance(raw, Mapping) or not raw.get("rows"):
+def leaderboard_table(lb: Leaderboard) -> Table | Missing:
+    """Table 1 from ``rq1.leaderboard``: per system n / raw ± half-width / pass per corpus (+ accuracy on
+    Grundprinzipien), then the human rows (their judge-less cells explained in the notes)."""
+    if not lb.rows:
         return Missing("leaderboard", "Leaderboard (Table 1)", "results.json has no rq1.leaderboard rows")
-    lb = Leaderboard.model_validate(raw)
     columns = [
         "System / group",
         "Bench. n",
@@ -63,7 +64,7 @@ def leaderboard_table(results: Mapping[str, Any]) -> Table | Missing:
                 )
             if parts:
                 notes.append(f"{label}: " + "; ".join(parts) + ".")
-    inputs, method = typed_provenance(lb)
+    inputs, method = provenance(lb)
     return Table(
         "leaderboard",
         "Leaderboard across the three corpora (Table 1)",
@@ -77,20 +78,24 @@ def leaderboard_table(results: Mapping[str, Any]) -> Table | Missing:
     )
 
 
-def _group_names(rq2: Mapping[str, Any]) -> list[tuple[str, str]]:
+def _corpus_groups(rq2: GroupAggregates, corpus: str) -> dict[str, dict[str, Any]]:
+    """``{dimension: {group: cell}}`` of one corpus (``benchathon``, ``zjs`` or ``grundprinzipien``)."""
+    return {"benchathon": rq2.benchathon, "zjs": rq2.zjs, "grundprinzipien": rq2.grundprinzipien}[corpus]
+
+
+def _group_names(rq2: GroupAggregates) -> list[tuple[str, str]]:
     seen: list[tuple[str, str]] = []
     for corpus, _ in CORPORA:
         for dim in ("by_tier", "by_provider", "by_weights"):
-            for g in block(rq2, corpus, dim) or {}:
+            for g in _corpus_groups(rq2, corpus).get(dim) or {}:
                 if (dim, g) not in seen:
                     seen.append((dim, g))
     return seen
 
 
-def rq2_table(results: Mapping[str, Any]) -> Table | Missing:
-    """RQ2: mean per tier, provider and weights group on each corpus."""
-    rq2 = block(results, "rq2")
-    if not isinstance(rq2, Mapping) or not _group_names(rq2):
+def rq2_table(rq2: GroupAggregates) -> Table | Missing:
+    """RQ2 from the ``rq2`` block: mean per tier, provider and weights group on each corpus, gaps in the notes."""
+    if not _group_names(rq2):
         return Missing("rq2_groups", "Tier / provider / weights (RQ2)", "results.json has no rq2 group aggregates")
     columns = [
         "Group",
@@ -110,7 +115,7 @@ def rq2_table(results: Mapping[str, Any]) -> Table | Missing:
             last_dim = dim
         row: list[Cell] = [g]
         for corpus, _ in CORPORA:
-            b = block(rq2, corpus, dim, g)
+            b = (_corpus_groups(rq2, corpus).get(dim) or {}).get(g)
             if not isinstance(b, Mapping):
                 row += [None, None]
                 continue
@@ -123,9 +128,8 @@ def rq2_table(results: Mapping[str, Any]) -> Table | Missing:
                 row.append(f(b.get("mean")))
         rows.append(row)
     notes = []
-    gaps: Mapping[str, Any] = rq2["gaps"] if isinstance(rq2.get("gaps"), Mapping) else {}
     for corpus, name in CORPORA:
-        gap = gaps.get(corpus)
+        gap = rq2.gaps.get(corpus)
         if isinstance(gap, Mapping):
             parts = [f"{k.replace('_', ' ')} {signed(v)}" for k, v in gap.items() if signed(v) is not None]
             if parts:
@@ -145,34 +149,37 @@ def rq2_table(results: Mapping[str, Any]) -> Table | Missing:
     )
 
 
-def _rq3_sources(rq3: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
-    out: list[tuple[str, Mapping[str, Any]]] = []
-    for corpus, _ in CORPORA:
-        base = rq3 if corpus == "benchathon" else rq3.get(corpus)
-        if not isinstance(base, Mapping):
-            continue
-        for level, lname in (("per_generation", "per gen."), ("per_system", "per system")):
-            b = base.get(level)
-            if isinstance(b, Mapping) and isinstance(b.get("metrics"), Mapping) and b["metrics"]:
+def rq3_sources(rq3: MetricValidity) -> list[tuple[str, MetricCorrelations]]:
+    """``(column name, block)`` of every correlation block with metrics: Benchathon per generation and per system,
+    then the ZJS / Grundprinzipien per-system blocks (released summaries) where present."""
+    levels: list[tuple[str, MetricCorrelations | None, MetricCorrelations | None]] = [
+        ("benchathon", rq3.per_generation, rq3.per_system)
+    ]
+    for corpus, sub in (("zjs", rq3.zjs), ("grundprinzipien", rq3.grundprinzipien)):
+        if sub is not None:
+            levels.append((corpus, None, sub.per_system))
+    out: list[tuple[str, MetricCorrelations]] = []
+    for corpus, per_gen, per_sys in levels:
+        for b, lname in ((per_gen, "per gen."), (per_sys, "per system")):
+            if b is not None and b.metrics:
                 out.append((f"{_LABEL[corpus]} {lname}", b))
     return out
 
 
-def rq3_table(results: Mapping[str, Any]) -> Table | Missing:
+def rq3_table(rq3: MetricValidity) -> Table | Missing:
     """RQ3 (Table 12 layout): Pearson / Spearman of each automatic metric against the judge, per source."""
-    rq3 = block(results, "rq3")
-    sources = _rq3_sources(rq3) if isinstance(rq3, Mapping) else []
+    sources = rq3_sources(rq3)
     if not sources:
         return Missing("rq3_metrics", "Automatic metrics vs judge (RQ3)", "results.json has no rq3 correlations")
     metrics: list[str] = []
     for _, b in sources:
-        metrics += [m for m in b["metrics"] if m not in metrics]
+        metrics += [m for m in b.metrics if m not in metrics]
     columns = ["Metric"] + [f"{name} r / ρ (n)" for name, _ in sources]
     rows: list[list[Cell]] = []
     for m in metrics:
         row: list[Cell] = [m]
         for _, b in sources:
-            v = b["metrics"].get(m)
+            v = b.metrics.get(m)
             if not isinstance(v, Mapping):
                 row.append(None)
                 continue
@@ -215,38 +222,47 @@ def _units(iv: Mapping[str, Any], key: str, n: Mapping[str, Any]) -> str | None:
     return integer(units)
 
 
-def _rq4_rows(b: Mapping[str, Any]) -> list[list[Cell]]:
+def _effect(rq4: CoCreation, key: str) -> Effect | None:
+    return {"judge": rq4.judge, "judge_picks": rq4.judge_picks, "blind_human": rq4.blind_human}[key]
+
+
+def _interval(b: Effect, key: str) -> dict[str, Any] | None:
+    return {
+        "iid": b.iid,
+        "participant_cluster": b.participant_cluster,
+        "task_cluster": b.task_cluster,
+        "paired": b.paired,
+    }[key]
+
+
+def _rq4_rows(b: Effect) -> list[list[Cell]]:
     rows: list[list[Cell]] = []
-    n: Mapping[str, Any] = b["n"] if isinstance(b.get("n"), Mapping) else {}
     for key, label in _RQ4_ROWS:
-        iv = b.get(key)
+        iv = _interval(b, key)
         if isinstance(iv, Mapping):
-            est = iv.get("estimate", b.get("delta"))
-            rows.append([label, _units(iv, key, n), signed(est), ci(iv.get("low"), iv.get("high"), sign=True)])
+            est = iv.get("estimate", b.delta)
+            rows.append([label, _units(iv, key, b.n), signed(est), ci(iv.get("low"), iv.get("high"), sign=True)])
     return rows
 
 
-def rq4_table(results: Mapping[str, Any]) -> Table | Missing:
+def rq4_table(rq4: CoCreation) -> Table | Missing:
     """Table 10: the co-creation Δ under each resampling unit, for the judge and the blind human reviewers."""
-    rq4 = block(results, "rq4")
-    if not isinstance(rq4, Mapping):
-        return Missing("rq4_delta", "Co-creation effect (RQ4)", "results.json has no rq4 block")
     rows: list[list[Cell]] = []
     groups: dict[int, str] = {}
     notes = []
     methods = [provenance(rq4)[1]]
     for key, label in _RQ4_BLOCKS:
-        b = rq4.get(key)
-        if not isinstance(b, Mapping):
+        b = _effect(rq4, key)
+        if b is None:
             if key == "judge":
-                notes.append(f"{label}: not available ({rq4.get('reason') or 'absent from the inputs'}).")
+                notes.append(f"{label}: not available ({rq4.reason or 'absent from the inputs'}).")
             continue
         body = _rq4_rows(b)
         if body:
             groups[len(rows)] = label
             rows += body
-            methods.append(provenance(b)[1])
-        tost = b.get("tost_vs_flagship")
+            methods.append(provenance(b if isinstance(b, Block) else None)[1])
+        tost = b.tost_vs_flagship
         if isinstance(tost, Mapping):
             verdict = "equivalent" if tost.get("equivalent") else "not shown equivalent"
             notes.append(
@@ -256,7 +272,8 @@ def rq4_table(results: Mapping[str, Any]) -> Table | Missing:
             )
     if not rows:
         return Missing("rq4_delta", "Co-creation effect (RQ4)", "; ".join(notes) or "no RQ4 estimates")
-    notes.insert(0, f"Source of the judge-based inputs: {rq4.get('source', 'unknown')}.")
+    source = rq4.source if "source" in rq4.model_fields_set else "unknown"
+    notes.insert(0, f"Source of the judge-based inputs: {source}.")
     return Table(
         "rq4_delta",
         "Co-creation minus traditional under four resampling units (RQ4, Table 10 layout)",
@@ -271,19 +288,19 @@ def rq4_table(results: Mapping[str, Any]) -> Table | Missing:
     )
 
 
-def rq4_area_table(results: Mapping[str, Any]) -> Table | Missing:
+def rq4_area_table(rq4: CoCreation) -> Table | Missing:
     """Table 11: Δ per legal area (descriptive), for every RQ4 block that has per-area estimates."""
-    rq4 = block(results, "rq4")
     rows: list[list[Cell]] = []
     groups: dict[int, str] = {}
     for key, label in _RQ4_BLOCKS:
-        by_area = block(rq4, key, "by_area")
-        if not isinstance(by_area, Mapping) or not by_area:
+        effect = _effect(rq4, key)
+        by_area = effect.by_area if effect is not None else {}
+        if not by_area:
             continue
         groups[len(rows)] = label
         for area, b in by_area.items():
-            n = b.get("n") if isinstance(b.get("n"), Mapping) else {}
-            mean = b.get("mean") if isinstance(b.get("mean"), Mapping) else {}
+            n: Mapping[str, Any] = b["n"] if isinstance(b.get("n"), Mapping) else {}
+            mean: Mapping[str, Any] = b["mean"] if isinstance(b.get("mean"), Mapping) else {}
             rows.append(
                 [
                     area,
@@ -295,8 +312,8 @@ def rq4_area_table(results: Mapping[str, Any]) -> Table | Missing:
                 ]
             )
     if not rows:
-        reason = block(results, "rq4", "reason") or "no per-area estimates in results.json"
-        return Missing("rq4_area", "Co-creation effect per legal area (RQ4)", str(reason))
+        reason = rq4.reason or "no per-area estimates in results.json"
+        return Missing("rq4_area", "Co-creation effect per legal area (RQ4)", reason)
     inputs, method = provenance(rq4)
     return Table(
         "rq4_area",

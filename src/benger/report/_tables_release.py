@@ -1,27 +1,23 @@
-"""Report tables of the release-only blocks: the operational table (paper Table 8) and the judge swap
-(Tables 19-20)."""
+"""Report tables of the release-only blocks: the operational table (paper Table 8), the judge swap (Tables 19-20),
+Appendix A (Tables 2 and 5), the departures and the Gutachtenstil analyser's validity; each from its validated
+block (``names``: system id -> display name, from the leaderboard)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from benger.analysis.results._models import Departures, Operational
+from benger.analysis.results._models import AppendixA, Departures, GutachtenValidity, Operational
 from benger.analysis.results._models_rq5 import JudgeSwap
-from benger.report._fmt import block, display_names, f, integer, pct, provenance
+from benger.report._fmt import f, integer, pct, provenance
 from benger.report._model import Cell, Missing, Table
-from benger.report._tables import typed_provenance
 
 
-def operational_table(results: Mapping[str, Any]) -> Table | Missing:
+def operational_table(op: Operational, names: Mapping[str, str]) -> Table | Missing:
     """Per system: settings, Benchathon generations, truncated count, latency, cost, output words."""
-    raw = block(results, "rq1", "operational")
     title = "Systems and operational data (Table 8)"
-    if not isinstance(raw, Mapping) or not raw.get("rows"):
-        reason = raw.get("reason") if isinstance(raw, Mapping) else None
-        return Missing("rq1_operational", title, str(reason or "results.json has no rq1.operational rows"))
-    op = Operational.model_validate(raw)
-    names = display_names(results)
+    if not op.rows:
+        return Missing("rq1_operational", title, op.reason or "results.json has no rq1.operational rows")
     rows: list[list[Cell]] = []
     for r in op.rows:
         total, trunc = integer(r.generations), integer(r.truncated)
@@ -40,7 +36,7 @@ def operational_table(results: Mapping[str, Any]) -> Table | Missing:
                 f(r.mean_words, 0),
             ]
         )
-    inputs, method = typed_provenance(op)
+    inputs, method = provenance(op)
     return Table(
         "rq1_operational",
         title,
@@ -53,16 +49,12 @@ def operational_table(results: Mapping[str, Any]) -> Table | Missing:
     )
 
 
-def judge_swap_table(results: Mapping[str, Any]) -> Table | Missing:
+def judge_swap_table(js: JudgeSwap, names: Mapping[str, str]) -> Table | Missing:
     """Per system and judge: mean raw and pass rate (raw >= 50) on the shared cells; rank agreement in the notes."""
-    raw = block(results, "rq5", "judge_swap")
     title = "Judge swap: per-system means under six judges (Tables 19-20)"
-    if not isinstance(raw, Mapping) or not raw.get("judges"):
-        reason = raw.get("reason") if isinstance(raw, Mapping) else None
-        return Missing("rq5_judge_swap", title, str(reason or "results.json has no rq5.judge_swap"))
-    js = JudgeSwap.model_validate(raw)
+    if not js.judges:
+        return Missing("rq5_judge_swap", title, js.reason or "results.json has no rq5.judge_swap")
     judges = js.judges
-    names = display_names(results)
     order = list(judges)
     systems = list(dict.fromkeys(s for j in judges.values() for s in j.systems))
     rows: list[list[Cell]] = []
@@ -77,7 +69,7 @@ def judge_swap_table(results: Mapping[str, Any]) -> Table | Missing:
     offsets: list[Cell] = [f(judges[j].offset_raw, 2) for j in order]
     rows.append(["Spearman ρ / Kendall τ-b vs primary", *ranks])
     rows.append(["Offset Δ_dir (LLM picks)", *offsets])
-    inputs, method = typed_provenance(js)
+    inputs, method = provenance(js)
     notes = [js.reason] if js.reason else []
     return Table(
         "rq5_judge_swap",
@@ -101,20 +93,14 @@ def _pmc(cell: Any, scale: float = 1.0, digits: int = 1) -> str | None:
     return mean if half is None else f"{mean} ± {f(scale * half, digits)}"
 
 
-def _appendix(results: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    a = block(results, "rq1", "appendix_a", "with_superseded")
-    return a if isinstance(a, Mapping) else None
-
-
-def appendix_table2(results: Mapping[str, Any]) -> Table | Missing:
-    """Table 2: per-system judge raw / grade points / pass and the human graders' columns, as printed."""
-    a = _appendix(results)
+def appendix_table2(a: AppendixA | None, names: Mapping[str, str]) -> Table | Missing:
+    """Table 2 from ``rq1.appendix_a.with_superseded``: per-system judge raw / grade points / pass and the human
+    graders' columns, as printed."""
     title = "Benchathon per system: judge and human-grader columns (Table 2, as printed)"
-    if not a or not a.get("table2"):
+    if a is None or not a.table2:
         return Missing("rq1_table2", title, "results.json has no rq1.appendix_a")
-    names = display_names(results)
     rows: list[list[Cell]] = []
-    for r in a["table2"]:
+    for r in a.table2:
         label = str(r["row"]).replace("_", " ").capitalize() if r.get("kind") == "human" else str(r["row"])
         rows.append(
             [
@@ -142,16 +128,15 @@ def appendix_table2(results: Mapping[str, Any]) -> Table | Missing:
     )
 
 
-def appendix_table5(results: Mapping[str, Any]) -> Table | Missing:
-    """Table 5: per-system automatic metric means with CIs, as printed."""
-    a = _appendix(results)
+def appendix_table5(a: AppendixA | None, names: Mapping[str, str]) -> Table | Missing:
+    """Table 5 from ``rq1.appendix_a.with_superseded``: per-system automatic metric means with CIs, as printed
+    (the metric columns are the block's ``inputs.metrics``)."""
     title = "Benchathon per system: automatic metrics (Table 5, as printed)"
-    if not a or not a.get("table5"):
+    if a is None or not a.table5:
         return Missing("rq1_table5", title, "results.json has no rq1.appendix_a")
-    names = display_names(results)
-    metrics = list(a.get("inputs", {}).get("metrics") or [])
+    metrics = list((a.inputs.get("metrics") if isinstance(a.inputs, dict) else None) or [])
     rows: list[list[Cell]] = []
-    for r in a["table5"]:
+    for r in a.table5:
         label = str(r["row"]).replace("_", " ").capitalize() if r.get("kind") == "human" else str(r["row"])
         cells = [_pmc((r.get("metrics") or {}).get(m), digits=3) for m in metrics]
         rows.append([names.get(str(r["row"]), label), integer(r.get("n")), *cells])
@@ -168,15 +153,13 @@ def appendix_table5(results: Mapping[str, Any]) -> Table | Missing:
     )
 
 
-def departures_table(results: Mapping[str, Any]) -> Table | Missing:
+def departures_table(dep: Departures) -> Table | Missing:
     """Every departure from the printed paper and every unavailable block, with the cause."""
-    raw = block(results, "departures")
     title = "Departures from the printed paper and unavailable inputs"
-    if not isinstance(raw, Mapping) or not raw.get("items"):
+    if not dep.items:
         return Missing("departures", title, "results.json has no departures block")
-    dep = Departures.model_validate(raw)
     rows: list[list[Cell]] = [[i.kind, i.item, integer(i.printed), integer(i.benger), i.cause] for i in dep.items]
-    inputs, method = typed_provenance(dep)
+    inputs, method = provenance(dep)
     return Table(
         "departures",
         title,
@@ -188,11 +171,10 @@ def departures_table(results: Mapping[str, Any]) -> Table | Missing:
     )
 
 
-def gutachten_validity_table(results: Mapping[str, Any]) -> Table | Missing:
+def gutachten_validity_table(val: GutachtenValidity | None) -> Table | Missing:
     """Analyser features vs the judge's and the blind human pool's raw scores on the released picks."""
     title = "Gutachtenstil analyser: validity on the released picks"
-    val = block(results, "gutachten_validity")
-    if not isinstance(val, Mapping) or not val.get("rows"):
+    if val is None or not val.rows:
         return Missing("gutachten_validity", title, "computed from the release only (benger reproduce)")
 
     def rho(c: Mapping[str, Any] | None) -> str | None:
@@ -201,9 +183,9 @@ def gutachten_validity_table(results: Mapping[str, Any]) -> Table | Missing:
         ci = f" [{c['low']:+.2f}, {c['high']:+.2f}]" if c.get("low") is not None and c.get("high") is not None else ""
         return f"{c['rho']:+.2f}{ci} (n={c['n']})"
 
-    plain = {(c["feature"], c["target"]): c for c in val["rows"]}
-    partial = {(c["feature"], c["target"]): c for c in val.get("partial_on_words") or []}
-    features = list(dict.fromkeys(c["feature"] for c in val["rows"]))
+    plain = {(c["feature"], c["target"]): c for c in val.rows}
+    partial = {(c["feature"], c["target"]): c for c in val.partial_on_words}
+    features = list(dict.fromkeys(c["feature"] for c in val.rows))
     rows: list[list[Cell]] = [
         [
             feature,

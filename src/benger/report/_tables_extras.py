@@ -1,0 +1,76 @@
+"""Further judge checks (creator vs blind, intra-judge repeats, inter-judge rank agreement) and the paired system
+comparisons, each from its validated block."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from benger.analysis.results._models import Meta, PairedSystems
+from benger.analysis.results._top import RQ5
+from benger.report._fmt import ci, f, integer, judge_label, provenance, pval, signed
+from benger.report._model import Cell, Missing, Table
+
+
+def checks_table(rq5: RQ5, meta: Meta) -> Table | Missing:
+    """Further judge checks: creator vs blind, intra-judge repeats, inter-judge rank agreement."""
+    cvb, ij, ijr = rq5.creator_vs_blind, rq5.intra_judge, rq5.inter_judge_rank
+    rows: list[list[Cell]] = [
+        [
+            "Creator vs mean blind",
+            integer(cvb.n),
+            f"r={f(cvb.pearson, 2)}",
+            f"MAE {f(cvb.mae_raw)}, offset {signed(cvb.offset_raw)}",
+        ],
+        [
+            "Primary judge repeats (within-generation SD)",
+            integer(ij.n_generations),
+            f"mean {f(ij.mean_within_sd, 2)}, median {f(ij.median_within_sd, 2)}",
+            f"max {f(ij.max_within_sd, 2)}",
+        ],
+    ]
+    for judge, b in ijr.judges.items():
+        if judge == ijr.primary or not isinstance(b, Mapping):
+            continue
+        rows.append(
+            [
+                f"System ranking: {judge_label(judge, meta.judge_labels)} vs primary",
+                integer(b.get("n_systems")),
+                f"ρ={f(b.get('spearman'), 2)}",
+                f"τ={f(b.get('kendall'), 2)}",
+            ]
+        )
+    return Table(
+        "rq5_checks",
+        "Further judge checks (RQ5)",
+        ["Check", "n", "Stat 1", "Stat 2"],
+        rows,
+        inputs="human reviews, judge repeats, released per-judge system aggregates",
+        method="; ".join(provenance(b)[1] for b in (ij, ijr)),
+    )
+
+
+def paired_systems_table(ps: PairedSystems, names: Mapping[str, str]) -> Table | Missing:
+    """Paired system comparisons on shared tasks with Holm-adjusted p-values (``extras.paired_systems``)."""
+    if not ps.pairs:
+        return Missing("paired_systems", "Paired system comparisons", "results.json has no extras.paired_systems")
+    rows: list[list[Cell]] = [
+        [
+            f"{names.get(str(p.get('a')), p.get('a'))} − {names.get(str(p.get('b')), p.get('b'))}",
+            integer(p.get("n")),
+            signed(p.get("delta")),
+            ci(p.get("low"), p.get("high"), sign=True),
+            pval(p.get("p_value")),
+            pval(p.get("p_holm")),
+            "yes" if p.get("significant") else "no",
+        ]
+        for p in ps.pairs
+    ]
+    inputs, method = provenance(ps)
+    return Table(
+        "paired_systems",
+        "Paired system comparisons on shared Benchathon tasks",
+        ["Pair", "n", "Δ raw", "95% CI", "p", "p (Holm)", "Significant"],
+        rows,
+        inputs=inputs,
+        method=method,
+    )
