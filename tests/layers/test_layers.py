@@ -49,11 +49,11 @@ RANK: dict[str, int] = {
 KNOWN_UPWARD: dict[tuple[str, str], str] = {
     ("benger.store._import", "corpora"): "Store.import_release(path) loads the release folder itself",
     ("benger.store.migrations.env", "study"): "alembic's metadata includes the human-study tables",
-    ("benger.pipeline._orchestrate", "analysis"): (
-        "the run's `leaderboard` stage builds the leaderboard; the board needs stats (bootstrap CIs), so it cannot "
-        "move down: the fix is for the callers of run_config (CLI, tests) to build the board after the run"
-    ),
 }
+
+#: Packages with no upward import at all, not even a listed debt: the pipeline runs the model calls and
+#: never computes results (issue 17: its callers build the leaderboard after the run).
+NO_DEBT: frozenset[str] = frozenset({"llm", "judge", "corpora", "pipeline"})
 
 
 def module_name(path: Path, src: Path = SRC) -> str:
@@ -108,17 +108,17 @@ def package_of(module: str) -> str | None:
     return parts[1]
 
 
-def _upward_imports() -> dict[tuple[str, str], str]:
+def _upward_imports(src: Path = SRC) -> dict[tuple[str, str], str]:
     found: dict[tuple[str, str], str] = {}
-    for path in sorted(SRC.rglob("*.py")):
-        module = module_name(path)
+    for path in sorted(src.rglob("*.py")):
+        module = module_name(path, src)
         own = package_of(module)
         if own is None:  # benger/__init__.py: the top-level convenience imports sit above everything
             continue
-        for line, target in imported_modules(path):
+        for line, target in imported_modules(path, src):
             other = package_of(target)
             if other is not None and other != own and RANK[other] > RANK[own]:
-                found[(module, other)] = f"{path.relative_to(SRC.parent)}:{line} imports {target}"
+                found[(module, other)] = f"{path.relative_to(src.parent)}:{line} imports {target}"
     return found
 
 
@@ -134,6 +134,22 @@ def test_no_import_of_a_higher_layer() -> None:
     assert new == {}, "imports of a higher layer:\n" + "\n".join(sorted(new.values()))
     gone = KNOWN_UPWARD.keys() - upward.keys()
     assert gone == set(), f"no longer imported, remove from KNOWN_UPWARD: {sorted(gone)}"
+
+
+def test_packages_without_debt_list_no_upward_import() -> None:
+    listed = sorted(key for key in KNOWN_UPWARD if package_of(key[0]) in NO_DEBT)
+    assert listed == [], f"{sorted(NO_DEBT)} may not import a higher layer, not even as a known debt"
+
+
+def test_a_deferred_pipeline_import_of_analysis_is_found(tmp_path: Path) -> None:
+    """What ``_orchestrate`` did before issue 17: a function-level import of the leaderboard."""
+    source = "def run():\n    from benger.analysis import leaderboard_from_store\n"
+    for name, text in {"benger/pipeline/_orchestrate.py": source, "benger/analysis/__init__.py": ""}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert _upward_imports(tmp_path / "benger") == {
+        ("benger.pipeline._orchestrate", "analysis"): "benger/pipeline/_orchestrate.py:2 imports benger.analysis"
+    }
 
 
 def _fake_tree(tmp_path: Path, files: dict[str, str]) -> list[tuple[int, str]]:

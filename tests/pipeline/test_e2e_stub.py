@@ -8,9 +8,10 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+from benger.analysis import Leaderboard, leaderboard_from_store
 from benger.llm import RetryPolicy, create_model
-from benger.pipeline import ModelPool, RunConfig, run_config
-from benger.store import open_store
+from benger.pipeline import ModelPool, RunConfig, RunResult, run_config
+from benger.store import Store, open_store
 from benger.testing.stub_server import run_stub_server
 
 from .conftest import make_corpora
@@ -42,6 +43,12 @@ def _config(stub_url: str, max_tokens: int = 4000) -> RunConfig:
     )
 
 
+def _board(store: Store, result: RunResult) -> Leaderboard:
+    """The run's leaderboard as ``benger run`` builds it after the run (``leaderboard: {ci: normal}``)."""
+    return leaderboard_from_store(store, corpora=result.corpora, systems=result.systems, judges=result.judges,
+                                  ci="normal")  # fmt: skip
+
+
 def _factory() -> functools.partial:
     return functools.partial(create_model, policy=RetryPolicy(max_retries=3, initial_wait=0.01, max_wait=0.05))
 
@@ -62,7 +69,8 @@ async def test_every_item_accounted_for(db_path: Path) -> None:
         assert len(unscored) == 1 and unscored[0].reason is not None
         assert unscored[0].reason.startswith("unparseable after 4 attempts")
         assert unscored[0].total is None and unscored[0].dimensions is None
-        assert first.leaderboard is not None and sum(r.unscored for r in first.leaderboard.rows) == 1
+        assert (first.corpora, first.systems, first.judges) == (["e2e-fall", "e2e-gp"], ["stub"], ["stub-judge"])
+        assert sum(r.unscored for r in _board(store, first).rows) == 1
         second = await run_config(config, store, model_factory=_factory())
         # the failed generation is redone; the unscored judgement and the new generation are judged
         assert second.generation is not None and second.generation.counts == {"ok": 1}
@@ -79,8 +87,9 @@ async def test_every_item_accounted_for(db_path: Path) -> None:
     assert excluded.status == "excluded" and excluded.reason is not None
     assert excluded.reason.startswith("malformed after 4 attempts")
     for task in ("t-fall-01", "t-fall-02", "t-fall-03", "t-fall-05", "t-fall-06", "t-fall-07"):
-        assert by[task].status == "ok", by[task].reason
-        assert by[task].output_tokens is not None and by[task].output_tokens >= 200 and not by[task].truncated
+        gen = by[task]
+        assert gen.status == "ok", gen.reason
+        assert gen.output_tokens is not None and gen.output_tokens >= 200 and not gen.truncated
     assert by["t-gp-01"].answer == "Ja" and by["t-gp-01"].meta["attempts"] == 2
     # judgements: exactly one per ok generation, all scored now; totals are our sums, never zero-filled
     ok_ids = {g.generation_id for g in gens if g.status == "ok"}
@@ -88,8 +97,8 @@ async def test_every_item_accounted_for(db_path: Path) -> None:
     assert sorted(j.target_id for j in judgements) == sorted(ok_ids)
     for j in judgements:
         assert j.status == "scored" and j.dimensions is not None and j.total == sum(j.dimensions.values())
-    board = third.leaderboard
-    assert board is not None and sum(r.n for r in board.rows) == 11 and sum(r.excluded for r in board.rows) == 1
+    board = _board(store, third)
+    assert sum(r.n for r in board.rows) == 11 and sum(r.excluded for r in board.rows) == 1
     store.close()
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from benger.analysis import leaderboard_from_store
 from benger.pipeline import RunConfig, run_config
 from benger.store import open_store
 
@@ -51,7 +52,14 @@ async def test_smollm2_system_and_judge(db_path: Path) -> None:
             assert j.dimensions is not None and j.total == sum(j.dimensions.values())
         else:
             assert j.reason and j.total is None  # unscored, never 0
-    assert result.leaderboard is not None and result.leaderboard.rows
+    assert (result.corpora, result.systems, result.judges) == (
+        ["demo-falloesung", "demo-grundprinzipien"],
+        ["smollm2"],
+        ["smollm2-judge"],
+    )
+    board = leaderboard_from_store(store, corpora=result.corpora, systems=result.systems, judges=result.judges,
+                                   ci="normal")  # fmt: skip
+    assert board.rows
     # a rerun finds nothing to do
     again = await run_config(config, store)
     assert again.generation is not None and again.generation.total == 0

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from benger.cli._execute import _config, _err, _execute, _exit_if_incomplete, _open, _out, _show
+from benger.cli._execute import _config, _err, _execute, _execute_ranked, _exit_if_incomplete, _open, _out, _show
 from benger.cli._options import (
     ConcOpt,
     ConfigArg,
@@ -45,8 +45,8 @@ def run(
     """Generate, judge and print the leaderboard for a run config. Rerunning continues where it stopped."""
     cfg = _config(config, system=system, tasks=tasks, limit=limit, concurrency=concurrency, executor=executor)
     guard = budget_or_estimate(cfg, db, ("generate", "judge"), dry_run, max_cost, max_tokens)
-    result = _execute(cfg, db, ("generate", "judge", "leaderboard"), quiet, guard)
-    _show(result.leaderboard, out)
+    result, board = _execute_ranked(cfg, db, quiet, guard)
+    _show(board, out)
     _exit_if_incomplete(result)
 
 
@@ -308,8 +308,8 @@ def demo(
         f"by us is used; local model qwen2.5-0.5b-instruct as system and judge (store {db}); this takes a few "
         "minutes on a laptop CPU"
     )
-    result = _execute(cfg, db, ("generate", "judge", "leaderboard"), quiet)
-    _show(result.leaderboard, out)
+    result, board = _execute_ranked(cfg, db, quiet)
+    _show(board, out)
     _exit_if_incomplete(result)
 
 

@@ -8,6 +8,7 @@ Used by ``cli._core`` (run/generate/judge/leaderboard/demo), ``cli._demo`` (the 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +88,41 @@ def _open(db: str | None, config: Any = None) -> Any:
 
 
 def _execute(config: Any, db: str | None, stages: tuple[str, ...], quiet: bool, guard: Any = None) -> Any:
+    """Run the pipeline ``stages`` ("generate", "judge") of ``config`` on the store; returns the RunResult."""
+    return _execute_then(config, db, stages, quiet, guard, None)[0]
+
+
+def _execute_ranked(config: Any, db: str | None, quiet: bool, guard: Any = None) -> tuple[Any, Any]:
+    """Generate, judge, then the leaderboard of the run on the same store: (RunResult, Leaderboard)."""
+    return _execute_then(config, db, ("generate", "judge"), quiet, guard, run_leaderboard)
+
+
+def run_leaderboard(store: Any, config: Any, result: Any) -> Any:
+    """The leaderboard of a finished run: its corpora, its systems, the config's ``leaderboard`` options
+    (``judges``, else the run's judges, else every judge in the store; ``ci``, ``seed``, ``n_resamples``)."""
+    from benger.analysis import leaderboard_from_store
+
+    options = config.leaderboard
+    return leaderboard_from_store(
+        store,
+        corpora=result.corpora,
+        systems=result.systems,
+        judges=options.judges or (result.judges or None),
+        ci=options.ci,
+        seed=options.seed,
+        n_resamples=options.n_resamples,
+    )
+
+
+def _execute_then(
+    config: Any,
+    db: str | None,
+    stages: tuple[str, ...],
+    quiet: bool,
+    guard: Any,
+    then: Callable[[Any, Any, Any], Any] | None,
+) -> tuple[Any, Any]:
+    """(RunResult, ``then(store, config, result)`` or None): ``then`` runs on the open store after the run."""
     from benger.pipeline import ProgressReporter, run_config
     from benger.pipeline._budget import guarded_factory
 
@@ -95,6 +131,7 @@ def _execute(config: Any, db: str | None, stages: tuple[str, ...], quiet: bool, 
     factory = guarded_factory(config, guard) if guard is not None else None
     try:
         result = asyncio.run(run_config(config, store, stages=stages, progress=reporter, model_factory=factory))
+        extra = then(store, config, result) if then is not None else None
     except KeyboardInterrupt:
         _err().print("interrupted: every finished item is saved; run the same command again to continue")
         raise typer.Exit(130) from None
@@ -107,7 +144,7 @@ def _execute(config: Any, db: str | None, stages: tuple[str, ...], quiet: bool, 
             for key, message in stats.errors[:5]:
                 _err().print(f"[red]error[/red] {key}: {message}")
             _err().print(f"{len(stats.errors)} item(s) failed with an error (see above)")
-    return result
+    return result, extra
 
 
 def _exit_if_incomplete(result: Any) -> None:

@@ -1,4 +1,9 @@
-"""A whole run: load corpora into the store, generate, judge, compute the leaderboard."""
+"""A whole run: load corpora into the store, generate, judge.
+
+The leaderboard is not a pipeline stage: it needs the statistics layers above the pipeline, so the caller
+(``benger run``, a script) builds it from the store after the run, from ``RunResult.corpora``/``systems``/
+``judges`` and the config's ``leaderboard`` options.
+"""
 
 from __future__ import annotations
 
@@ -18,15 +23,20 @@ from benger.pipeline._runner import run_judgements as _run_judgements
 from benger.schema import FalloesungTask, PrincipleItem, SystemConfig
 
 Stage = str
-STAGES: tuple[Stage, ...] = ("generate", "judge", "leaderboard")
+STAGES: tuple[Stage, ...] = ("generate", "judge")
 
 
 @dataclass
 class RunResult:
+    """What a run did: the stats of each stage it ran and what it ran on (for the caller's leaderboard)."""
+
     generation: RunStats | None = None
     judgement: RunStats | None = None
-    leaderboard: Any = None
+    #: corpus names of the run, in the order of the config's specs
     corpora: list[str] = field(default_factory=list)
+    #: names of the run's systems (after the systems filter) and of its judges, in config order
+    systems: list[str] = field(default_factory=list)
+    judges: list[str] = field(default_factory=list)
     #: units of each run stage ("generate", "judge") not finished when the run ended (failed, unscored, raised,
     #: or still held by another run): planned again after the run, so 0 means complete
     remaining: dict[str, int] = field(default_factory=dict)
@@ -130,13 +140,25 @@ async def run_config(
     progress: ProgressReporter | None = None,
     model_factory: ModelFactory | None = None,
 ) -> RunResult:
-    """Run the stages of ``config`` against ``store``; every finished item is saved as it arrives."""
+    """Run the stages (``STAGES``: "generate", "judge") of ``config`` against ``store``; every finished item is
+    saved as it arrives.
+
+    ValueError for an unknown stage name (the leaderboard is the caller's: see the module docstring).
+    """
+    unknown = [stage for stage in stages if stage not in STAGES]
+    if unknown:
+        raise ValueError(
+            f"unknown stage(s) {', '.join(map(repr, unknown))}; the stages are {', '.join(STAGES)} (build the "
+            "leaderboard after the run: benger.analysis.leaderboard_from_store)"
+        )
     prompts = run_prompts(config)
     result = RunResult()
     result.corpora = load_run_corpora(store, config.corpora)
     tasks = select_tasks(store, result.corpora, config)
     systems = _filter_systems(config.resolved_systems(), config.filters.systems)
     judges = config.resolved_judges()
+    result.systems = [s.name for s in systems]
+    result.judges = [j.name for j in judges]
     for system in [*systems, *judges]:
         store.upsert_system(system)
     executor = make_executor(config.executor, config.concurrency, config=config, store=store)
@@ -183,17 +205,4 @@ async def run_config(
     if "judge" in stages and judges:
         targets = judge_targets(store, tasks, systems, prompts, human_solutions=config.judge_human_solutions)
         result.remaining["judge"] = len(plan_judgements(store, targets, judges, prompts, repeats=config.repeats))
-    if "leaderboard" in stages:
-        from benger.analysis import leaderboard_from_store
-
-        options = config.leaderboard
-        result.leaderboard = leaderboard_from_store(
-            store,
-            corpora=result.corpora,
-            systems=[s.name for s in systems],
-            judges=options.judges or ([j.name for j in judges] or None),
-            ci=options.ci,
-            seed=options.seed,
-            n_resamples=options.n_resamples,
-        )
     return result
