@@ -23,7 +23,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from benger.errors import EXIT_INPUT, EXIT_INTERNAL, EXIT_USAGE, BengerError
+from benger.errors import EXIT_INPUT, EXIT_INTERNAL, EXIT_USAGE, BengerError, InputError
 
 #: Environment variable that turns on tracebacks (same as ``--debug``).
 DEBUG_ENV = "BENGER_DEBUG"
@@ -64,12 +64,29 @@ def _missing_extra(exc: ModuleNotFoundError) -> str | None:
     return None
 
 
+def english(exc: BengerError) -> str:
+    """The message of ``exc`` in English, the CLI's language.
+
+    A study error (``benger.study.StudyError``) carries a German template for the web UI; the CLI prints the
+    English text of the UI's own table (``benger.web._i18n``), with the same file/line/field prefix. Without
+    the web extra (no study errors can arise then) the German text is printed as it is.
+    """
+    template = getattr(exc, "template", None)
+    if template is None or not isinstance(exc, InputError):
+        return str(exc)
+    try:
+        from benger.web._i18n import message
+    except ImportError:
+        return str(exc)
+    return str(InputError(message(exc, "en"), file=exc.file, line=exc.line, field=exc.field, record=exc.record))
+
+
 def report_error(exc: BaseException, *, debug: bool) -> int:
     """Print ``exc`` the way the CLI does and return the exit code (2 for BengerError, 1 for a bug)."""
     if debug:
         traceback.print_exception(exc, file=sys.stderr)
     if isinstance(exc, BengerError):
-        typer.secho(f"error: {exc}", fg=typer.colors.RED, err=True)
+        typer.secho(f"error: {english(exc)}", fg=typer.colors.RED, err=True)
         return EXIT_INPUT
     if isinstance(exc, EOFError):  # a prompt met the end of stdin (piped or closed input)
         typer.secho(

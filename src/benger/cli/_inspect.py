@@ -15,14 +15,18 @@ FormatOpt = Annotated[str, typer.Option("--format", help="text (for people) or j
 
 
 def _read_text(path: Path) -> str:
+    """The UTF-8 text of ``path``; InputError naming the file when it is missing, unreadable or blank."""
     try:
-        return path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise InputError("file not found", file=path) from None
     except UnicodeDecodeError as exc:
         raise InputError(f"not UTF-8 text (byte {exc.start})", file=path) from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", file=path) from None
+    if not text.strip():
+        raise InputError("the file holds no text to analyse (it is empty or blank)", file=path)
+    return text
 
 
 def _check_format(fmt: str) -> None:

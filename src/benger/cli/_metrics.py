@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from benger.cli._options import DbOption
+from benger.errors import InputError
 
 
 def register(app: typer.Typer) -> None:
@@ -39,6 +40,11 @@ def register(app: typer.Typer) -> None:
         if list_:
             _print_list(encoder, layer)
             return
+        if metrics is not None and not any(name.strip() for name in metrics.split(",")):
+            raise InputError(
+                f"names no metric ({metrics!r}); give a comma list or a group (see `benger metrics --list`)",
+                field="--metrics",
+            )
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 

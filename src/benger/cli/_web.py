@@ -19,13 +19,54 @@ if TYPE_CHECKING:
     from benger.store import Store
 
 study_app = typer.Typer(help="Human study: accounts, studies, picks, review assignment, export.", no_args_is_help=True)
-StudyOption = Annotated[int, typer.Option("--study", help="Study id (see `benger study list`).")]
+StudyOption = Annotated[str, typer.Option("--study", help="Study name or id (see `benger study list`).")]
 
 
 def _store(db: str | None) -> Store:
     from benger.store import open_store
 
     return open_store(db)
+
+
+def study_id(store: Store, ref: str) -> int:
+    """The id of the study ``ref`` names: its name, or its id (digits; an id wins over a name of digits).
+
+    Raises StudyError (field ``--study``) listing the studies when none matches.
+    """
+    from sqlalchemy import select
+
+    from benger.study import StudyError
+    from benger.study._models import Study
+
+    with store.session() as session:
+        studies = {s.id: s.name for s in session.scalars(select(Study).order_by(Study.id))}
+    wanted = ref.strip()
+    if wanted.isdecimal() and wanted.isascii() and int(wanted) in studies:
+        return int(wanted)
+    for sid, name in studies.items():
+        if name == wanted:
+            return sid
+    known = "; ".join(f"{sid} {name!r}" for sid, name in studies.items()) or "–"
+    raise StudyError(
+        "Es gibt keine Studie mit dem Namen oder der Nummer {ref}; die Studien (Nummer Name): {known}.",
+        field="--study",
+        ref=repr(ref),
+        known=known,
+    )
+
+
+def _named(store: Store, sid: int) -> str:
+    """``study 'name' (id N)`` for the command's one line of output."""
+    from benger.study._models import Study
+
+    with store.session() as session:
+        study = session.get(Study, sid)
+        return f"study {study.name if study else '?'!r} (id {sid})"
+
+
+def _secret(password: str | None, prompt: str) -> str:
+    """The password given (an empty one too: the account rules refuse it), or one asked for without echo."""
+    return password if password is not None else getpass.getpass(prompt)
 
 
 def server_config(app: FastAPI, host: str, port: int, trusted_proxies: list[str]) -> uvicorn.Config:
@@ -87,7 +128,7 @@ def create_user_cmd(
     """Create an account."""
     from benger.study import create_user
 
-    secret = password or getpass.getpass("Passwort: ")
+    secret = _secret(password, "Password: ")
     with _store(db).session() as session:
         user = create_user(session, username, secret, role)
         typer.echo(f"created {user.username} ({user.roles}), pseudonym {user.pseudonym}")
@@ -132,7 +173,7 @@ def set_password_cmd(
     from benger.study import set_password
 
     store = _store(db)
-    secret = password or getpass.getpass("Neues Passwort: ")
+    secret = _secret(password, "New password: ")
     with store.session() as session:
         set_password(session, _user_id(store, username), secret)
     typer.echo(f"password of {username} reset; its sessions ended")
@@ -179,8 +220,10 @@ def visible_to_cmd(
     """Make a study visible only to participants of these groups (no --group: to everyone)."""
     from benger.study import set_study_groups
 
-    set_study_groups(_store(db), study, list(group or []))
-    typer.echo(f"study {study} visible to: {' '.join(sorted(set(group or []))) or 'everyone'}")
+    store = _store(db)
+    sid = study_id(store, study)
+    set_study_groups(store, sid, list(group or []))
+    typer.echo(f"{_named(store, sid)} visible to: {' '.join(sorted(set(group or []))) or 'everyone'}")
 
 
 @study_app.command("open")
@@ -188,8 +231,10 @@ def open_cmd(study: StudyOption, db: DbOption = None) -> None:
     """Open a study (draft or closed without picks -> open): participants may enrol and submit."""
     from benger.study import open_study
 
-    open_study(_store(db), study)
-    typer.echo(f"study {study} is open")
+    store = _store(db)
+    sid = study_id(store, study)
+    open_study(store, sid)
+    typer.echo(f"{_named(store, sid)} is open")
 
 
 @study_app.command("close")
@@ -197,7 +242,9 @@ def close_cmd(study: StudyOption, db: DbOption = None) -> None:
     """Close a study: submissions end; running attempts submit their last draft."""
     from benger.study import close_study
 
-    typer.echo(f"study {study} is closed; {close_study(_store(db), study)} running drafts submitted")
+    store = _store(db)
+    sid = study_id(store, study)
+    typer.echo(f"{_named(store, sid)} is closed; {close_study(store, sid)} running drafts submitted")
 
 
 @study_app.command("finish")
@@ -205,8 +252,10 @@ def finish_cmd(study: StudyOption, db: DbOption = None) -> None:
     """Finish the reviews of a study (in_review -> done)."""
     from benger.study import finish_study
 
-    finish_study(_store(db), study)
-    typer.echo(f"study {study} is done")
+    store = _store(db)
+    sid = study_id(store, study)
+    finish_study(store, sid)
+    typer.echo(f"{_named(store, sid)} is done")
 
 
 @study_app.command("invite")
@@ -229,7 +278,7 @@ def create_cmd(
     """Create a study from a corpus."""
     from benger.study import create_study
 
-    typer.echo(f"study id {create_study(_store(db), name, corpus, seed, time_limit)}")
+    typer.echo(f"created study {name!r} (id {create_study(_store(db), name, corpus, seed, time_limit)})")
 
 
 @study_app.command("list")
@@ -252,7 +301,7 @@ def set_author_cmd(task_id: str, username: str, study: StudyOption, db: DbOption
     from benger.study import set_author
 
     store = _store(db)
-    set_author(store, study, task_id, _user_id(store, username))
+    set_author(store, study_id(store, study), task_id, _user_id(store, username))
 
 
 @study_app.command("picks")
@@ -260,7 +309,8 @@ def picks_cmd(study: StudyOption, db: DbOption = None) -> None:
     """Select the validation picks of a closed study (again until reviews start)."""
     from benger.study import run_picks
 
-    typer.echo(f"{run_picks(_store(db), study)} picks")
+    store = _store(db)
+    typer.echo(f"{run_picks(store, study_id(store, study))} picks")
 
 
 @study_app.command("assign")
@@ -272,7 +322,8 @@ def assign_cmd(
     """Assign 1 creator and 3 blind reviews per pick (again until reviews start)."""
     from benger.study import run_assignment
 
-    typer.echo(f"{run_assignment(_store(db), study, seed)} review assignments")
+    store = _store(db)
+    typer.echo(f"{run_assignment(store, study_id(store, study), seed)} review assignments")
 
 
 @study_app.command("expire")
@@ -290,4 +341,5 @@ def export_cmd(
     """Export picks, assignments and reviews in the release layout."""
     from benger.study import export_study
 
-    typer.echo(json.dumps(export_study(_store(db), study, out)))
+    store = _store(db)
+    typer.echo(json.dumps(export_study(store, study_id(store, study), out)))

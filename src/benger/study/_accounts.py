@@ -63,11 +63,27 @@ def _check_password(password: str) -> None:
         raise StudyError("Ein Passwort braucht mindestens {n} Zeichen.", field="password", n=MIN_PASSWORD)
 
 
-def create_user(session: Session, username: str, password: str, roles: list[str]) -> StudyUser:
-    """Create an account; the password is stored as an argon2id hash."""
+def check_username(username: str) -> str:
+    """``username`` without surrounding blanks; StudyError (field ``username``) unless it is 1 to 100
+    printable characters: no control, format (bidi overrides such as U+202E, zero-width joiners), private-use,
+    unassigned or line/paragraph separator characters, no blank other than the plain space."""
     username = username.strip()
     if not username or len(username) > 100:
         raise StudyError("Ein Benutzername braucht 1 bis 100 Zeichen.", field="username")
+    for position, char in enumerate(username, start=1):
+        if not char.isprintable():
+            raise StudyError(
+                "Ein Benutzername darf keine Steuer- oder Formatzeichen enthalten (Zeichen {position}: U+{code}).",
+                field="username",
+                position=position,
+                code=f"{ord(char):04X}",
+            )
+    return username
+
+
+def create_user(session: Session, username: str, password: str, roles: list[str]) -> StudyUser:
+    """Create an account; the password is stored as an argon2id hash. The name follows :func:`check_username`."""
+    username = check_username(username)
     _check_password(password)
     user = StudyUser(
         username=username,

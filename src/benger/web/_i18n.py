@@ -162,9 +162,13 @@ EN: dict[str, str] = {
     "Unbekannte Rolle(n) {roles}; erlaubt sind: {allowed}": "Unknown role(s) {roles}; allowed: {allowed}",
     "Ein Passwort braucht mindestens {n} Zeichen.": "A password needs at least {n} characters.",
     "Ein Benutzername braucht 1 bis 100 Zeichen.": "A user name needs 1 to 100 characters.",
+    "Ein Benutzername darf keine Steuer- oder Formatzeichen enthalten (Zeichen {position}: U+{code}).":
+        "A user name may not contain control or formatting characters (character {position}: U+{code}).",
     "Der Benutzername {name} ist bereits vergeben.": "The user name {name} is taken.",
     "Dieses Konto gibt es nicht.": "This account does not exist.",
     "Es gibt kein Konto {name}.": "There is no account {name}.",
+    "Es gibt keine Studie mit dem Namen oder der Nummer {ref}; die Studien (Nummer Name): {known}.":
+        "There is no study named or numbered {ref}; the studies (id name): {known}.",
     "Das bisherige Passwort ist falsch.": "The current password is wrong.",
     "Dieser Einladungslink ist ungültig, benutzt oder abgelaufen.": "This invitation link is invalid, used or expired.",
     "Die Bearbeitungszeit muss mindestens eine Sekunde betragen.": "The time limit must be at least one second.",
@@ -364,9 +368,15 @@ JS_STRINGS: tuple[str, ...] = (
 
 
 def message(exc: Any, lang: str) -> str:
-    """The text of a StudyError in ``lang``: its template and string values translated, then filled in."""
+    """The text of a StudyError in ``lang``: its template and string values translated, then filled in.
+
+    A value that is a ", "-joined list of labels (the allowed states) is translated label by label."""
     _ = translator(lang)
-    values = {k: _(v) if isinstance(v, str) else v for k, v in exc.values.items()}
+
+    def value(text: str) -> str:
+        return _(text) if _(text) != text or ", " not in text else ", ".join(_(part) for part in text.split(", "))
+
+    values = {k: value(v) if isinstance(v, str) else v for k, v in exc.values.items()}
     return _(exc.template).format(**values)
 
 
