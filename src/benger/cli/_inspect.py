@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -85,6 +86,51 @@ def _print_report(report: Any) -> None:
         echo(f"  missing vs reference: {'; '.join(missing[:30])}{' …' if len(missing) > 30 else ''}")
 
 
+def _rubric_name(rubric_id: str) -> str:
+    """``falloesung`` of ``falloesung@1+3f2a9c01`` (a rubric id is ``name@version[+sha8]``)."""
+    return rubric_id.split("@", 1)[0]
+
+
+def choose_judgements(
+    store: Any, *, judge: str | None, rubric: str | None, corpus: str | None
+) -> tuple[str | None, str | None, str]:
+    """The (judge, rubric id) whose judgements ``benger errors`` classifies, and a line saying why.
+
+    Error modes are about Falllösungen: among the (judge, rubric) pairs of the scored judgements of ok
+    generations (of ``corpus``), only pairs of the ``falloesung`` rubric are candidates when there are any
+    (a store may also hold Grundprinzipien judgements); of those, the judge with the most judgements is taken
+    (``--judge`` documents this default). Given both ``judge`` and ``rubric``, they are returned as they are
+    (with an empty line). Raises InputError listing the pairs when none is of the Falllösung rubric and
+    there is more than one, so the user chooses with ``--judge`` and ``--rubric``.
+    """
+    if judge is not None and rubric is not None:
+        return judge, rubric, ""
+    ok = {g.generation_id for g in store.generations(corpus=corpus, status="ok")}
+    found = store.judgements(judge=judge, target_kind="generation", status="scored", rubric_id=rubric)
+    pairs = Counter((j.judge, j.rubric_id) for j in found if j.target_id in ok)
+    if not pairs:
+        return judge, rubric, ""  # the analysis says what is missing
+    listed = "; ".join(f"--judge {j} --rubric {r} ({n} judgements)" for (j, r), n in pairs.most_common())
+    falloesung = Counter({pair: n for pair, n in pairs.items() if _rubric_name(pair[1]) == "falloesung"})
+    if len(pairs) == 1:
+        ((chosen, _),) = pairs.most_common(1)
+    elif falloesung:
+        ((chosen, _),) = falloesung.most_common(1)
+    else:
+        raise InputError(
+            f"the store holds judgements of several judges/rubrics and none of the Falllösung rubric; choose one: "
+            f"{listed}",
+            field="--rubric",
+        )
+    why = "" if len(pairs) == 1 else f" (chosen among: {listed})"
+    return chosen[0], chosen[1], f"judgements of judge {chosen[0]}, rubric {chosen[1]}{why}"
+
+
+def _superseded(store: Any, corpus: str | None) -> int:
+    """How many superseded generations (status ``excluded``, ``meta.superseded``) the store holds."""
+    return sum(1 for g in store.generations(corpus=corpus, status="excluded") if g.meta.get("superseded"))
+
+
 def _print_errors(report: Any) -> None:
     echo = typer.echo
     prov = report.provenance
@@ -164,8 +210,13 @@ def register(app: typer.Typer) -> None:
     @app.command("errors")
     def errors_cmd(
         db: DbOption = None,
-        judge: Annotated[str | None, typer.Option("--judge", help="Judge name (default: the most frequent).")] = None,
-        rubric: Annotated[str | None, typer.Option("--rubric", help="Rubric version id of the judgements.")] = None,
+        judge: Annotated[
+            str | None,
+            typer.Option("--judge", help="Judge name (default: the most frequent of the Falllösung rubric)."),
+        ] = None,
+        rubric: Annotated[
+            str | None, typer.Option("--rubric", help="Rubric id of the judgements (default: the Falllösung rubric's).")
+        ] = None,
         corpus: Annotated[str | None, typer.Option("--corpus", help="Only generations of this corpus.")] = None,
         release: Annotated[
             Path | None,
@@ -208,9 +259,11 @@ def register(app: typer.Typer) -> None:
             words = release_word_counts(load_release(release))
         store = open_store(require_existing_store(db))
         try:
+            judge, rubric, chosen = choose_judgements(store, judge=judge, rubric=rubric, corpus=corpus)
             report = error_modes_from_store(
                 store, judge=judge, rubric_id=rubric, corpus=corpus, params=params, words=words
             )
+            superseded = _superseded(store, corpus)
         finally:
             store.close()
         if fmt == "json":
@@ -219,3 +272,6 @@ def register(app: typer.Typer) -> None:
             typer.echo(error_modes_markdown(report), nl=False)
         else:
             _print_errors(report)
+            if chosen:
+                typer.echo(f"  {chosen}")
+            typer.echo(f"  only ok generations are classified: {superseded} superseded generations are left out")
