@@ -14,19 +14,32 @@ from benger.stats import bootstrap_mean_ci, named_rng
 HUMAN_ROWS = ("traditional", "co_creation")
 
 
-def _cell(values: list[float], seed: int, *names: str, n_boot: int) -> dict[str, Any] | None:
+#: Cells already computed, by (values, seed, names, n_boot): the bootstrap of a cell depends on nothing else, so a
+#: cell of the same values and names is the same numbers (final and with-superseded tables share most cells).
+CellMemo = dict[tuple[Any, ...], dict[str, Any] | None]
+
+
+def _cell(values: list[float], seed: int, *names: str, n_boot: int, memo: CellMemo) -> dict[str, Any] | None:
     """Mean with a 95% percentile bootstrap CI (generator from the seed and the cell's names); None without values."""
     if not values:
         return None
-    ci = bootstrap_mean_ci(values, n_resamples=n_boot, seed=named_rng(seed, "appendix_a", *names))
-    return {"mean": ci.estimate, "low": ci.low, "high": ci.high, "halfwidth": ci.half_width, "n": ci.n}
+    key = (tuple(values), seed, names, n_boot)
+    if key not in memo:
+        ci = bootstrap_mean_ci(values, n_resamples=n_boot, seed=named_rng(seed, "appendix_a", *names))
+        memo[key] = {"mean": ci.estimate, "low": ci.low, "high": ci.high, "halfwidth": ci.half_width, "n": ci.n}
+    cell = memo[key]
+    return None if cell is None else dict(cell)
 
 
-def _rubric_cells(raws: list[float], seed: int, key: str, prefix: str, n_boot: int) -> dict[str, Any]:
+def _rubric_cells(raws: list[float], seed: int, key: str, prefix: str, n_boot: int, memo: CellMemo) -> dict[str, Any]:
     return {
-        f"{prefix}raw": _cell(raws, seed, key, prefix + "raw", n_boot=n_boot),
-        f"{prefix}grade_points": _cell([float(grade_points(x)) for x in raws], seed, key, prefix + "gp", n_boot=n_boot),
-        f"{prefix}pass_rate": _cell([float(passed(x)) for x in raws], seed, key, prefix + "pass", n_boot=n_boot),
+        f"{prefix}raw": _cell(raws, seed, key, prefix + "raw", n_boot=n_boot, memo=memo),
+        f"{prefix}grade_points": _cell(
+            [float(grade_points(x)) for x in raws], seed, key, prefix + "gp", n_boot=n_boot, memo=memo
+        ),
+        f"{prefix}pass_rate": _cell(
+            [float(passed(x)) for x in raws], seed, key, prefix + "pass", n_boot=n_boot, memo=memo
+        ),
     }
 
 
@@ -38,6 +51,7 @@ def appendix_a(
     include_superseded: bool = False,
     metrics_all: Mapping[str, Mapping[str, float]] | None = None,
     human_metrics: Mapping[str, Mapping[str, tuple[str | None, float]]] | None = None,
+    memo: CellMemo | None = None,
 ) -> dict[str, Any]:
     """Tables 2 and 5 on the Benchathon generations (final only, or with the superseded ones as the paper prints).
 
@@ -45,8 +59,11 @@ def appendix_a(
     rows take the reviews of the human picks per condition. Human judge columns need the primary-judge scores of
     all human solutions (``unavailable`` when absent). ``metrics_all`` (metric -> generation -> value) must hold
     the superseded generations' values when ``include_superseded``; ``human_metrics`` (metric -> annotation ->
-    (condition, value)) gives the human rows of Table 5.
+    (condition, value)) gives the human rows of Table 5. ``memo`` (shared between calls, e.g. the final and the
+    with-superseded tables) skips the bootstrap of a cell already computed with the same values, seed and names;
+    every number is the same with or without it.
     """
+    memo = {} if memo is None else memo
     gens = data.generations if include_superseded else data.final_generations()
     raws: dict[str, list[float]] = defaultdict(list)
     system_of = {}
@@ -70,18 +87,18 @@ def appendix_a(
     for cond in HUMAN_ROWS:
         row: dict[str, Any] = {"row": f"human_{cond}", "kind": "human", "n": annotations[cond]}
         if scored[cond] and len(scored[cond]) == annotations[cond]:
-            row.update(_rubric_cells(scored[cond], seed, cond, "", n_boot))
+            row.update(_rubric_cells(scored[cond], seed, cond, "", n_boot, memo))
         else:
             row.update({"raw": None, "grade_points": None, "pass_rate": None, "judge_source": "unavailable"})
             row["judge_reason"] = f"primary-judge scores exist for {len(scored[cond])} of {annotations[cond]} solutions"
         row["n_h"] = len(reviews[cond])
-        row.update(_rubric_cells(reviews[cond], seed, cond, "h_", n_boot))
+        row.update(_rubric_cells(reviews[cond], seed, cond, "h_", n_boot, memo))
         table2.append(row)
     order = sorted(raws, key=lambda s: (-sum(raws[s]) / len(raws[s]), s))
     for system in order:
         row = {"row": system, "kind": "system", "n": len(raws[system]), "n_h": len(reviews[system])}
-        row.update(_rubric_cells(raws[system], seed, system, "", n_boot))
-        row.update(_rubric_cells(reviews[system], seed, system, "h_", n_boot))
+        row.update(_rubric_cells(raws[system], seed, system, "", n_boot, memo))
+        row.update(_rubric_cells(reviews[system], seed, system, "h_", n_boot, memo))
         table2.append(row)
     values = metrics_all if metrics_all is not None else data.metrics
     names = sorted(values)
@@ -89,12 +106,12 @@ def appendix_a(
     for cond in HUMAN_ROWS:
         per = {m: [v for c, v in (human_metrics or {}).get(m, {}).values() if c == cond] for m in names}
         row = {"row": f"human_{cond}", "kind": "human", "n": max((len(v) for v in per.values()), default=0)}
-        row["metrics"] = {m: _cell(per[m], seed, cond, "metric", m, n_boot=n_boot) for m in names}
+        row["metrics"] = {m: _cell(per[m], seed, cond, "metric", m, n_boot=n_boot, memo=memo) for m in names}
         table5.append(row)
     for system in order:
         per = {m: [v for gid, v in values[m].items() if system_of.get(gid) == system] for m in names}
         row = {"row": system, "kind": "system", "n": len(raws[system])}
-        row["metrics"] = {m: _cell(per[m], seed, system, "metric", m, n_boot=n_boot) for m in names}
+        row["metrics"] = {m: _cell(per[m], seed, system, "metric", m, n_boot=n_boot, memo=memo) for m in names}
         table5.append(row)
     return {
         "method": "per row the mean with a 95% percentile bootstrap CI (B = n_boot; each cell's generator from the "

@@ -102,13 +102,10 @@ class _TestSet:
         s_f = -np.sqrt(np.nanmean((judge_vals[:, :, None] - self.others[None]) ** 2, axis=2))
         d = (self.s_h[None] >= s_f).astype(int) - (s_f >= self.s_h[None]).astype(int)
         w = mult[:, self.pick_idx]
-        counts = []
-        for value in (0, 1, -1):
-            hit = w * (d == value)
-            c = np.zeros((d.shape[0], n_graders))
-            for g in range(n_graders):
-                c[:, g] = hit[:, self.grader_idx == g].sum(axis=1)
-            counts.append(c)
+        # per grader: the weighted count of each outcome, as one product with the review -> grader indicator
+        # (integer-valued floats, so the sums are exact whatever their order)
+        onehot = (self.grader_idx[:, None] == np.arange(n_graders)[None, :]).astype(float)
+        counts = [(w * (d == value)) @ onehot for value in (0, 1, -1)]
         return {str(eps): omega_from_counts(*counts, epsilon=eps) for eps in EPSILONS}
 
 
@@ -120,6 +117,12 @@ def _ci(omegas: np.ndarray) -> dict[str, Any]:
     return {"low": float(low), "high": float(high), "n_rep": int(ok.size), "passes_boot_lo": bool(low >= 0.5)}
 
 
+def _draw_counts(rng: np.random.Generator, reps: int, n: int) -> np.ndarray:
+    """(reps, n): how often each of n items is drawn in each of reps resamples of n draws with replacement."""
+    rows = np.repeat(np.arange(reps), n)
+    return np.bincount(rows * n + rng.integers(0, n, reps * n), minlength=reps * n).reshape(reps, n).astype(float)
+
+
 def _stacked_omegas(
     cell: _Cell, test: _TestSet, tier: str, variant: str, rng: np.random.Generator, reps: int
 ) -> dict[str, np.ndarray]:
@@ -127,10 +130,8 @@ def _stacked_omegas(
     GLOO: one fit per blind grader without that grader's creator picks, no LOO) -> calibrate and clip -> resample
     the test picks (n_test draws; a pick drawn k times contributes its reviews' outcomes k times) -> alt-test."""
     n_a, n_t, n_g = len(cell.anchor_ids), len(test.picks), len(cell.blind_graders)
-    anchor_w = np.zeros((reps, n_a))
-    np.add.at(anchor_w, (np.repeat(np.arange(reps), n_a), rng.integers(0, n_a, reps * n_a)), 1.0)
-    mult = np.zeros((reps, n_t))
-    np.add.at(mult, (np.repeat(np.arange(reps), n_t), rng.integers(0, n_t, reps * n_t)), 1.0)
+    anchor_w = _draw_counts(rng, reps, n_a)
+    mult = _draw_counts(rng, reps, n_t)
     y_rev = test.y[test.pick_idx]
     if tier == "raw":
         vals = np.broadcast_to(y_rev, (reps, y_rev.size))

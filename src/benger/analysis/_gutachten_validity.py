@@ -65,15 +65,26 @@ def _centred_ranks(values: np.ndarray) -> np.ndarray:
     return centred
 
 
+#: Resample indices and centred resampled ranks already computed, keyed by what determines them (n, resamples and
+#: seed; the column's values): every feature meets every target with the same resamples, so each column is
+#: ranked once per table instead of once per pair.
+RankMemo = dict[tuple[Any, ...], np.ndarray]
+
+
+def _resampled_ranks(values: np.ndarray, idx: np.ndarray, key: tuple[Any, ...], memo: RankMemo) -> np.ndarray:
+    full = ("ranks", tuple(values.tolist()), *key)
+    if full not in memo:
+        memo[full] = _centred_ranks(values[idx])
+    return memo[full]
+
+
 def _rank_correlations(
-    x: np.ndarray, y: np.ndarray, z: np.ndarray | None, idx: np.ndarray
+    rx: np.ndarray, ry: np.ndarray, rz: np.ndarray | None, n_rows: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Spearman rho (or, given ``z``, the partial rank correlation controlling for z) of each row of
-    ``idx`` (a resample of pair indices); returns (values, mask of defined rows)."""
-    rx, ry = _centred_ranks(x[idx]), _centred_ranks(y[idx])
-    ok = np.ones(idx.shape[0], dtype=bool)
-    if z is not None:
-        rz = _centred_ranks(z[idx])
+    """Spearman rho (or, given ``rz``, the partial rank correlation controlling for z) of each row of the centred
+    ranks ``rx``/``ry`` (one row per resample of pair indices); returns (values, mask of defined rows)."""
+    ok = np.ones(n_rows, dtype=bool)
+    if rz is not None:
         zz = (rz * rz).sum(axis=1, keepdims=True)
         ok &= zz[:, 0] > 0
         zz[zz == 0] = 1.0
@@ -93,6 +104,7 @@ def spearman_ci(
     n_resamples: int = 2000,
     seed: int = 0,
     confidence: float = 0.95,
+    memo: RankMemo | None = None,
 ) -> tuple[int, float | None, float | None, float | None, int]:
     """(n, rho, low, high, dropped): Spearman rho over complete pairs (given ``control``: the partial rank
     correlation controlling for it) with a paired percentile bootstrap interval.
@@ -100,7 +112,9 @@ def spearman_ci(
     Each resample draws pairs with replacement and ranks them anew (average ranks for ties). A resample
     with a constant side is undefined and dropped; when more than MAX_DEGENERATE of them are, the CI
     is None (undefined) rather than an interval of the lucky resamples. rho is None with < 3 pairs.
+    ``memo`` (shared between calls) reuses resamples and ranks of equal inputs; the numbers are the same.
     """
+    memo = {} if memo is None else memo
     columns = [a, b] if control is None else [a, b, control]
     keep = [i for i in range(len(a)) if all(c[i] is not None and not np.isnan(float(c[i])) for c in columns)]  # type: ignore[arg-type]
     x = np.asarray([a[i] for i in keep], dtype=float)
@@ -112,12 +126,19 @@ def spearman_ci(
     if z is None:
         rho = spearman(x, y)
     else:
-        values, ok = _rank_correlations(x, y, z, np.arange(n)[None, :])
+        one = np.arange(n)[None, :]
+        values, ok = _rank_correlations(_centred_ranks(x[one]), _centred_ranks(y[one]), _centred_ranks(z[one]), 1)
         rho = float(values[0]) if ok[0] else None
     if rho is None:
         return n, None, None, None, 0
-    idx = np.random.default_rng(seed).integers(0, n, size=(n_resamples, n))
-    values, ok = _rank_correlations(x, y, z, idx)
+    key = (n, n_resamples, seed)
+    if ("idx", *key) not in memo:
+        memo[("idx", *key)] = np.random.default_rng(seed).integers(0, n, size=(n_resamples, n))
+    idx = memo[("idx", *key)]
+    rz = None if z is None else _resampled_ranks(z, idx, key, memo)
+    values, ok = _rank_correlations(
+        _resampled_ranks(x, idx, key, memo), _resampled_ranks(y, idx, key, memo), rz, n_resamples
+    )
     dropped = int((~ok).sum())
     if dropped > MAX_DEGENERATE * n_resamples:
         return n, rho, None, None, dropped
@@ -181,15 +202,18 @@ def validity_table(release: Any, *, n_resamples: int = 2000, seed: int = 0) -> V
     ids = sorted(features)
     target_names = ["human_raw", "judge_raw"] + [f"{w}_{d}" for d in DIMENSIONS for w in ("human", "judge")]
     rows, partial = [], []
+    memo: RankMemo = {}
     words = [features[i]["words"] for i in ids]
     for feature in FEATURES:
         xs = [features[i][feature] for i in ids]
         for target in target_names:
             ys = [targets[i][target] for i in ids]
-            n, rho, low, high, dropped = spearman_ci(xs, ys, n_resamples=n_resamples, seed=seed)
+            n, rho, low, high, dropped = spearman_ci(xs, ys, n_resamples=n_resamples, seed=seed, memo=memo)
             rows.append(Correlation(feature=feature, target=target, n=n, rho=rho, low=low, high=high, dropped=dropped))
             if feature != "words" and target in ("human_raw", "judge_raw"):
-                n, rho, low, high, dropped = spearman_ci(xs, ys, control=words, n_resamples=n_resamples, seed=seed)
+                n, rho, low, high, dropped = spearman_ci(
+                    xs, ys, control=words, n_resamples=n_resamples, seed=seed, memo=memo
+                )
                 partial.append(
                     Correlation(
                         feature=feature,

@@ -56,6 +56,9 @@ class Context:
     n_stacked: int = 500
     include_superseded: bool = False
     results: dict[str, Any] = field(default_factory=dict)
+    #: Work shared between statistics of one run, by a key the statistic chooses (e.g. the bootstrap cells both
+    #: Appendix A tables use); never part of results.json.
+    memo: dict[str, Any] = field(default_factory=dict)
 
     def get(self, path: str) -> Any:
         """The value at a dotted path of the results computed so far (``KeyError`` if not computed yet)."""

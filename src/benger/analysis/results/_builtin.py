@@ -54,7 +54,8 @@ def _operational(ctx: Context) -> Any:
 def _appendix_a_final(ctx: Context) -> Any:
     """Per-system judge and human-grade columns (Table 2) and automatic metrics (Table 5), final generations."""
     human = getattr(ctx.data, "human_metrics", None) or None
-    return appendix_a(ctx.data, seed=ctx.seed, n_boot=ctx.n_boot, human_metrics=human)
+    memo = ctx.memo.setdefault("appendix_a.cells", {})
+    return appendix_a(ctx.data, seed=ctx.seed, n_boot=ctx.n_boot, human_metrics=human, memo=memo)
 
 
 @statistic("rq1.appendix_a.with_superseded", m.AppendixA, paper_ref="Appendix A, Tables 2 and 5", order=131)
@@ -62,8 +63,15 @@ def _appendix_a_superseded(ctx: Context) -> Any:
     """The same with the superseded generations counted (what the paper prints)."""
     human = getattr(ctx.data, "human_metrics", None) or None
     every = getattr(ctx.data, "metrics_all", None) or None
+    memo = ctx.memo.setdefault("appendix_a.cells", {})
     return appendix_a(
-        ctx.data, seed=ctx.seed, n_boot=ctx.n_boot, include_superseded=True, metrics_all=every, human_metrics=human
+        ctx.data,
+        seed=ctx.seed,
+        n_boot=ctx.n_boot,
+        include_superseded=True,
+        metrics_all=every,
+        human_metrics=human,
+        memo=memo,
     )
 
 
