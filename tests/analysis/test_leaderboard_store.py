@@ -322,6 +322,7 @@ def test_property_sql_equals_python_and_n_is_bounded(
             )
         )
     board = _assert_same(store, ci="bootstrap", n_resamples=100, pool_judges=pooled)
+    _assert_same(store, ci="normal", pool_judges=pooled)  # SQL sums (or, pooled, items) against the records
     assert all(r.n <= 4 * 2 for r in board.rows)  # corpus size x repetitions
     assert all(
         r.n + r.unjudged

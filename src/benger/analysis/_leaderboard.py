@@ -47,7 +47,8 @@ from benger.analysis._leaderboard_model import (  # noqa: F401  (re-exported)
 )
 from benger.errors import InputError
 from benger.schema import FalloesungTask, Generation, Judgement, PrincipleItem, SystemConfig
-from benger.store._aggregate import Answer, ConfigProvenance, GenerationCount, ItemScore, MetricGroupMean
+from benger.store._aggregate import Answer, ConfigProvenance, GenerationCount, MetricGroupMean
+from benger.store._aggregate_items import ItemScore
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -243,15 +244,22 @@ def leaderboard_from_store(
 ) -> Leaderboard:
     """The leaderboard of a store (optionally restricted to corpora, system names and judge names).
 
-    Counts and repeat means are computed in SQL (``benger.store._aggregate``); only per-generation score
-    columns reach Python (for the bootstrap), never texts, justifications or ORM objects.
+    Counts, repeat means and (with ``ci="normal"``) the rows' sums are computed in SQL (``benger.store._aggregate``,
+    ``_aggregate_items``); per-generation score columns reach Python only for the bootstrap, pooled judges or a
+    near-constant row, never texts, justifications or ORM objects.
     """
     from benger.store import _aggregate as agg
+    from benger.store import _aggregate_items as per_item
 
     agg.refresh_statistics(store)
-    items = agg.item_scores(
-        store, corpora=corpora, systems=systems, judges=judges, include_superseded=include_superseded
-    )
+    scope: dict[str, Any] = {
+        "corpora": corpora,
+        "systems": systems,
+        "judges": judges,
+        "include_superseded": include_superseded,
+    }
+    # the normal interval needs sums only (a few rows); the bootstrap and pooled judges need every item
+    sums = per_item.row_sums(store, **scope) if ci == "normal" and not pool_judges else None
     counts = agg.generation_counts(store, corpora=corpora, systems=systems)
     answers = agg.answers(store, corpora=corpora, systems=systems)
     gold: dict[str, str] = {}
@@ -265,11 +273,12 @@ def leaderboard_from_store(
     for s in configs:
         tiers.setdefault(s.name, s.tier)
     return build(
-        items,
+        lambda: per_item.item_scores(store, **scope),
         counts,
         answers,
         gold,
         agg.metric_means(store, signatures, corpora=corpora, systems=systems),
+        sums=sums,
         tiers=tiers,
         provenance=agg.config_provenance(store, [c.config_hash for c in counts]),
         displays=display_names(configs),

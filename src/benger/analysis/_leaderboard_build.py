@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar, Union
 
 import numpy as np
 
@@ -25,9 +25,20 @@ from benger.analysis._leaderboard_model import (
     LeaderboardRow,
     SystemRank,
 )
+from benger.analysis._leaderboard_sums import (
+    GroupKey,
+    JudgeKey,
+    RowKey,
+    judge_key,
+    merge,
+    normal_interval,
+    per_generation,
+    sums_from_items,
+)
 from benger.metrics._answers import accuracy
 from benger.stats import bootstrap_mean_cis, normal_mean_ci
-from benger.store._aggregate import Answer, ConfigProvenance, GenerationCount, ItemScore, MetricGroupMean
+from benger.store._aggregate import Answer, ConfigProvenance, GenerationCount, MetricGroupMean
+from benger.store._aggregate_items import ItemScore, RowSums
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -39,20 +50,19 @@ def _short(value: str | None) -> str | None:
 
 
 # -- the one aggregation ---------------------------------------------------------------------------------
-JudgeKey = tuple[str, str, str]  # judge name, judge config hash, rubric id
-RowKey = tuple[str, str, str]  # system, config hash (the row's identity), corpus
+ItemSource = Union[Sequence[ItemScore], Callable[[], Sequence[ItemScore]]]  # noqa: UP007  (a runtime alias)
 
 
-def _group_labels(items: Sequence[ItemScore]) -> dict[JudgeKey, str]:
+def _group_labels(groups: Mapping[GroupKey, RowSums]) -> dict[JudgeKey, str]:
     # the distinct (judge, corpus, configuration) first: a few per store, whatever the number of items
-    scored = {(it.judge, it.corpus, it.judge_config_hash, it.rubric) for it in items if it.n_scored}
     per_corpus: dict[tuple[str, str], set[tuple[str, str]]] = defaultdict(set)
-    for judge, corpus, jhash, rubric in scored:
-        per_corpus[(judge, corpus)].add((jhash, rubric))
+    for (rk, (judge, jhash, rubric)), s in groups.items():
+        if s.n:
+            per_corpus[(judge, rk[2])].add((jhash, rubric))
     split = {judge for (judge, _), configs in per_corpus.items() if len(configs) > 1}
     return {
         (judge, jhash, rubric): f"{judge} [{jhash[:8]}, {rubric}]" if judge in split else judge
-        for judge, jhash, rubric in {(it.judge, it.judge_config_hash, it.rubric) for it in items}
+        for judge, jhash, rubric in {jkey for _, jkey in groups}
     }
 
 
@@ -73,13 +83,26 @@ def _cis(
     return out
 
 
+def _moved(items: Sequence[ItemScore], remap: Mapping[RowKey, RowKey]) -> list[ItemScore]:
+    """The ok items, and the superseded ones that ``remap`` moves into another row (as ok items of it)."""
+    kept = []
+    for it in items:
+        old_key = (it.system, it.config_hash, it.corpus)
+        if old_key in remap:
+            kept.append(it._replace(config_hash=remap[old_key][1], status="ok"))
+        elif it.status == "ok":
+            kept.append(it)
+    return kept
+
+
 def build(
-    items: Sequence[ItemScore],
+    items: ItemSource,
     counts: Sequence[GenerationCount],
     answers: Sequence[Answer],
     gold: Mapping[str, str],
     metric_rows: Sequence[MetricGroupMean],
     *,
+    sums: Sequence[RowSums] | None = None,
     tiers: Mapping[str, str | None],
     provenance: Mapping[str, ConfigProvenance],
     displays: Mapping[str, str] | None = None,
@@ -92,21 +115,23 @@ def build(
     superseded: Mapping[RowKey, int] | None = None,
     include_superseded: bool = True,
 ) -> Leaderboard:
-    """Assemble the leaderboard from per-generation judge items, status counts, answers and metric means.
+    """Assemble the leaderboard from per-generation judge items (or a function that loads them), status counts,
+    answers and metric means; ``sums``: the rows' :class:`RowSums` as SQL computes them (default: from the items).
 
-    ``superseded``: superseded generations per row key; with ``include_superseded`` a row made only of them is
-    counted in the row of the same system name's one other configuration on that corpus (see the module
-    :mod:`benger.analysis._leaderboard`). Rows are keyed by the system configuration, not the generation config
-    hash (:mod:`benger.analysis._leaderboard_identity`; ``provenance`` gives each one's system hash)."""
+    The items are loaded only for what sums cannot give: the bootstrap, pooled judges and the normal interval
+    of a near-constant row (``benger.analysis._leaderboard_sums``). ``superseded``: superseded generations per row
+    key; with ``include_superseded`` a row made only of them is counted in the row of the same system name's one
+    other configuration on that corpus (see the module :mod:`benger.analysis._leaderboard`). Rows are keyed by
+    the system configuration, not the generation config hash (:mod:`benger.analysis._leaderboard_identity`;
+    ``provenance`` gives each one's system hash)."""
     ident = identities(
         ((c.system, c.config_hash, c.corpus) for c in counts),
         {h: p.system_config_hash for h, p in provenance.items()},
     )
     generation_hash = {(s, i, c): h for (s, h, c), i in ident.items()}  # row key -> its generation config hash
-    if any(h != i for (_, h, _), i in ident.items()):
-        items, counts, answers, metric_rows, superseded = _rekey(
-            ident, items, counts, answers, metric_rows, superseded or {}
-        )
+    rekeyed = any(h != i for (_, h, _), i in ident.items())
+    if rekeyed:
+        counts, answers, metric_rows, superseded = _rekey(ident, counts, answers, metric_rows, superseded or {})
     status: dict[RowKey, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for c in counts:
         cell = status[(c.system, c.config_hash, c.corpus)]
@@ -120,14 +145,19 @@ def build(
         status[new]["ok"] += n_old
         status[new]["truncated"] += cell.get("truncated", 0)
         superseded_in[new] += n_old
-    kept = []
-    for it in items:
-        old_key = (it.system, it.config_hash, it.corpus)
-        if old_key in remap:
-            kept.append(it._replace(config_hash=remap[old_key][1], status="ok"))
-        elif it.status == "ok":
-            kept.append(it)
-    items = kept
+    loaded: list[list[ItemScore]] = []
+
+    def load() -> list[ItemScore]:
+        if not loaded:
+            found = items() if callable(items) else items
+            loaded.append(_moved(_rekey_all(ident, found) if rekeyed else list(found), remap))
+        return loaded[0]
+
+    if sums is None or pool_judges:
+        sums = sums_from_items(load(), pool_judges)
+        groups = merge(sums, {}, pool_judges)
+    else:
+        groups = merge(_rekey_all(ident, sums) if rekeyed else sums, remap, pool_judges)
     answered: dict[RowKey, list[tuple[str | None, str]]] = defaultdict(list)
     for a in answers:
         if a.task_id in gold:
@@ -138,30 +168,36 @@ def build(
     for m in metric_rows:
         metric_by_row[(m.system, m.config_hash, m.corpus)][m.metric] = MetricMean(mean=m.mean, n=m.n)
 
-    labels = _group_labels(items)
-    grouped: dict[tuple[RowKey, JudgeKey | None], list[ItemScore]] = defaultdict(list)
-    for it in items:
-        key: JudgeKey = (POOLED, "", "") if pool_judges else (it.judge, it.judge_config_hash, it.rubric)
-        grouped[((it.system, it.config_hash, it.corpus), key)].append(it)
-    judged_rows = {rk for rk, _ in grouped}
-    for rk in status:
-        if rk not in judged_rows:
-            grouped.setdefault((rk, None), [])
-
-    per_row = {key: _per_generation([it for it in its if it.n_scored]) for key, its in grouped.items()}
-    intervals = _cis([v[0] for v in per_row.values()], ci, confidence, n_resamples, seed)
+    labels = _group_labels(groups)
+    intervals: dict[GroupKey, tuple[Any, Any]] = {}
+    if ci == "normal":
+        for key, s in groups.items():
+            if (interval := normal_interval(s, confidence)) is not None:
+                intervals[key] = interval
+    pending = [key for key in groups if key not in intervals]
+    by_group: dict[GroupKey, list[ItemScore]] = defaultdict(list)
+    if pending or pool_judges:
+        for it in load():
+            by_group[((it.system, it.config_hash, it.corpus), judge_key(it, pool_judges))].append(it)
+        scores = [per_generation([it for it in by_group[key] if it.n_scored])[0] for key in pending]
+        intervals.update(zip(pending, _cis(scores, ci, confidence, n_resamples, seed), strict=True))
+    keys: list[tuple[RowKey, JudgeKey | None]] = [*groups]
+    judged_rows = {rk for rk, _ in groups}
+    keys += [(rk, None) for rk in status if rk not in judged_rows]
+    empty = RowSums("", "", "", "", "", "", "ok", 0, 0.0, 0.0, 0, 0, 0, 0, 0.0, 0, 0.0)
     raw: list[dict[str, Any]] = []
-    for ((rk, jkey), its), (low, high) in zip(grouped.items(), intervals, strict=True):
-        scored = [it for it in its if it.n_scored]
+    for rk, jkey in keys:
         system, config_hash, corpus = rk
+        s = groups[(rk, jkey)] if jkey is not None else empty
+        low, high = intervals.get((rk, jkey), (None, None)) if jkey is not None else (None, None)
         source_hash = generation_hash.get(rk, config_hash)
         origin = provenance.get(source_hash)
-        scores, points, passes = per_row[(rk, jkey)]
         cell = status.get(rk, {})
         pairs = answered.get(rk, [])
         if jkey is None:
             group, judge, jhash, rubric = NOT_RANKED, None, None, None
         elif pool_judges:
+            scored = [i for i in by_group[(rk, jkey)] if i.n_scored]
             group, judge, jhash = POOLED, ", ".join(sorted({i.judge for i in scored})), None
             rubric = ", ".join(sorted({i.rubric for i in scored}))
         else:
@@ -182,13 +218,13 @@ def build(
                 "display": (displays or {}).get(system),
                 "reference": origin is not None and origin.source == "release",
                 "corpus": corpus,
-                "n": len(scores),
-                "repeats": _mean([float(i.n_scored) for i in scored]),
-                "mean": _mean(scores),
+                "n": s.n,
+                "repeats": s.repeats / s.items if s.items else None,
+                "mean": s.total / s.n if s.n else None,
                 "ci_low": low,
                 "ci_high": high,
-                "mean_grade_points": _mean(points),
-                "pass_rate": _mean(passes),
+                "mean_grade_points": s.gp / s.gp_n if s.gp_n else None,
+                "pass_rate": s.passed / s.pass_n if s.pass_n else None,
                 "accuracy": accuracy([p for p, _ in pairs], [g for _, g in pairs]) if pairs else None,  # type: ignore[misc]
                 "answered": sum(1 for p, _ in pairs if p is not None),
                 "answer_items": len(pairs),
@@ -196,8 +232,8 @@ def build(
                 "excluded": cell.get("excluded", 0),
                 "failed": cell.get("failed", 0),
                 "truncated": cell.get("truncated", 0),
-                "unscored": sum(i.n_unscored for i in its),
-                "unjudged": cell.get("ok", 0) - len(scores),
+                "unscored": s.unscored,
+                "unjudged": cell.get("ok", 0) - s.n,
                 "superseded": superseded_in.get(rk, 0),
                 "metrics": dict(sorted(metric_by_row.get(rk, {}).items())),
             }
@@ -247,26 +283,24 @@ def _mark_comparable(raw: list[dict[str, Any]], pooled: bool) -> None:
             r["comparable"] = f"not comparable: judged by {judge}; the paper's rows by {', '.join(ref_judges)}"
 
 
+_Keyed = TypeVar("_Keyed", ItemScore, RowSums, GenerationCount, Answer, MetricGroupMean)
+
+
+def _rekey_all(ident: Mapping[RowKey, str], rows: Iterable[_Keyed]) -> list[_Keyed]:
+    """``rows`` with each generation config hash replaced by its row's identity hash (``ident``)."""
+    return [r._replace(config_hash=ident.get((r.system, r.config_hash, r.corpus), r.config_hash)) for r in rows]
+
+
 def _rekey(
     ident: Mapping[RowKey, str],
-    items: Sequence[ItemScore],
     counts: Sequence[GenerationCount],
     answers: Sequence[Answer],
     metric_rows: Sequence[MetricGroupMean],
     superseded: Mapping[RowKey, int],
-) -> tuple[list[ItemScore], list[GenerationCount], list[Answer], list[MetricGroupMean], dict[RowKey, int]]:
-    """The inputs with each generation config hash replaced by its row's identity hash (``ident``)."""
-
-    def key(system: str, config_hash: str, corpus: str) -> str:
-        return ident.get((system, config_hash, corpus), config_hash)
-
-    return (
-        [it._replace(config_hash=key(it.system, it.config_hash, it.corpus)) for it in items],
-        [c._replace(config_hash=key(c.system, c.config_hash, c.corpus)) for c in counts],
-        [a._replace(config_hash=key(a.system, a.config_hash, a.corpus)) for a in answers],
-        [m._replace(config_hash=key(m.system, m.config_hash, m.corpus)) for m in metric_rows],
-        {(s, key(s, h, c), c): n for (s, h, c), n in superseded.items()},
-    )
+) -> tuple[list[GenerationCount], list[Answer], list[MetricGroupMean], dict[RowKey, int]]:
+    """The inputs keyed by their rows' identity hashes (``ident``)."""
+    moved = {(s, ident.get((s, h, c), h), c): n for (s, h, c), n in superseded.items()}
+    return _rekey_all(ident, counts), _rekey_all(ident, answers), _rekey_all(ident, metric_rows), moved
 
 
 def _superseded_remap(
@@ -337,29 +371,3 @@ def _competition_ranks(ordered: Sequence[float | None]) -> list[int]:
         )
         ranks.append(ranks[-1] if same else i + 1)
     return ranks
-
-
-def _per_generation(scored: Sequence[ItemScore]) -> tuple[list[float], list[float], list[float]]:
-    """Scores, grade points and passes per generation (generation-id order): a generation's value is the mean
-    over its items, one per judge configuration (several only when judges are pooled); generations without a
-    grade-point or pass value are left out of those two lists."""
-    ordered = sorted(scored, key=lambda i: i.generation_id)
-    if len({i.generation_id for i in ordered}) == len(ordered):
-        return (
-            [float(i.total or 0.0) for i in ordered],
-            [i.grade_points for i in ordered if i.grade_points is not None],
-            [i.passed for i in ordered if i.passed is not None],
-        )
-    per_gen: dict[str, list[ItemScore]] = defaultdict(list)
-    for it in ordered:
-        per_gen[it.generation_id].append(it)
-    scores = [math.fsum(float(i.total or 0.0) for i in its) / len(its) for its in per_gen.values()]
-    points = [
-        v
-        for its in per_gen.values()
-        if (v := _mean([i.grade_points for i in its if i.grade_points is not None])) is not None
-    ]
-    passes = [
-        v for its in per_gen.values() if (v := _mean([i.passed for i in its if i.passed is not None])) is not None
-    ]
-    return scores, points, passes

@@ -2,7 +2,8 @@
 
 Nothing here loads an ORM object, a generation text or a justification: each query returns plain tuples of
 short columns. The repeats of one judge configuration on one generation are averaged by ``GROUP BY``
-(:func:`item_scores`); counts per system configuration x corpus and status likewise
+(:func:`benger.store._aggregate_items.item_scores`, summed per row by ``row_sums``); counts per system
+configuration x corpus and status likewise
 (:func:`generation_counts`); the automatic-metric means by ``GROUP BY`` over one chosen signature per metric
 (:func:`metric_means`). The indexes these queries use are created by migration ``0005_indexes``.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from sqlalchemy import Float, Index, Integer, Select, and_, case, cast, func, or_, select
+from sqlalchemy import Index, Select, and_, case, func, or_, select
 
 from benger.store._models import GenerationRow, JudgementRow, MetricValueRow, TaskRow
 
@@ -72,24 +73,6 @@ def refresh_statistics(store: Any) -> bool:
     return True
 
 
-class ItemScore(NamedTuple):
-    """One ok generation under one judge configuration: its repeats' counts and means (None when unscored)."""
-
-    system: str
-    config_hash: str
-    corpus: str
-    generation_id: str
-    judge: str
-    judge_config_hash: str
-    rubric: str
-    n_scored: int
-    n_unscored: int
-    total: float | None
-    grade_points: float | None
-    passed: float | None
-    status: str = "ok"
-
-
 class GenerationCount(NamedTuple):
     """How many generations of one system configuration on one corpus have a status (and how many truncated)."""
 
@@ -142,84 +125,6 @@ SUPERSEDED_REASON = "superseded%"
 
 def _superseded() -> Any:
     return and_(_G.status == "excluded", _G.reason.like(SUPERSEDED_REASON))
-
-
-def _item_stmt(
-    columns: Sequence[Any],
-    where: Any,
-    corpora: Sequence[str] | None,
-    systems: Sequence[str] | None,
-    judges: Sequence[str] | None,
-) -> Any:
-    # Grouped in the order of ix_judgements_leaderboard, so the database aggregates while reading it (no sort);
-    # a generation's own columns hold one value per group (min() of it is valid on both backends).
-    keys = (_J.target_id, _J.judge, _J.judge_config_hash, _J.rubric_id, _J.status)
-    stmt: Any = (
-        select(
-            func.min(_G.system),
-            func.min(_G.config_hash),
-            func.min(_T.corpus),
-            _J.judge,
-            _J.judge_config_hash,
-            _J.rubric_id,
-            _J.target_id,
-            func.min(_G.status),
-            _J.status,
-            *columns,
-        )
-        .select_from(GenerationRow.__table__)
-        .join(TaskRow.__table__, _T.task_id == _G.task_id)
-        .join(JudgementRow.__table__, and_(_J.target_kind == "generation", _J.target_id == _G.generation_id))
-        .where(where)
-    )
-    stmt = _scope(stmt, corpora, systems)
-    if judges is not None:
-        stmt = stmt.where(_J.judge.in_(list(judges)))
-    return stmt.group_by(*keys)
-
-
-def item_scores(
-    store: Any,
-    *,
-    corpora: Sequence[str] | None = None,
-    systems: Sequence[str] | None = None,
-    judges: Sequence[str] | None = None,
-    include_superseded: bool = False,
-) -> list[ItemScore]:
-    """Per ok generation (and superseded one, when asked) and judge configuration (judge, judge config hash,
-    rubric id): the number of scored and unscored repeats and the means over the scored repeats of total
-    (0-100), grade points (0-18) and pass (0/1). Ordered by system, config hash, corpus, judge configuration and
-    generation id.
-
-    One ``GROUP BY`` per generation, judge configuration and judgement status (plain ``avg``, no per-row
-    ``CASE``, no ``ORDER BY``) reads the judgements once; a scored judgement without a total counts as neither.
-    The two status groups of a generation are merged and sorted here."""
-    items: dict[tuple[str, ...], ItemScore] = {}
-    unscored: list[Any] = []
-    # ok generations read the covering indexes only; superseded ones (few) need ``reason`` from the table
-    for generations in [_G.status == "ok", *([_superseded()] if include_superseded else [])]:
-        averages = [func.avg(_J.total), func.avg(cast(_J.grade_points, Float)), func.avg(cast(_J.passed, Integer))]
-        statuses = or_(and_(_J.status == "scored", _J.total.is_not(None)), _J.status == "unscored")
-        stmt = _item_stmt([func.count(), *averages], and_(generations, statuses), corpora, systems, judges)
-        for r in _rows(store, stmt):
-            if r[8] == "scored":  # avg of a float column is a float (or NULL); of an integer, Decimal on PostgreSQL
-                items[(r[0], r[1], r[2], r[3], r[4], r[5], r[6])] = ItemScore(
-                    r[0], r[1], r[2], r[6], r[3], r[4], r[5], int(r[9]), 0, r[10], r[11], _float(r[12]), r[7]
-                )
-            else:
-                unscored.append(r)
-    for r in unscored:
-        key = (r[0], r[1], r[2], r[3], r[4], r[5], r[6])
-        found = items.get(key)
-        if found is None:
-            items[key] = ItemScore(r[0], r[1], r[2], r[6], r[3], r[4], r[5], 0, int(r[9]), None, None, None, r[7])
-        else:
-            items[key] = found._replace(n_unscored=int(r[9]))
-    return [items[k] for k in sorted(items)]  # Python's order on both backends (timsort: linear when sorted)
-
-
-def _float(value: Any) -> float | None:
-    return None if value is None else float(value)
 
 
 def generation_counts(

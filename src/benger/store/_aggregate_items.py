@@ -1,0 +1,179 @@
+"""The leaderboard's per-generation judge items and their per-row sums in SQL (SQLAlchemy Core, one code path for
+SQLite and PostgreSQL; see :mod:`benger.store._aggregate` for the other aggregates and the covering indexes).
+
+Nothing here loads an ORM object, a text or a justification. :func:`item_scores` returns one short row per
+generation and judge configuration (for the bootstrap, which resamples generations); :func:`row_sums` sums those
+rows by one outer ``GROUP BY``, so that a leaderboard with the normal interval reads a few rows only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from sqlalchemy import Float, Integer, and_, case, cast, func, or_, select
+
+from benger.store._aggregate import _G, _J, _T, _rows, _scope, _superseded
+from benger.store._models import GenerationRow, JudgementRow, TaskRow
+
+
+class ItemScore(NamedTuple):
+    """One ok generation under one judge configuration: its repeats' counts and means (None when unscored)."""
+
+    system: str
+    config_hash: str
+    corpus: str
+    generation_id: str
+    judge: str
+    judge_config_hash: str
+    rubric: str
+    n_scored: int
+    n_unscored: int
+    total: float | None
+    grade_points: float | None
+    passed: float | None
+    status: str = "ok"
+
+
+def _item_stmt(
+    generations: Any,
+    corpora: Sequence[str] | None,
+    systems: Sequence[str] | None,
+    judges: Sequence[str] | None,
+) -> Any:
+    """One row per generation and judge configuration, in :class:`ItemScore`'s column order.
+
+    Grouped by a prefix of ix_judgements_leaderboard, so the database aggregates while reading it (no sort); a
+    generation's own columns hold one value per group (min() of it is valid on both backends). Scored and
+    unscored repeats are told apart by ``CASE`` inside the aggregates; a scored judgement without a total counts
+    as neither (``WHERE``)."""
+    scored = _J.status == "scored"
+
+    def when_scored(column: Any) -> Any:
+        return case((scored, column))
+
+    stmt: Any = (
+        select(
+            func.min(_G.system).label("system"),
+            func.min(_G.config_hash).label("config_hash"),
+            func.min(_T.corpus).label("corpus"),
+            _J.target_id,
+            _J.judge,
+            _J.judge_config_hash,
+            _J.rubric_id,
+            func.count(when_scored(1)).label("n_scored"),
+            func.count(case((_J.status == "unscored", 1))).label("n_unscored"),
+            func.avg(when_scored(_J.total)).label("total"),
+            func.avg(when_scored(cast(_J.grade_points, Float))).label("grade_points"),
+            func.avg(when_scored(cast(cast(_J.passed, Integer), Float))).label("passed"),
+            func.min(_G.status).label("status"),
+        )
+        .select_from(GenerationRow.__table__)
+        .join(TaskRow.__table__, _T.task_id == _G.task_id)
+        .join(JudgementRow.__table__, and_(_J.target_kind == "generation", _J.target_id == _G.generation_id))
+        .where(generations, or_(and_(scored, _J.total.is_not(None)), _J.status == "unscored"))
+    )
+    stmt = _scope(stmt, corpora, systems)
+    if judges is not None:
+        stmt = stmt.where(_J.judge.in_(list(judges)))
+    return stmt.group_by(_J.target_id, _J.judge, _J.judge_config_hash, _J.rubric_id)
+
+
+def _generation_filters(include_superseded: bool) -> list[Any]:
+    # ok generations read the covering indexes only; superseded ones (few) need ``reason`` from the table
+    return [_G.status == "ok", *([_superseded()] if include_superseded else [])]
+
+
+def item_scores(
+    store: Any,
+    *,
+    corpora: Sequence[str] | None = None,
+    systems: Sequence[str] | None = None,
+    judges: Sequence[str] | None = None,
+    include_superseded: bool = False,
+) -> list[ItemScore]:
+    """Per ok generation (and superseded one, when asked) and judge configuration (judge, judge config hash,
+    rubric id): the number of scored and unscored repeats and the means over the scored repeats of total
+    (0-100), grade points (0-18) and pass (0/1). Unordered (the leaderboard orders what it needs)."""
+    items: list[ItemScore] = []
+    for generations in _generation_filters(include_superseded):
+        for r in _rows(store, _item_stmt(generations, corpora, systems, judges)):
+            # avg of a float column is a float (or NULL) on both backends; counts are ints
+            items.append(ItemScore(r[0], r[1], r[2], r[3], r[4], r[5], r[6], int(r[7]), int(r[8]), *r[9:13]))
+    return items
+
+
+#: The shift of :attr:`RowSums.squares`: mid-scale of the 0-100 raw points, so that the sum of squares keeps
+#: little cancellation (the leaderboard still takes a row's scores when its spread is too small for the sums).
+SQUARES_SHIFT = 50.0
+
+
+class RowSums(NamedTuple):
+    """Sums over the generations of one system configuration x corpus x judge configuration x generation status.
+
+    A generation's score is its :class:`ItemScore` (the mean over its scored repeats); ``n`` counts the
+    generations with a scored repeat, ``total`` sums their scores (raw points 0-100), ``squares`` sums
+    ``(score - SQUARES_SHIFT)**2``, ``items`` and ``repeats`` count their judge items and scored repeats,
+    ``unscored`` the unscored judgements of all the group's generations; grade points (0-18) and pass (0/1) are
+    summed over the ``gp_n`` / ``pass_n`` generations that have one."""
+
+    system: str
+    config_hash: str
+    corpus: str
+    judge: str
+    judge_config_hash: str
+    rubric: str
+    status: str
+    n: int
+    total: float
+    squares: float
+    items: int
+    repeats: int
+    unscored: int
+    gp_n: int
+    gp: float
+    pass_n: int
+    passed: float
+
+
+def row_sums(
+    store: Any,
+    *,
+    corpora: Sequence[str] | None = None,
+    systems: Sequence[str] | None = None,
+    judges: Sequence[str] | None = None,
+    include_superseded: bool = False,
+) -> list[RowSums]:
+    """:class:`RowSums` per system, config hash, corpus, judge configuration and generation status: the
+    per-generation query of :func:`item_scores` summed by one outer ``GROUP BY`` (a few rows reach Python)."""
+    out: list[RowSums] = []
+    for generations in _generation_filters(include_superseded):
+        item = _item_stmt(generations, corpora, systems, judges).subquery()
+        c = item.c
+        keys = (c.system, c.config_hash, c.corpus, c.judge, c.judge_config_hash, c.rubric_id, c.status)
+        shifted = c.total - SQUARES_SHIFT
+        stmt = select(
+            *keys,
+            func.count(c.total),
+            func.sum(c.total),
+            func.sum(shifted * shifted),
+            func.count(c.total),
+            func.sum(c.n_scored),
+            func.sum(c.n_unscored),
+            func.count(c.grade_points),
+            func.sum(c.grade_points),
+            func.count(c.passed),
+            func.sum(c.passed),
+        ).group_by(*keys)
+        for r in _rows(store, stmt):
+            sums = (int(r[7]), _zero(r[8]), _zero(r[9]), int(r[10]), int(r[11] or 0), int(r[12] or 0))
+            out.append(
+                RowSums(
+                    r[0], r[1], r[2], r[3], r[4], r[5], r[6], *sums, int(r[13]), _zero(r[14]), int(r[15]), _zero(r[16])
+                )
+            )
+    return out
+
+
+def _zero(value: Any) -> float:
+    return 0.0 if value is None else float(value)
