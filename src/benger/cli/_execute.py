@@ -159,8 +159,20 @@ def _exit_if_incomplete(result: Any) -> None:
     raise typer.Exit(EXIT_INCOMPLETE)
 
 
+def print_table(table: Any) -> None:
+    """Print a rich table on stdout. Piped (not a terminal) it gets its natural width (at least the console's
+    COLUMNS, at most 1000 characters): a reader or a pager then sees one line per row, no cell wrapped."""
+    console = Console()
+    if not console.is_terminal:
+        from rich.measure import Measurement
+
+        natural = Measurement.get(console, console.options.update_width(1000), table).maximum
+        console = Console(width=min(max(natural, console.width), 1000))
+    console.print(table)
+
+
 def _show(board: Any, out: Path | None) -> None:
-    _out().print(board.to_rich())
+    print_table(board.to_rich())
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         (out / "leaderboard.csv").write_text(board.to_csv(), encoding="utf-8")
