@@ -280,7 +280,7 @@ def leaderboard_from_store(
         agg.metric_means(store, signatures, corpora=corpora, systems=systems),
         sums=sums,
         tiers=tiers,
-        provenance=agg.config_provenance(store, [c.config_hash for c in counts]),
+        provenance=agg.config_provenance(store, counts),
         displays=display_names(configs),
         signatures=signatures,
         ci=ci,

@@ -82,6 +82,7 @@ class GenerationCount(NamedTuple):
     status: str
     n: int
     truncated: int
+    first_id: str = ""  # the smallest generation id of the group (where its provenance is read)
 
 
 class Answer(NamedTuple):
@@ -130,15 +131,17 @@ def _superseded() -> Any:
 def generation_counts(
     store: Any, *, corpora: Sequence[str] | None = None, systems: Sequence[str] | None = None
 ) -> list[GenerationCount]:
-    """Generations per system, config hash, corpus and status, with the number truncated (``GROUP BY``)."""
+    """Generations per system, config hash, corpus and status, with the number truncated and the smallest
+    generation id (``GROUP BY``)."""
     keys = (_G.system, _G.config_hash, _T.corpus, _G.status)
+    truncated = func.sum(case((_G.truncated.is_(True), 1), else_=0))
     stmt: Any = (
-        select(*keys, func.count(), func.sum(case((_G.truncated.is_(True), 1), else_=0)))
+        select(*keys, func.count(), truncated, func.min(_G.generation_id))
         .select_from(GenerationRow.__table__)
         .join(TaskRow.__table__, _T.task_id == _G.task_id)
     )
     stmt = _scope(stmt, corpora, systems).group_by(*keys).order_by(*keys)
-    return [GenerationCount(r[0], r[1], r[2], r[3], int(r[4]), int(r[5] or 0)) for r in _rows(store, stmt)]
+    return [GenerationCount(r[0], r[1], r[2], r[3], int(r[4]), int(r[5] or 0), r[6]) for r in _rows(store, stmt)]
 
 
 def superseded_counts(
@@ -157,15 +160,15 @@ def superseded_counts(
 
 
 def answers(store: Any, *, corpora: Sequence[str] | None = None, systems: Sequence[str] | None = None) -> list[Answer]:
-    """The answer column of every generation of a Grundprinzipien task (kind ``grundprinzip``)."""
+    """The answer column of every generation of a Grundprinzipien task (kind ``grundprinzip``), unordered (read
+    from the Grundprinzipien tasks, so a store without any reads no generation)."""
     stmt: Any = (
         select(_G.system, _G.config_hash, _T.corpus, _G.task_id, _G.status, _G.answer)
         .select_from(GenerationRow.__table__)
         .join(TaskRow.__table__, _T.task_id == _G.task_id)
         .where(_T.kind == "grundprinzip")
     )
-    stmt = _scope(stmt, corpora, systems).order_by(_G.generation_id)
-    return [Answer(*r) for r in _rows(store, stmt)]
+    return [Answer(*r) for r in _rows(store, _scope(stmt, corpora, systems))]
 
 
 def metric_signature_counts(store: Any) -> dict[str, dict[str, int]]:
@@ -222,17 +225,18 @@ class ConfigProvenance(NamedTuple):
         return cls(prompt, source, system)
 
 
-def config_provenance(store: Any, config_hashes: Sequence[str]) -> dict[str, ConfigProvenance]:
-    """``meta["prompt_hash"]``, ``meta["source"]`` and ``meta["system_config_hash"]`` of one generation (the
-    smallest id) per config hash."""
-    wanted = sorted(set(config_hashes))
-    if not wanted:
-        return {}
-    first = select(func.min(_G.generation_id)).where(_G.config_hash.in_(wanted)).group_by(_G.config_hash)
-    stmt = select(_G.config_hash, _G.meta).where(_G.generation_id.in_(first))
-    out = dict.fromkeys(wanted, ConfigProvenance(None, None))
-    for config_hash, meta in _rows(store, stmt):
-        out[config_hash] = ConfigProvenance.of(meta)
+def config_provenance(store: Any, counts: Sequence[GenerationCount]) -> dict[str, ConfigProvenance]:
+    """``meta["prompt_hash"]``, ``meta["source"]`` and ``meta["system_config_hash"]`` of one generation per config
+    hash of ``counts`` (:func:`generation_counts`): the smallest id there (one primary-key read per config hash)."""
+    first: dict[str, str] = {}
+    for c in counts:
+        if c.first_id and (c.config_hash not in first or c.first_id < first[c.config_hash]):
+            first[c.config_hash] = c.first_id
+    out = dict.fromkeys(sorted({c.config_hash for c in counts}), ConfigProvenance(None, None))
+    if first:
+        stmt = select(_G.config_hash, _G.meta).where(_G.generation_id.in_(sorted(first.values())))
+        for config_hash, meta in _rows(store, stmt):
+            out[config_hash] = ConfigProvenance.of(meta)
     return out
 
 
