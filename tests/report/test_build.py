@@ -81,19 +81,17 @@ def test_rerun_with_fewer_inputs_removes_stale_outputs(results: dict[str, Any], 
     assert "Not available: results.json has no rq5.per_dimension" in html
 
 
-def test_unexpected_row_content_is_reported_not_fatal(results: dict[str, Any], tmp_path: Path) -> None:
-    # free-form rows (``Row`` dicts in the models) are not checked field by field: a value that is not a number
-    # prints as a dash, and a row the builder cannot read becomes one "not available" item naming the error
-    results["rq5"]["irr"]["pooled"] = {"n": "forty-five", "icc_2_1_raw": 0.63}
-    sections = write_report(results, tmp_path)
-    assert not [i for s in sections for i in s.items if i.id.startswith("broken_")]
-    assert (tmp_path / "tables" / "rq5_irr.md").read_text("utf-8").count("| pooled | — |") == 1
-    results["rq5"]["irr"]["balanced_subset"] = {"raters": [1, 2], "n": 10}  # rater ids are not names
+def test_unexpected_free_form_content_is_reported_not_fatal(results: dict[str, Any], tmp_path: Path) -> None:
+    # the creator-calibration cells are free-form in the model (``dict[str, Any]``): one the builder cannot read
+    # becomes a single "not available" item naming the error, and the rest of the report is written
+    cell = {"omega": 0.5, "rho": 0.5, "ci_clopper": 5}  # an interval that is not a pair
+    results["rq5"]["creator_calibration"]["pooled_loo"] = {"gpt54mini": {"human": {"raw": cell}}}
     sections = write_report(results, tmp_path)
     broken = [i for s in sections for i in s.items if i.id.startswith("broken_")]
-    assert [b.id for b in broken] == ["broken_rq5_table_2"]
+    assert [b.id for b in broken] == ["broken_rq5_table_7"]
     html = (tmp_path / "report.html").read_text("utf-8")
     assert "could not be built from results.json (TypeError" in html
+    assert (tmp_path / "tables" / "leaderboard.md").exists()
 
 
 def test_store_url_password_is_masked_in_provenance() -> None:

@@ -88,7 +88,7 @@ def test_many_systems_keep_the_best_and_worst_rows() -> None:
 def test_small_heatmap_keeps_one_column_and_one_number_per_task() -> None:
     block = _block(15, n_systems=4)
     grid = heatmap_grid(block)
-    assert not grid.binned and grid.note == "" and grid.columns == [t["label"] for t in block.tasks]
+    assert not grid.binned and grid.note == "" and grid.columns == [t.label for t in block.tasks]
     fig = draw_heatmap(grid)
     try:
         assert _texts(fig) == 4 * 15 + 3  # a number per cell plus the area captions

@@ -56,6 +56,18 @@ def test_every_bad_field_is_counted_and_a_missing_block_named(tmp_path: Path) ->
     assert str(err.value).endswith("; 1 more field(s) do not fit either")
 
 
+def test_rows_inside_blocks_are_typed_too(tmp_path: Path) -> None:
+    results = copy.deepcopy(make_results())
+    results["rq5"]["irr"]["pooled"]["n"] = "forty-five"
+    with pytest.raises(InputError) as err:
+        write_report(results, tmp_path)
+    assert err.value.field == "rq5.irr.pooled.n"
+    res = typed(make_results())
+    assert res.rq5.calibration.rows[1].judge_minus_pool_mean == 6.87
+    assert res.rq5.alt_test["gpt54mini"]["human"].per_annotator[1].rejected_BY is True
+    assert res.rq3.per_system.metrics["rouge"].n_systems == 12 and res.rq3.per_system.metrics["rouge"].n is None
+
+
 def test_departures_rows_from_the_model() -> None:
     results = copy.deepcopy(make_results())
     results["departures"] = {

@@ -55,8 +55,8 @@ def rq4_group_bars(rq4: CoCreation) -> tuple[list[GroupBar], str, str | None]:
     rows = {**effect.arms, **rq4.ai}
     bars, lacking = [], []
     for key, label, _ in _GROUPS:
-        row = rows.get(key) or {}
-        mean, low, high, n = (num(row.get(k)) for k in ("mean", "low", "high", "n"))
+        row = rows.get(key)
+        mean, low, high, n = (num(row.mean), num(row.low), num(row.high), num(row.n)) if row else (None,) * 4
         if mean is None or low is None or high is None or n is None:
             lacking.append(label)
             continue

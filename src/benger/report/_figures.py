@@ -169,8 +169,9 @@ def metric_figure(rq3: MetricValidity, out_dir: Path) -> Figure | Missing:
         for ax, (name, b) in zip(axes[0], sources, strict=True):
             metrics = [m for m in order if m in b.metrics]
             x = np.arange(len(metrics))
-            for k, (stat, lab) in enumerate((("pearson", "Pearson r"), ("spearman", "Spearman ρ"))):
-                v = [num(b.metrics[m].get(stat)) for m in metrics]
+            cells = [b.metrics[m] for m in metrics]
+            series = (("Pearson r", [num(c.pearson) for c in cells]), ("Spearman ρ", [num(c.spearman) for c in cells]))
+            for k, (lab, v) in enumerate(series):
                 ax.bar(
                     x + (k - 0.5) * 0.38, [math.nan if z is None else z for z in v], 0.38, label=lab, color=_COLORS[k]
                 )
@@ -198,14 +199,14 @@ def calibration_figure(cal: Calibration, meta: Meta, out_dir: Path) -> Figure | 
     title = "Judge calibration: offset to the blind pool"
     if not cal.rows:
         return Missing("fig_judge_calibration", title, "results.json has no rq5.calibration rows")
-    pools = list(dict.fromkeys(str(r.get("pool")) for r in cal.rows))
-    judges = list(dict.fromkeys(str(r.get("judge")) for r in cal.rows))
+    pools = list(dict.fromkeys(str(r.pool) for r in cal.rows))
+    judges = list(dict.fromkeys(str(r.judge) for r in cal.rows))
     with plt.rc_context(_STYLE):
         fig, ax = plt.subplots(figsize=(6.4, 0.42 * len(judges) + 1.3))
         for k, pool in enumerate(pools):
             for i, judge in enumerate(judges):
-                r = next((r for r in cal.rows if r.get("pool") == pool and str(r.get("judge")) == judge), None)
-                m, sd, n = (num(r.get(x)) if r else None for x in ("judge_minus_pool_mean", "judge_minus_pool_sd", "n"))
+                r = next((r for r in cal.rows if r.pool == pool and str(r.judge) == judge), None)
+                m, sd, n = (num(r.judge_minus_pool_mean), num(r.judge_minus_pool_sd), num(r.n)) if r else (None,) * 3
                 if m is None:
                     continue
                 half = float(sps.t.ppf(0.975, n - 1) * sd / math.sqrt(n)) if sd is not None and n and n > 1 else 0.0
@@ -252,7 +253,7 @@ def dimension_figure(per_dim: PerDimension, out_dir: Path) -> Figure | Missing:
         x = np.arange(len(dims))
         width = 0.8 / max(len(pools), 1)
         for k, pool in enumerate(pools):
-            v = [num((pd[pool].get(d) or {}).get("pearson")) for d in dims]
+            v = [num(c.pearson) if (c := pd[pool].get(d)) is not None else None for d in dims]
             xs = x + (k - (len(pools) - 1) / 2) * width
             ax.bar(
                 xs, [math.nan if z is None else z for z in v], width, label=pool_label(pool), color=_pool_color(pool, k)

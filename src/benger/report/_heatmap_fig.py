@@ -72,10 +72,10 @@ def heatmap_grid(ts: TaskSystem) -> HeatmapGrid:
     """The bounded grid for a ``rq1.task_system`` block (``values``/``n`` systems × tasks, ``tasks``, ``systems``)."""
     values = np.array([[math.nan if v is None else float(v) for v in row] for row in ts.values], dtype=float)
     counts = np.array(ts.n or np.where(np.isnan(values), 0, 1), dtype=float).reshape(values.shape)
-    systems = [str(s.get("display") or s.get("system")) for s in ts.systems]
+    systems = [s.display or s.system for s in ts.systems]
     tasks = list(ts.tasks)
-    areas = [str(t.get("area") or "") for t in tasks]
-    labels = [str(t.get("label") or t.get("task_id")) for t in tasks]
+    areas = [t.area or "" for t in tasks]
+    labels = [t.label or t.task_id for t in tasks]
     binned = len(tasks) > MAX_TASK_COLUMNS
     if binned:
         runs: list[tuple[str, int, int]] = []  # (area, start, stop) of consecutive tasks of one area

@@ -11,7 +11,9 @@ from benger.analysis.results._models import (
     CoCreation,
     CorpusCell,
     Effect,
+    EffectInterval,
     GroupAggregates,
+    GroupCell,
     Leaderboard,
     MetricCorrelations,
     MetricValidity,
@@ -78,7 +80,7 @@ def leaderboard_table(lb: Leaderboard) -> Table | Missing:
     )
 
 
-def _corpus_groups(rq2: GroupAggregates, corpus: str) -> dict[str, dict[str, Any]]:
+def _corpus_groups(rq2: GroupAggregates, corpus: str) -> dict[str, dict[str, GroupCell]]:
     """``{dimension: {group: cell}}`` of one corpus (``benchathon``, ``zjs`` or ``grundprinzipien``)."""
     return {"benchathon": rq2.benchathon, "zjs": rq2.zjs, "grundprinzipien": rq2.grundprinzipien}[corpus]
 
@@ -116,16 +118,16 @@ def rq2_table(rq2: GroupAggregates) -> Table | Missing:
         row: list[Cell] = [g]
         for corpus, _ in CORPORA:
             b = (_corpus_groups(rq2, corpus).get(dim) or {}).get(g)
-            if not isinstance(b, Mapping):
+            if b is None:
                 row += [None, None]
                 continue
-            row.append(integer(b.get("n_systems")))
-            if b.get("low") is not None:
-                row.append(f"{f(b.get('mean'))} {ci(b.get('low'), b.get('high'))}")
-            elif b.get("min") is not None:
-                row.append(f"{f(b.get('mean'))} ({f(b.get('min'))}-{f(b.get('max'))})")
+            row.append(integer(b.n_systems))
+            if b.low is not None:
+                row.append(f"{f(b.mean)} {ci(b.low, b.high)}")
+            elif b.min is not None:
+                row.append(f"{f(b.mean)} ({f(b.min)}-{f(b.max)})")
             else:
-                row.append(f(b.get("mean")))
+                row.append(f(b.mean))
         rows.append(row)
     notes = []
     for corpus, name in CORPORA:
@@ -180,11 +182,11 @@ def rq3_table(rq3: MetricValidity) -> Table | Missing:
         row: list[Cell] = [m]
         for _, b in sources:
             v = b.metrics.get(m)
-            if not isinstance(v, Mapping):
+            if v is None:
                 row.append(None)
                 continue
-            n = v.get("n", v.get("n_systems"))
-            r, rho = signed(v.get("pearson"), 2), signed(v.get("spearman"), 2)
+            n = v.n if "n" in v.model_fields_set else v.n_systems
+            r, rho = signed(v.pearson, 2), signed(v.spearman, 2)
             row.append(None if r is None and rho is None else f"{r or '—'} / {rho or '—'} ({integer(n) or '—'})")
         rows.append(row)
     ins, meths = zip(*(provenance(b) for _, b in sources), strict=True)
@@ -213,8 +215,8 @@ _RQ4_BLOCKS = (
 )
 
 
-def _units(iv: Mapping[str, Any], key: str, n: Mapping[str, Any]) -> str | None:
-    units = iv.get("n_units") or iv.get("n_clusters") or iv.get("n_participants")
+def _units(iv: EffectInterval, key: str, n: Mapping[str, Any]) -> str | None:
+    units = iv.n_units or iv.n_clusters or iv.n_participants
     if units is None and key == "iid" and n:
         units = sum(int(v) for v in n.values() if isinstance(v, int))
     if isinstance(units, Mapping):  # per arm: "traditional + co-creation"
@@ -226,7 +228,7 @@ def _effect(rq4: CoCreation, key: str) -> Effect | None:
     return {"judge": rq4.judge, "judge_picks": rq4.judge_picks, "blind_human": rq4.blind_human}[key]
 
 
-def _interval(b: Effect, key: str) -> dict[str, Any] | None:
+def _interval(b: Effect, key: str) -> EffectInterval | None:
     return {
         "iid": b.iid,
         "participant_cluster": b.participant_cluster,
@@ -239,9 +241,9 @@ def _rq4_rows(b: Effect) -> list[list[Cell]]:
     rows: list[list[Cell]] = []
     for key, label in _RQ4_ROWS:
         iv = _interval(b, key)
-        if isinstance(iv, Mapping):
-            est = iv.get("estimate", b.delta)
-            rows.append([label, _units(iv, key, b.n), signed(est), ci(iv.get("low"), iv.get("high"), sign=True)])
+        if iv is not None:
+            est = iv.estimate if "estimate" in iv.model_fields_set else b.delta
+            rows.append([label, _units(iv, key, b.n), signed(est), ci(iv.low, iv.high, sign=True)])
     return rows
 
 
@@ -263,12 +265,11 @@ def rq4_table(rq4: CoCreation) -> Table | Missing:
             rows += body
             methods.append(provenance(b if isinstance(b, Block) else None)[1])
         tost = b.tost_vs_flagship
-        if isinstance(tost, Mapping):
-            verdict = "equivalent" if tost.get("equivalent") else "not shown equivalent"
+        if tost is not None:
+            verdict = "equivalent" if tost.equivalent else "not shown equivalent"
             notes.append(
-                f"{label}, TOST vs closed-flagship tier: Δ {signed(tost.get('delta'))}, 90% CI "
-                f"{ci(tost.get('low90'), tost.get('high90'), sign=True)}, margin ±{f(tost.get('margin'))}: "
-                f"{verdict}."
+                f"{label}, TOST vs closed-flagship tier: Δ {signed(tost.delta)}, 90% CI "
+                f"{ci(tost.low90, tost.high90, sign=True)}, margin ±{f(tost.margin)}: {verdict}."
             )
     if not rows:
         return Missing("rq4_delta", "Co-creation effect (RQ4)", "; ".join(notes) or "no RQ4 estimates")
@@ -299,15 +300,14 @@ def rq4_area_table(rq4: CoCreation) -> Table | Missing:
             continue
         groups[len(rows)] = label
         for area, b in by_area.items():
-            n: Mapping[str, Any] = b["n"] if isinstance(b.get("n"), Mapping) else {}
-            mean: Mapping[str, Any] = b["mean"] if isinstance(b.get("mean"), Mapping) else {}
+            n, mean = b.n, b.mean  # per arm: traditional, co_creation
             rows.append(
                 [
                     area,
                     f(mean.get("traditional")),
                     f(mean.get("co_creation")),
-                    signed(b.get("delta")),
-                    ci(b.get("low"), b.get("high"), sign=True),
+                    signed(b.delta),
+                    ci(b.low, b.high, sign=True),
                     f"{integer(n.get('traditional')) or '—'} / {integer(n.get('co_creation')) or '—'}",
                 ]
             )

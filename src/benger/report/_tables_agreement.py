@@ -8,6 +8,7 @@ from typing import Any
 
 from benger.analysis.results._models import Meta
 from benger.analysis.results._models_rq5 import AltTest, Irr, JudgeVsPool
+from benger.analysis.results._rows import IccPair, IrrStats
 from benger.analysis.results._top import RQ5
 from benger.report._fmt import ci, f, integer, judge_label, pool_label, provenance, pval, signed
 from benger.report._model import Cell, Missing, Table
@@ -47,17 +48,17 @@ def agreement_table(rq5: RQ5, meta: Meta) -> Table | Missing:
             )
     irr = rq5.irr
     k = irr_k(irr)
-    subs: list[tuple[str, Any]] = [("Human IRR pooled", irr.pooled)]
+    subs: list[tuple[str, IrrStats | None]] = [("Human IRR pooled", irr.pooled)]
     subs += [(f"· {t}", v) for t, v in irr.by_solution_type.items()]
     for label, s in subs:
-        if isinstance(s, Mapping):
+        if s is not None:
             rows.append(
                 [
                     label,
-                    f"n={integer(s.get('n'))}×{k}",
-                    f"ICC(2,1) raw {f(s.get('icc_2_1_raw'), 2)}",
-                    f"ICC(2,k) raw {f(s.get('icc_2_k_raw'), 2)}",
-                    f"ICC(2,k) gp {f(s.get('icc_2_k_gp'), 2)}",
+                    f"n={integer(s.n)}×{k}",
+                    f"ICC(2,1) raw {f(s.icc_2_1_raw, 2)}",
+                    f"ICC(2,k) raw {f(s.icc_2_k_raw, 2)}",
+                    f"ICC(2,k) gp {f(s.icc_2_k_gp, 2)}",
                 ]
             )
     for pool in ("human", "llm"):
@@ -122,30 +123,30 @@ def judge_pool_table(jvp: Mapping[str, Mapping[str, JudgeVsPool]], meta: Meta) -
 
 def irr_table(irr: Irr) -> Table | Missing:
     """Human inter-rater reliability (``rq5.irr``): pooled, per solution type, balanced subset (in the notes)."""
-    if not isinstance(irr.pooled, Mapping):
+    if irr.pooled is None:
         return Missing("rq5_irr", "Human inter-rater reliability (RQ5)", "results.json has no rq5.irr")
     rows: list[list[Cell]] = []
     for label, b in [("pooled", irr.pooled), *irr.by_solution_type.items()]:
         rows.append(
             [
                 label,
-                integer(b.get("n")),
-                f(b.get("icc_2_1_raw"), 2),
-                f(b.get("icc_2_k_raw"), 2),
-                f(b.get("icc_2_1_gp"), 2),
-                f(b.get("icc_2_k_gp"), 2),
-                f(b.get("spread_raw")),
-                f(b.get("krippendorff_alpha_raw"), 2),
+                integer(b.n),
+                f(b.icc_2_1_raw, 2),
+                f(b.icc_2_k_raw, 2),
+                f(b.icc_2_1_gp, 2),
+                f(b.icc_2_k_gp, 2),
+                f(b.spread_raw),
+                f(b.krippendorff_alpha_raw, 2),
             ]
         )
     bal = irr.balanced_subset
     notes = []
-    if isinstance(bal, Mapping):
-        raw, gp = bal.get("raw") or {}, bal.get("grade_points") or {}
+    if bal is not None:
+        raw, gp = bal.raw or IccPair(), bal.grade_points or IccPair()
         notes.append(
-            f"Balanced subset (raters {', '.join(bal.get('raters') or [])}; n={integer(bal.get('n'))}): "
-            f"ICC(2,1) raw {f(raw.get('icc_2_1'), 2)}, ICC(2,k) raw {f(raw.get('icc_2_k'), 2)}, "
-            f"ICC(2,k) gp {f(gp.get('icc_2_k'), 2)}."
+            f"Balanced subset (raters {', '.join(bal.raters)}; n={integer(bal.n)}): "
+            f"ICC(2,1) raw {f(raw.icc_2_1, 2)}, ICC(2,k) raw {f(raw.icc_2_k, 2)}, "
+            f"ICC(2,k) gp {f(gp.icc_2_k, 2)}."
         )
     inputs, method = provenance(irr)
     return Table(
@@ -189,13 +190,13 @@ def alt_test_table(alt: Mapping[str, Mapping[str, AltTest]], pool: str, meta: Me
         for p in a.per_annotator:
             rows.append(
                 [
-                    p.get("grader"),
-                    integer(p.get("n_j")),
-                    f"{f(p.get('rho_f'), 2)} / {f(p.get('rho_h'), 2)}",
-                    f(p.get("d_bar"), 3),
-                    p.get("test"),
-                    pval(p.get("p_value")),
-                    "★" if p.get("rejected_BY") else "",
+                    p.grader,
+                    integer(p.n_j),
+                    f"{f(p.rho_f, 2)} / {f(p.rho_h, 2)}",
+                    f(p.d_bar, 3),
+                    p.test,
+                    pval(p.p_value),
+                    "★" if p.rejected_BY else "",
                 ]
             )
     method = provenance(next(iter(blocks.values())))[1]

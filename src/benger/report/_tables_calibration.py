@@ -8,6 +8,7 @@ from typing import Any
 
 from benger.analysis.results._models import Meta
 from benger.analysis.results._models_rq5 import Calibration, CreatorCalibration, PerDimension
+from benger.analysis.results._rows import DimensionAgreement
 from benger.report._fmt import ci, f, integer, judge_label, pool_label, provenance, pval, signed
 from benger.report._model import Cell, Missing, Table
 
@@ -19,20 +20,20 @@ def calibration_table(cal: Calibration, meta: Meta) -> Table | Missing:
     rows: list[list[Cell]] = []
     groups: dict[int, str] = {}
     last = None
-    for r in sorted(cal.rows, key=lambda r: str(r.get("pool"))):
-        if r.get("pool") != last:
-            groups[len(rows)] = pool_label(str(r.get("pool")))
-            last = r.get("pool")
-        label = r.get("label") or judge_label(str(r.get("judge")), meta.judge_labels)
+    for r in sorted(cal.rows, key=lambda r: str(r.pool)):
+        if r.pool != last:
+            groups[len(rows)] = pool_label(str(r.pool))
+            last = r.pool
+        label = r.label or judge_label(str(r.judge), meta.judge_labels)
         rows.append(
             [
                 label,
-                integer(r.get("n")),
-                f"{signed(r.get('judge_minus_pool_mean'), 2) or '—'} (sd {f(r.get('judge_minus_pool_sd'), 2)})",
-                f"{f(r.get('judge_pool_ttest_t'), 2) or '—'} ({pval(r.get('judge_pool_ttest_p'))})",
-                f"{signed(r.get('diff_mean'), 2) or '—'} (sd {f(r.get('diff_sd'), 2)})",
-                f(r.get("sw_diff_p"), 2),
-                f"{f(r.get('ttest_t'), 2) or '—'} ({pval(r.get('ttest_p'))})",
+                integer(r.n),
+                f"{signed(r.judge_minus_pool_mean, 2) or '—'} (sd {f(r.judge_minus_pool_sd, 2)})",
+                f"{f(r.judge_pool_ttest_t, 2) or '—'} ({pval(r.judge_pool_ttest_p)})",
+                f"{signed(r.diff_mean, 2) or '—'} (sd {f(r.diff_sd, 2)})",
+                f(r.sw_diff_p, 2),
+                f"{f(r.ttest_t, 2) or '—'} ({pval(r.ttest_p)})",
             ]
         )
     inputs, method = provenance(cal)
@@ -49,7 +50,7 @@ def calibration_table(cal: Calibration, meta: Meta) -> Table | Missing:
     )
 
 
-def per_dimension_pools(pd: PerDimension) -> dict[str, dict[str, dict[str, Any]]]:
+def per_dimension_pools(pd: PerDimension) -> dict[str, dict[str, DimensionAgreement]]:
     """``{pool: {dimension: {n, pearson, spearman, mae, ...}}}`` of ``rq5.per_dimension`` (pools with judge
     dimension scores only; the others are in ``pd.unavailable``)."""
     return {p: dict(dims) for p, dims in pd.pools.items()}
@@ -65,8 +66,8 @@ def per_dimension_table(pd: PerDimension) -> Table | Missing:
     for d in dims:
         row: list[Cell] = [d]
         for p in pools.values():
-            v = p.get(d) or {}
-            row += [integer(v.get("n")), f(v.get("pearson"), 2), f(v.get("mae"), 2)]
+            v = p.get(d)
+            row += [integer(v.n), f(v.pearson, 2), f(v.mae, 2)] if v is not None else [None, None, None]
         rows.append(row)
     cols = ["Dimension"] + [c for p in pools for c in (f"{p} n", f"{p} r", f"{p} MAE")]
     notes = [f"No per-dimension judge scores for the {pool_label(p)}." for p in ("human", "llm") if p not in pools]

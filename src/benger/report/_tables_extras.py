@@ -29,14 +29,14 @@ def checks_table(rq5: RQ5, meta: Meta) -> Table | Missing:
         ],
     ]
     for judge, b in ijr.judges.items():
-        if judge == ijr.primary or not isinstance(b, Mapping):
+        if judge == ijr.primary:
             continue
         rows.append(
             [
                 f"System ranking: {judge_label(judge, meta.judge_labels)} vs primary",
-                integer(b.get("n_systems")),
-                f"ρ={f(b.get('spearman'), 2)}",
-                f"τ={f(b.get('kendall'), 2)}",
+                integer(b.n_systems),
+                f"ρ={f(b.spearman, 2)}",
+                f"τ={f(b.kendall, 2)}",
             ]
         )
     return Table(
@@ -55,13 +55,13 @@ def paired_systems_table(ps: PairedSystems, names: Mapping[str, str]) -> Table |
         return Missing("paired_systems", "Paired system comparisons", "results.json has no extras.paired_systems")
     rows: list[list[Cell]] = [
         [
-            f"{names.get(str(p.get('a')), p.get('a'))} − {names.get(str(p.get('b')), p.get('b'))}",
-            integer(p.get("n")),
-            signed(p.get("delta")),
-            ci(p.get("low"), p.get("high"), sign=True),
-            pval(p.get("p_value")),
-            pval(p.get("p_holm")),
-            "yes" if p.get("significant") else "no",
+            f"{names.get(str(p.a), p.a)} − {names.get(str(p.b), p.b)}",
+            integer(p.n),
+            signed(p.delta),
+            ci(p.low, p.high, sign=True),
+            pval(p.p_value),
+            pval(p.p_holm),
+            "yes" if p.significant else "no",
         ]
         for p in ps.pairs
     ]

@@ -5,10 +5,10 @@ block (``names``: system id -> display name, from the leaderboard)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from benger.analysis.results._models import AppendixA, Departures, GutachtenValidity, Operational
 from benger.analysis.results._models_rq5 import JudgeSwap
+from benger.analysis.results._rows import FeatureRho, MeanCell
 from benger.report._fmt import f, integer, pct, provenance
 from benger.report._model import Cell, Missing, Table
 
@@ -84,12 +84,12 @@ def judge_swap_table(js: JudgeSwap, names: Mapping[str, str]) -> Table | Missing
     )
 
 
-def _pmc(cell: Any, scale: float = 1.0, digits: int = 1) -> str | None:
+def _pmc(cell: MeanCell | None, scale: float = 1.0, digits: int = 1) -> str | None:
     """``mean ± half-width`` of a cell (scaled, e.g. 100 for a rate); the ± is left out where undefined."""
-    if not isinstance(cell, Mapping) or cell.get("mean") is None:
+    if cell is None or cell.mean is None:
         return None
-    half = cell.get("halfwidth")
-    mean = f(scale * cell["mean"], digits)
+    half = cell.halfwidth
+    mean = f(scale * cell.mean, digits)
     return mean if half is None else f"{mean} ± {f(scale * half, digits)}"
 
 
@@ -101,18 +101,18 @@ def appendix_table2(a: AppendixA | None, names: Mapping[str, str]) -> Table | Mi
         return Missing("rq1_table2", title, "results.json has no rq1.appendix_a")
     rows: list[list[Cell]] = []
     for r in a.table2:
-        label = str(r["row"]).replace("_", " ").capitalize() if r.get("kind") == "human" else str(r["row"])
+        label = r.row.replace("_", " ").capitalize() if r.kind == "human" else r.row
         rows.append(
             [
-                names.get(str(r["row"]), label),
-                integer(r.get("n")),
-                integer(r.get("n_h")),
-                _pmc(r.get("raw")),
-                _pmc(r.get("grade_points"), digits=2),
-                _pmc(r.get("pass_rate"), 100),
-                _pmc(r.get("h_raw")),
-                _pmc(r.get("h_grade_points"), digits=2),
-                _pmc(r.get("h_pass_rate"), 100),
+                names.get(r.row, label),
+                integer(r.n),
+                integer(r.n_h),
+                _pmc(r.raw),
+                _pmc(r.grade_points, digits=2),
+                _pmc(r.pass_rate, 100),
+                _pmc(r.h_raw),
+                _pmc(r.h_grade_points, digits=2),
+                _pmc(r.h_pass_rate, 100),
             ]
         )
     inputs, method = provenance(a)
@@ -137,9 +137,9 @@ def appendix_table5(a: AppendixA | None, names: Mapping[str, str]) -> Table | Mi
     metrics = list((a.inputs.get("metrics") if isinstance(a.inputs, dict) else None) or [])
     rows: list[list[Cell]] = []
     for r in a.table5:
-        label = str(r["row"]).replace("_", " ").capitalize() if r.get("kind") == "human" else str(r["row"])
-        cells = [_pmc((r.get("metrics") or {}).get(m), digits=3) for m in metrics]
-        rows.append([names.get(str(r["row"]), label), integer(r.get("n")), *cells])
+        label = r.row.replace("_", " ").capitalize() if r.kind == "human" else r.row
+        cells = [_pmc(r.metrics.get(m), digits=3) for m in metrics]
+        rows.append([names.get(r.row, label), integer(r.n), *cells])
     inputs, method = provenance(a)
     return Table(
         "rq1_table5",
@@ -177,15 +177,15 @@ def gutachten_validity_table(val: GutachtenValidity | None) -> Table | Missing:
     if val is None or not val.rows:
         return Missing("gutachten_validity", title, "computed from the release only (benger reproduce)")
 
-    def rho(c: Mapping[str, Any] | None) -> str | None:
-        if not c or c.get("rho") is None:
+    def rho(c: FeatureRho | None) -> str | None:
+        if c is None or c.rho is None:
             return None
-        ci = f" [{c['low']:+.2f}, {c['high']:+.2f}]" if c.get("low") is not None and c.get("high") is not None else ""
-        return f"{c['rho']:+.2f}{ci} (n={c['n']})"
+        ci = f" [{c.low:+.2f}, {c.high:+.2f}]" if c.low is not None and c.high is not None else ""
+        return f"{c.rho:+.2f}{ci} (n={c.n})"
 
-    plain = {(c["feature"], c["target"]): c for c in val.rows}
-    partial = {(c["feature"], c["target"]): c for c in val.partial_on_words}
-    features = list(dict.fromkeys(c["feature"] for c in val.rows))
+    plain = {(c.feature, c.target): c for c in val.rows}
+    partial = {(c.feature, c.target): c for c in val.partial_on_words}
+    features = list(dict.fromkeys(c.feature for c in val.rows))
     rows: list[list[Cell]] = [
         [
             feature,

@@ -11,6 +11,20 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from benger.analysis.results._base import Block, Container
+from benger.analysis.results._rows import (
+    AreaEffect,
+    ArmMean,
+    EffectInterval,
+    FeatureRho,
+    GroupCell,
+    MetricCorrelation,
+    SystemMean,
+    SystemPair,
+    Table2Row,
+    Table5Row,
+    TaskLabel,
+    Tost,
+)
 
 Row = dict[str, Any]
 
@@ -93,8 +107,8 @@ class TaskSystem(Block):
     """Mean primary-judge raw per system and task (the heatmap): ``values[i][j]`` is system i on task j (or null),
     ``n[i][j]`` the generations behind it."""
 
-    systems: list[Row] = Field(description="[{system, display, mean}]")
-    tasks: list[Row] = Field(description="[{task_id, label, area}]")
+    systems: list[SystemMean] = Field(description="[{system, display, mean}]")
+    tasks: list[TaskLabel] = Field(description="[{task_id, label, area}]")
     values: list[list[float | None]]
     n: list[list[int]]
 
@@ -141,8 +155,8 @@ class AppendixA(Block):
     """
 
     paper_tables: list[str] | None = None
-    table2: list[Row]
-    table5: list[Row]
+    table2: list[Table2Row]
+    table5: list[Table5Row]
 
 
 class GroupAggregates(Block):
@@ -154,9 +168,9 @@ class GroupAggregates(Block):
     flagship_minus_efficiency; ``gap_ci.benchathon``: the same gaps as intervals (two-arm bootstrap) or null.
     """
 
-    benchathon: dict[str, dict[str, Row]]
-    zjs: dict[str, dict[str, Row]] = Field(default_factory=dict)
-    grundprinzipien: dict[str, dict[str, Row]] = Field(default_factory=dict)
+    benchathon: dict[str, dict[str, GroupCell]]
+    zjs: dict[str, dict[str, GroupCell]] = Field(default_factory=dict)
+    grundprinzipien: dict[str, dict[str, GroupCell]] = Field(default_factory=dict)
     gaps: dict[str, dict[str, float | None]]
     gap_ci: dict[str, dict[str, Row | None]]
 
@@ -166,7 +180,7 @@ class MetricCorrelations(Block):
     pearson, spearman}}``. Per system, the metric mean is over the generations with the metric and the judge mean
     over all final generations."""
 
-    metrics: dict[str, Row]
+    metrics: dict[str, MetricCorrelation]
 
 
 class MetricVsHuman(Block):
@@ -205,13 +219,13 @@ class Effect(BaseModel):
     mean: dict[str, float | None]
     delta: float | None
     delta_grade_points: float | None = None
-    iid: Row | None = None
-    participant_cluster: Row | None = None
-    task_cluster: Row | None = None
-    paired: Row | None = None
-    by_area: dict[str, Row] = Field(default_factory=dict)
-    tost_vs_flagship: Row | None = None
-    arms: dict[str, Row] | None = Field(None, description="per arm {n, mean, low, high}: 95% percentile bootstrap")
+    iid: EffectInterval | None = None
+    participant_cluster: EffectInterval | None = None
+    task_cluster: EffectInterval | None = None
+    paired: EffectInterval | None = None
+    by_area: dict[str, AreaEffect] = Field(default_factory=dict)
+    tost_vs_flagship: Tost | None = None
+    arms: dict[str, ArmMean] | None = Field(None, description="per arm {n, mean, low, high}: 95% percentile bootstrap")
 
 
 class BlindHumanEffect(Effect, Block):
@@ -227,7 +241,7 @@ class CoCreation(Block):
     judge: Effect | None = Field(description="all human solutions with a condition have a judge score")
     judge_picks: Effect | None = Field(description="otherwise: only the solutions that have one")
     blind_human: BlindHumanEffect | None
-    ai: dict[str, Row] = Field(
+    ai: dict[str, ArmMean] = Field(
         default_factory=dict,
         description="pooled / flagship: {n, mean, low, high} of the final LLM generations' judge raws (Figure 1)",
     )
@@ -239,7 +253,7 @@ class PairedSystems(Block):
     ``pairs: [{a, b, n, delta, low, high, p_value, p_holm, significant, n_missing}]`` (``n_missing``: shared tasks
     dropped for a missing score)."""
 
-    pairs: list[Row]
+    pairs: list[SystemPair]
 
 
 class KrippendorffAlpha(Block):
@@ -278,8 +292,8 @@ class GutachtenValidity(Block):
     partial rho controlling for the word count. ``rows`` / ``partial_on_words``: ``[{feature, target, n, rho, low,
     high, dropped, control}]``."""
 
-    rows: list[Row]
-    partial_on_words: list[Row] = Field(default_factory=list)
+    rows: list[FeatureRho]
+    partial_on_words: list[FeatureRho] = Field(default_factory=list)
 
 
 class Provenance(BaseModel):

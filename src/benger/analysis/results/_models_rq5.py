@@ -8,6 +8,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from benger.analysis.results._base import Block
 from benger.analysis.results._models import Row
+from benger.analysis.results._rows import (
+    AnnotatorRow,
+    BalancedSubset,
+    CalibrationRow,
+    DimensionAgreement,
+    IrrStats,
+    JudgeRank,
+)
 
 
 class JudgeVsPool(Block):
@@ -35,10 +43,10 @@ class Irr(Block):
     ``judge_mae_over_half_spread_ratio``: the primary judge's human-pick MAE / (pooled spread / 2)."""
 
     k: int | None = None
-    pooled: Row | None
-    by_solution_type: dict[str, Row] = Field(default_factory=dict)
-    by_pool: dict[str, Row] = Field(default_factory=dict)
-    balanced_subset: Row | None = None
+    pooled: IrrStats | None
+    by_solution_type: dict[str, IrrStats] = Field(default_factory=dict)
+    by_pool: dict[str, IrrStats] = Field(default_factory=dict)
+    balanced_subset: BalancedSubset | None = None
     judge_mae_over_half_spread_ratio: float | None = None
 
 
@@ -56,7 +64,7 @@ class AltTest(Block):
     omega_ci95: list[float | None] | None = None
     rho: float | None
     passes: bool | None
-    per_annotator: list[Row]
+    per_annotator: list[AnnotatorRow]
 
 
 class Calibration(Block):
@@ -66,7 +74,7 @@ class Calibration(Block):
     judge_minus_pool_min, judge_minus_pool_max, judge_pool_ttest_t, judge_pool_ttest_p, judge_pool_wilcoxon_p}``;
     includes the primary judge's repeat passes where repeats exist."""
 
-    rows: list[Row]
+    rows: list[CalibrationRow]
 
 
 class PerDimension(Block):
@@ -74,7 +82,7 @@ class PerDimension(Block):
     spearman, mae, mean_judge, mean_blind}}}``; pools without judge dimensions are under ``unavailable: {pool:
     reason}``."""
 
-    pools: dict[str, dict[str, Row]]
+    pools: dict[str, dict[str, DimensionAgreement]]
     unavailable: dict[str, str] = Field(default_factory=dict)
 
 
@@ -105,7 +113,7 @@ class InterJudgeRank(Block):
     {n, pearson, spearman, mae}}``) or from the released aggregates."""
 
     primary: str | None = None
-    judges: dict[str, Row]
+    judges: dict[str, JudgeRank]
     n_cells: int | None = None
     pairwise: dict[str, Row] | None = None
 
