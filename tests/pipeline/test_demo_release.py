@@ -18,6 +18,7 @@ from benger.pipeline._demo import (
     sample_principles,
 )
 from benger.pipeline._estimate import chars_counter
+from benger.schema import FalloesungTask
 
 _register_commands()
 runner = CliRunner()
@@ -40,8 +41,10 @@ def test_principle_sample_is_balanced_and_spread(release) -> None:  # type: igno
 def test_plan_sizes_the_contexts_from_the_prompts(release) -> None:  # type: ignore[no-untyped-def]
     plan = release_demo_plan(release, chars_counter, n_gp=4, n_cases=1, n_picks=2)
     assert len(plan["gp"]) == 4 and len(plan["cases"]) == 1 and len(plan["picks"]) == 2
-    human_picks = {p.subject_id for p in release.picks if p.subject_type == "human"}
-    assert set(plan["picks"]) <= human_picks
+    # the picks belong to the demo's case, human picks first: their judge prompts share its prefix
+    own = {p.subject_id: p.subject_type for p in release.picks if p.task_id == plan["cases"][0]}
+    assert [own.get(sid) for _, sid in plan["picks"]] == ["human", "human"]
+    assert {kind for kind, _ in plan["picks"]} == {"human_solution"}
     tokens = plan["prompt_tokens"]
     assert plan["n_ctx_judge"] >= tokens["judge_max"] + DEMO_JUDGE_MAX_OUTPUT_TOKENS
     assert plan["n_ctx_system"] >= tokens["generation_max"] + DEMO_MAX_OUTPUT_TOKENS
@@ -54,11 +57,31 @@ def test_plan_sizes_the_contexts_from_the_prompts(release) -> None:  # type: ign
     assert config.min_output_tokens == 50  # a short real Falllösung is still judged (185 tokens were measured)
 
 
-def test_the_case_has_the_shortest_judge_prompt(release) -> None:  # type: ignore[no-untyped-def]
-    plan = release_demo_plan(release, chars_counter, n_gp=2, n_cases=15, n_picks=1)
+def test_the_case_is_the_cheapest_with_its_picks(release) -> None:  # type: ignore[no-untyped-def]
+    """The case minimises judge prefix + generation prompt + its three picks (what the demo evaluates)."""
+    from benger.pipeline._demo import demo_config
+    from benger.pipeline._execute import task_and_reference
+    from benger.pipeline._orchestrate import run_prompts
+    from benger.pipeline._units import rubric_for_kind
+
+    plan = release_demo_plan(release, chars_counter, n_gp=2, n_cases=15, n_picks=3)
     assert len(plan["cases"]) == 15
-    first = release_demo_plan(release, chars_counter, n_gp=2, n_cases=1, n_picks=1)["cases"]
-    assert first == plan["cases"][:1]
+    first = release_demo_plan(release, chars_counter, n_gp=2, n_cases=1, n_picks=3)
+    assert first["cases"] == plan["cases"][:1]
+    kinds = [(kind, next(p.subject_type for p in release.picks if p.subject_id == sid)) for kind, sid in first["picks"]]
+    assert kinds == [("human_solution", "human"), ("human_solution", "human"), ("generation", "model")]
+    prompts = run_prompts(demo_config())
+    rubric = rubric_for_kind("falloesung")
+    template = prompts.judge_template(rubric.name)
+
+    def cost(task):  # type: ignore[no-untyped-def]
+        text, reference = task_and_reference(task)
+        prefix = chars_counter(template.render(rubric, task=text, reference=reference, candidate="", brief=True))
+        gen = sum(chars_counter(m.content) for m in prompts.generation_messages(task))
+        return prefix + gen + sum(chars_counter(p.text) for p in release.picks if p.task_id == task.task_id)
+
+    costs = sorted((cost(t), t.task_id) for t in release.benchathon.tasks)
+    assert first["cases"] == [costs[0][1]] and costs[0][0] < costs[1][0]
 
 
 def test_a_missing_release_folder_is_an_input_error(tmp_path: Path) -> None:
@@ -100,7 +123,7 @@ def test_release_demo_end_to_end_with_a_stub_model(
     out = result.output
     assert "Opus-4.7" in out and "stub-local" in out  # the local system beside the paper's systems
     assert "not comparable" in out
-    assert "Judge validation on 3 real human picks" in out and "GPT-5.4-mini (paper)" in out
+    assert "Judge validation on 3 real picks (2 human and 1 LLM" in out and "GPT-5.4-mini (paper)" in out
     from benger.store import open_store
 
     store = open_store(str(db))
@@ -109,6 +132,10 @@ def test_release_demo_end_to_end_with_a_stub_model(
         assert len(gens) == 5  # 4 Grundprinzipien items + 1 Benchathon case
         judged = {j.target_id for j in store.judgements(judge="stub-local (judge)")}
         assert {g.generation_id for g in gens if g.status == "ok"} <= judged
-        assert sum(1 for j in store.judgements(judge="stub-local (judge)", target_kind="human_solution")) == 3
+        assert sum(1 for j in store.judgements(judge="stub-local (judge)", target_kind="human_solution")) == 2
+        case = next(g for g in gens if isinstance(store.get_task(g.task_id), FalloesungTask))
+        picks = [p for p in load_release(release_dir).picks if p.task_id == case.task_id]
+        llm_pick = next(p.subject_id for p in picks if p.subject_type == "model")
+        assert llm_pick in judged  # the LLM pick's released generation, judged by the demo judge
     finally:
         store.close()

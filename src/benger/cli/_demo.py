@@ -1,16 +1,18 @@
 """``benger demo --release PATH``: the README's main job on real released items (issue 13 §4).
 
 The embedded Qwen2.5-0.5B model answers a balanced sample of real Grundprinzipien items (Ja/Nein accuracy
-against the gold labels), writes and judges the Benchathon case with the shortest judge prompt, is placed
-beside the paper's 12 systems in the one leaderboard (its own judge section: not comparable with the paper's
-GPT-5.4-mini rows), and the embedded judge is validated on a few real human picks against the blind reviews,
-beside the paper's six judges. Sample sizes: ``benger.pipeline._demo`` (DEMO_GP_ITEMS, DEMO_CASES, DEMO_PICKS).
+against the gold labels), writes and judges the Benchathon case that is cheapest to judge together with its
+validation picks, is placed beside the paper's 12 systems in the one leaderboard (its own judge section: not
+comparable with the paper's GPT-5.4-mini rows), and the embedded judge is validated on that case's real picks
+(human and LLM) against the blind reviews, beside the paper's six judges. Sample sizes:
+``benger.pipeline._demo`` (DEMO_GP_ITEMS, DEMO_CASES, DEMO_PICKS).
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 from pathlib import Path
 
 import typer
@@ -41,37 +43,44 @@ def run_release_demo(release: Path, db: str, quiet: bool, out: Path | None, limi
     cfg = release_demo_config(plan)
     store = _open(db)
     try:
-        if store.get_human_solution(plan["picks"][0]) is None:
+        if store.get_task(plan["cases"][0]) is None:
             _err().print(f"importing the release {release} into {db} (once)")
             store.import_release(data)
     finally:
         store.close()
+    kinds = Counter("LLM" if kind == "generation" else "human" for kind, _ in plan["picks"])
+    picks_label = " and ".join(f"{n} {kind}" for kind, n in sorted(kinds.items(), key=lambda kv: kv[0] != "human"))
     _err().print(
         f"benger demo on the release: {DEMO_MODEL} answers {len(plan['gp'])} Grundprinzipien items and "
-        f"{len(plan['cases'])} Benchathon case(s), judges them, then judges {len(plan['picks'])} human validation "
-        f"picks (contexts from the prompts: system {plan['n_ctx_system']}, judge {plan['n_ctx_judge']} tokens)"
+        f"{len(plan['cases'])} Benchathon case(s), judges them, then judges the case's validation picks "
+        f"({picks_label}; contexts from the prompts: system {plan['n_ctx_system']}, judge {plan['n_ctx_judge']} tokens)"
     )
-    result = _execute(cfg, db, ("generate", "judge"), quiet)
+    # Grundprinzipien first, then the case: its judgement and its picks follow each other, so llama.cpp
+    # evaluates the shared rubric + Sachverhalt + Musterlösung prefix once
+    results = []
+    for tasks in (plan["gp"], plan["cases"]):
+        part = cfg.model_copy(update={"filters": cfg.filters.model_copy(update={"tasks": tasks})})
+        results.append(_execute(part, db, ("generate", "judge"), quiet))
     store = _open(db)
     try:
         board = leaderboard_from_store(store, corpora=["benchathon", "grundprinzipien"], ci="normal")
-        _show(board, out)
-        _out().print(
-            f"The local system is ranked only within its own judge ({cfg.resolved_judges()[0].name}): not "
-            "comparable with the paper's rows, which GPT-5.4-mini judged."
-        )
         judge_cfg = cfg.model_copy(update={"systems": [], "filters": cfg.filters.model_copy()})
-        targets = [("human_solution", sid, "falloesung") for sid in plan["picks"]]
+        targets = [(kind, sid, "falloesung") for kind, sid in plan["picks"]]
         reporter = ProgressReporter(_err(), enabled=not quiet)
         stats, per_pick, unscored, judge = asyncio.run(judge_picks(store, judge_cfg, targets, progress=reporter))
     finally:
         store.close()
+    _show(board, out)
+    _out().print(
+        f"The local system is ranked only within its own judge ({cfg.resolved_judges()[0].name}): not "
+        "comparable with the paper's rows, which GPT-5.4-mini judged."
+    )
     study = StudyData.from_release(release)
     scores = {sid: sum(v) / len(v) for sid, v in per_pick.items()}
     report = validate_judge(
         study, scores, label=f"{judge.name} [{judge.config_hash()[:8]}]", provenance={"release": str(release)}
     )
-    table = Table(title=f"Judge validation on {len(scores)} real human picks (paper judges: all picks)")
+    table = Table(title=f"Judge validation on {len(scores)} real picks ({picks_label}; paper judges: all 45 picks)")
     for col in HEADER:
         table.add_column(col)
     for row in table_rows(report):
@@ -83,6 +92,6 @@ def run_release_demo(release: Path, db: str, quiet: bool, out: Path | None, limi
         f"demo finished in {(time.monotonic() - start) / 60:.1f} min; a 0.5B judge on {len(scores)} picks is an "
         "illustration: see `benger validate-judge` for the full 45-pick validation"
     )
-    if not result.complete or stats.errors or len(per_pick) + len(unscored) < len(targets):
+    if not all(r.complete for r in results) or stats.errors or len(per_pick) + len(unscored) < len(targets):
         _err().print(f"incomplete: rerun the same command to continue (exit code {EXIT_INCOMPLETE})")
         raise typer.Exit(EXIT_INCOMPLETE)

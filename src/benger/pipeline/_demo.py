@@ -77,7 +77,8 @@ def demo_config(
 
 # --------------------------------------------------------------------------- the demo on the released data
 #: Sample sizes of the release demo, sized from measured per-call times on 2 cores (docs/validate-judge.md):
-#: a Grundprinzipien item takes seconds, a Benchathon judgement (7-15k prompt tokens) about a minute or more.
+#: a Grundprinzipien item takes seconds, a Benchathon judge prompt (7-15k tokens) minutes, its picks (same prefix)
+#: about a minute each.
 DEMO_GP_ITEMS = 10
 DEMO_CASES = 1
 DEMO_PICKS = 3
@@ -105,10 +106,15 @@ def _ctx(tokens: int) -> int:
 
 def release_demo_plan(release: Any, count: Callable[[str], int], *, n_gp: int = DEMO_GP_ITEMS,
                       n_cases: int = DEMO_CASES, n_picks: int = DEMO_PICKS) -> dict[str, Any]:  # fmt: skip
-    """What the release demo runs: Grundprinzipien item ids, the Benchathon case(s) with the shortest judge
-    prompt, the human validation picks with the shortest judge prompt, and the context sizes (``count``: the
-    model's token counter) for system and judge. Returns ``{"gp", "cases", "picks", "n_ctx_system",
-    "n_ctx_judge", "prompt_tokens"}``."""
+    """What the release demo runs: Grundprinzipien item ids, the Benchathon case(s), the validation picks of
+    those cases, and the context sizes (``count``: the model's token counter) for system and judge.
+
+    A Falllösung judge prompt is rubric, Sachverhalt and Musterlösung (7-15k tokens on the release) followed by
+    the candidate; llama.cpp keeps the evaluated prefix of the previous prompt, so the picks of the demo's own
+    case, judged right after its generation, cost only their own text. The case is the one whose judge prefix,
+    generation prompt and picks (human picks first, then the LLM pick; ``n_picks`` in all) add up to the fewest
+    tokens. Returns ``{"gp", "cases", "picks", "n_ctx_system", "n_ctx_judge", "prompt_tokens"}``; ``picks`` are
+    ``(target_kind, subject_id)`` pairs (``human_solution`` or ``generation``)."""
     from benger.pipeline._execute import task_and_reference
     from benger.pipeline._orchestrate import run_prompts
     from benger.pipeline._units import rubric_for_kind
@@ -121,18 +127,26 @@ def release_demo_plan(release: Any, count: Callable[[str], int], *, n_gp: int = 
         text, reference = task_and_reference(task)
         return count(template.render(rubric, task=text, reference=reference, candidate=candidate, brief=True))
 
+    def gen_tokens(task: Any) -> int:
+        return sum(count(m.content) for m in prompts.generation_messages(task))
+
+    def picks_of(task_id: str) -> list[Any]:
+        own = [p for p in release.picks if p.task_id == task_id and p.text]
+        return sorted(own, key=lambda p: (p.subject_type != "human", p.subject_id))[:n_picks]
+
+    def cost(task: FalloesungTask) -> int:
+        return judge_tokens(task, "") + gen_tokens(task) + sum(count(p.text) for p in picks_of(task.task_id))
+
     gp = sample_principles(list(release.grundprinzipien.tasks), n_gp)
-    cases = sorted(release.benchathon.tasks, key=lambda t: judge_tokens(t, ""))[:n_cases]
-    tasks = {t.task_id: t for t in release.benchathon.tasks}
-    human = [p for p in release.picks if p.subject_type == "human" and p.text]
-    sized = sorted((judge_tokens(tasks[p.task_id], p.text), p.subject_id) for p in human)[:n_picks]
-    gen_in = max(sum(count(m.content) for m in prompts.generation_messages(t)) for t in [*gp, *cases])
+    cases = sorted(release.benchathon.tasks, key=lambda t: (cost(t), t.task_id))[:n_cases]
+    chosen = [(p, case) for case in cases for p in picks_of(case.task_id)][:n_picks]
+    gen_in = max(gen_tokens(t) for t in [*gp, *cases])
     case_judge = max(judge_tokens(t, "") for t in cases) + DEMO_MAX_OUTPUT_TOKENS
-    judge_in = max([case_judge, *(n for n, _ in sized)])
+    judge_in = max([case_judge, *(judge_tokens(case, p.text) for p, case in chosen)])
     return {
         "gp": [t.task_id for t in gp],
         "cases": [t.task_id for t in cases],
-        "picks": [sid for _, sid in sized],
+        "picks": [("human_solution" if p.subject_type == "human" else "generation", p.subject_id) for p, _ in chosen],
         "n_ctx_system": _ctx(gen_in + DEMO_MAX_OUTPUT_TOKENS + 64),
         "n_ctx_judge": _ctx(judge_in + DEMO_JUDGE_MAX_OUTPUT_TOKENS + 64),
         "prompt_tokens": {"generation_max": gen_in, "judge_max": judge_in},
