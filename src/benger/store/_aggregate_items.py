@@ -97,9 +97,9 @@ def item_scores(
     (0-100), grade points (0-18) and pass (0/1). Unordered (the leaderboard orders what it needs)."""
     items: list[ItemScore] = []
     for generations in _generation_filters(include_superseded):
-        for r in _rows(store, _item_stmt(generations, corpora, systems, judges)):
-            # avg of a float column is a float (or NULL) on both backends; counts are ints
-            items.append(ItemScore(r[0], r[1], r[2], r[3], r[4], r[5], r[6], int(r[7]), int(r[8]), *r[9:13]))
+        # the columns are ItemScore's, typed alike on both backends (counts are ints; avg of a float column is a
+        # float or NULL), so each row becomes one ItemScore without a per-value conversion
+        items += map(ItemScore._make, _rows(store, _item_stmt(generations, corpora, systems, judges)))
     return items
 
 
