@@ -48,6 +48,10 @@ BAD_USER_FILES: list[tuple[str, bytes]] = [
     ("few-cells.csv", (GOOD_CSV + "Zivilrecht,A\n").encode()),
     ("inttext.jsonl", (json.dumps({**FALL, "sachverhalt": 123}) + "\n").encode()),
     ("surrogate.jsonl", (json.dumps({**FALL, "sachverhalt": "x\ud800"}) + "\n").encode()),
+    ("surrogate-meta.jsonl", (json.dumps({**FALL, "meta": {"quelle": ["a", "x\ud800"]}}) + "\n").encode()),
+    ("surrogate-metakey.jsonl", (json.dumps({**FALL, "meta": {"\udfff": 1}}) + "\n").encode()),
+    ("surrogate-unknown.jsonl", (json.dumps({**FALL, "notiz": "\udc00"}) + "\n").encode()),
+    ("surrogate-meta.csv", b'bereich,sachverhalt,musterloesung,meta\nZivilrecht,A,B,"{""x"": ""\\ud800""}"\n'),
     ("dupcol.csv", b"bereich,bereich,sachverhalt,musterloesung\nZivilrecht,Zivilrecht,A,B\n"),
     ("meta.csv", b"bereich,sachverhalt,musterloesung,meta\nZivilrecht,A,B,{not json\n"),
     ("deepmeta.csv", b"bereich,sachverhalt,musterloesung,meta\nZivilrecht,A,B," + b"[" * 5000 + b"]" * 5000 + b"\n"),
@@ -182,6 +186,23 @@ def test_bad_release_files(release_dir: Path, demo_store: Path, tmp_path: Path, 
     target = _mutated_release(release_dir, tmp_path / "rel", rel, edit)
     result = invoke(["import", f"release:{tmp_path / 'rel'}", "--db", str(store)])
     check_rejected(result, [str(target)], store, before)
+
+
+SUPERSEDED = "data/processed/benchathon_superseded_evaluations.json"
+
+
+def test_a_generation_both_final_and_superseded_is_named(release_dir: Path, demo_store: Path, tmp_path: Path) -> None:
+    store = store_copy(demo_store, tmp_path / "s")
+    before = dump(store)
+    final = json.loads((release_dir / EVALS).read_text(encoding="utf-8"))[5]["generation_id"]
+    target = _mutated_release(
+        release_dir, tmp_path / "rel", SUPERSEDED, lambda text: _replace(text, 1, "generation_id", final)
+    )
+    result = invoke(["import", f"release:{tmp_path / 'rel'}", "--db", str(store)])
+    check_rejected(result, [str(target)], store, before)
+    # record 2 of the superseded file: with indent=2 a record spans 21 lines (8 keys, 10 dimensions, braces),
+    # so its generation_id is on line 5 + 21 = 26
+    assert f"{target}:26, record 2, field 'generation_id': generation_id '{final}' is also in " in result.output
 
 
 def test_bad_byte_and_missing_file_in_the_release(release_dir: Path, demo_store: Path, tmp_path: Path) -> None:

@@ -200,6 +200,24 @@ def _text(value: Any, canon: str) -> str | None:
     return value
 
 
+def _lone_surrogate(value: Any) -> str | None:
+    """The first lone surrogate (U+D800..U+DFFF, from a ``\\ud800`` JSON escape) in the strings, keys and
+    items of ``value`` (nested dicts and lists), or None. Such a text cannot be written as UTF-8 or stored."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            for char in item:
+                if 0xD800 <= ord(char) <= 0xDFFF:
+                    return char
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return None
+
+
 def build_task(
     record: dict[str, Any],
     *,
@@ -254,7 +272,18 @@ def build_task(
     if meta is not None and not isinstance(meta, dict):
         log.add("expected a JSON object", line=line, field=name("meta"))
         meta = None
-    merged_meta: dict[str, Any] = {**(meta or {}), **record.get("_extra", {})}
+    extra: dict[str, Any] = record.get("_extra", {})
+    for key, value in [*(((name("meta"), meta),) if meta else ()), *extra.items()]:
+        bad = _lone_surrogate([key, value])
+        if bad is not None:
+            shown = key.encode("utf-8", "backslashreplace").decode("utf-8")
+            log.add(
+                f"holds a lone surrogate (\\u{ord(bad):04x}), which is not valid Unicode; "
+                "fix the \\u escape in the file",
+                line=line,
+                field=shown,
+            )
+    merged_meta: dict[str, Any] = {**(meta or {}), **extra}
     foreign = [canon for canon in _ALL_FIELDS if canon not in _OWN[kind]]
     merged_meta.update({name(k): values[k] for k in foreign if values.get(k)})  # kept, not dropped
     if len(log.problems) + log.more > before:

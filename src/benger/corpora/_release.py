@@ -267,6 +267,15 @@ def load_release(path: str | Path) -> Release:
     texts = {p.subject_id: p.text for p in picks if p.subject_type == "model"}
     gens, judg = _evaluations(processed / "benchathon_model_evaluations.json", texts, hashes)
     sup_g, sup_j = _evaluations(processed / "benchathon_superseded_evaluations.json", texts, hashes)
+    final_ids = {g.generation_id for g in gens}
+    for index, gen in enumerate(sup_g):  # one generation per record, in file order
+        if gen.generation_id in final_ids:
+            raise JsonFile(processed / "benchathon_superseded_evaluations.json").error(
+                f"generation_id {gen.generation_id!r} is also in benchathon_model_evaluations.json; a generation "
+                "is either final or superseded, not both",
+                (index, "generation_id"),
+                "generation_id",
+            )
 
     repeats: list[RepeatRecord] = JsonFile(processed / "benchathon_human_judge_repeats.json").validate(
         list[RepeatRecord], unique="generation_id"
