@@ -81,12 +81,19 @@ class Lease:
         target_id, judge_config_hash, rubric_id, repeat_index)}``; the claim and the "finished?" check are
         one statement (``Store.claim``).
         """
-        if not await self._call(functools.partial(self.store.claim, key, self.owner, **unit_key)):
+        if self._inline:  # SQLite: the claim and its release run on the loop, no coroutine around them
+            if not self.store.claim(key, self.owner, **unit_key):
+                return SKIPPED
+            try:
+                return await work()
+            finally:
+                self.store.release_claim(key, self.owner)
+        if not await asyncio.to_thread(functools.partial(self.store.claim, key, self.owner, **unit_key)):
             return SKIPPED
         try:
             return await work()
         finally:
-            await self._call(self.store.release_claim, key, self.owner)
+            await asyncio.to_thread(self.store.release_claim, key, self.owner)
 
     @contextlib.asynccontextmanager
     async def renewing(self, every_s: float = CLAIM_TTL_S / 3) -> AsyncIterator[Lease]:

@@ -281,7 +281,8 @@ async def run_generations(
     known = dict(tasks or {})  # filled as tasks are read: several systems/runs of a task read it once
 
     lease = Lease(store)
-    config_hashes: dict[tuple[int, str], str] = {}
+    # per system object of the run (the planned units share them) and task kind: (config hash, system hash)
+    hashes: dict[tuple[int, str], tuple[str, str]] = {}
 
     async def work(unit: GenerationUnit) -> Any:
         task = known.get(unit.task_id)
@@ -289,9 +290,16 @@ async def run_generations(
             task = store.get_task(unit.task_id)
             if task is not None:
                 known[unit.task_id] = task
+        if task is None:  # execute_generation reports the missing task
+            return await execute_generation(unit, store, pool.get(unit.system), prompts, task=task)
+        slot = (id(unit.system), task.kind)
+        pair = hashes.get(slot)
+        if pair is None:
+            pair = hashes[slot] = (prompts.generation_config_hash(unit.system, task.kind), unit.system.config_hash())
+        config_hash, system_hash = pair
 
-        async def call() -> Any:
-            return await execute_generation(
+        def call() -> Awaitable[Any]:
+            return execute_generation(
                 unit,
                 store,
                 pool.get(unit.system),
@@ -299,14 +307,9 @@ async def run_generations(
                 reask_policy=reask_policy,
                 min_output_tokens=min_output_tokens,
                 task=task,
+                config_hash=config_hash,
+                system_hash=system_hash,
             )
-
-        if task is None:
-            return await call()  # execute_generation reports the missing task
-        slot = (id(unit.system), task.kind)
-        config_hash = config_hashes.get(slot)
-        if config_hash is None:
-            config_hash = config_hashes[slot] = prompts.generation_config_hash(unit.system, task.kind)
 
         key = (unit.task_id, config_hash, unit.run_index)
         return await lease.run(generation_key(*key), {"generation": key}, call)
