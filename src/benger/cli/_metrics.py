@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -53,6 +53,7 @@ def register(app: typer.Typer) -> None:
         from benger.store import open_store
 
         store = open_store(db)
+        _check_systems(store, systems or [])
         options = EmbeddingOptions(encoder=encoder, layer=layer)
         console = Console(stderr=True)
         with Progress(
@@ -79,6 +80,20 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"{m}: {summary.written[m]} computed, {summary.skipped[m]} already stored")
         if summary.no_reference:
             typer.echo(f"{summary.no_reference} targets skipped: empty text or no reference")
+
+
+def _check_systems(store: Any, systems: list[str]) -> None:
+    """InputError (field ``--systems``) naming the systems of ``systems`` with no generation in ``store``.
+
+    Without it a misspelt name scores nothing and the command ends with exit 0 ("0 computed")."""
+    known = {s.name for s in store.systems()}
+    unknown = [name for name in systems if name not in known and not store.generations(system=name)]
+    if unknown:
+        stored = ", ".join(sorted(known)) or "none"
+        raise InputError(
+            f"no generation of {', '.join(repr(n) for n in unknown)} in the store; stored systems: {stored}",
+            field="--systems",
+        )
 
 
 def _print_list(encoder: str | None, layer: int | None) -> None:
