@@ -93,6 +93,9 @@ def test_machine_formats_name_the_chosen_pair_in_the_provenance(tmp_path: Path, 
     result = runner.invoke(app, ["errors", "--db", db, "--format", fmt])
     assert result.exit_code == 0, result.output
     assert "falloesung@1" in result.output and "grundprinzipien@1" not in result.output
+    if fmt == "markdown":
+        note = "Only ok generations are classified: 0 superseded generations are left out."
+        assert result.output.endswith(f"\n\n{note}\n")
 
 
 def test_errors_refuses_to_guess_between_other_rubrics(tmp_path: Path) -> None:

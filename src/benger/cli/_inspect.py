@@ -270,6 +270,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(report.model_dump_json(indent=1))
         elif fmt == "markdown":
             typer.echo(error_modes_markdown(report), nl=False)
+            typer.echo(f"\nOnly ok generations are classified: {superseded} superseded generations are left out.")
         else:
             _print_errors(report)
             if chosen:
