@@ -13,13 +13,20 @@ One wave of C calls warms the connections up before the measurement (a long run 
 share both with everything else). ``--repeats`` runs the measurement several times and reports each
 run and the median.
 
+``--in-process`` replaces the stub and the SDK by a model in the client that sleeps the latency and
+returns a fixed valid Falllösung (~1,300 characters, 300 output tokens): what is left is the runner's own
+work per call (claim, prompt, parsing, record, save, release), with no HTTP stack or second process, so it
+is less sensitive to a loaded machine.
+
     python benchmarks/bench_runner.py --calls 3840 --concurrency 64 --latency-ms 200 --pin --repeats 3
+    python benchmarks/bench_runner.py --calls 3840 --concurrency 64 --latency-ms 200 --in-process --repeats 3
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import socket
@@ -31,6 +38,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benger.llm import ChatRequest, ChatResponse, Usage
+from benger.llm._limits import run_call_slots
 from benger.pipeline import LocalExecutor, ModelPool, PromptSet, plan_generations, run_generations
 from benger.schema import Corpus, FalloesungTask, SystemConfig
 from benger.store import open_store
@@ -52,6 +61,29 @@ def _corpus(n: int) -> Corpus:
     return Corpus(name="bench", tasks=tasks)
 
 
+_SENTENCE = "A. Anspruch des K gegen V aus §§ 437 Nr. 3, 280 Abs. 1 BGB. "
+_REPLY = json.dumps({"loesung": _SENTENCE * 22}, ensure_ascii=False)
+
+
+class _InProcessModel:
+    """A ChatModel without HTTP: sleeps the latency, answers ``_REPLY`` (300 output tokens)."""
+
+    name = "in-process"
+
+    def __init__(self, latency_s: float) -> None:
+        self.latency_s = latency_s
+
+    async def complete(self, request: ChatRequest) -> ChatResponse:
+        slots = run_call_slots.get()  # the run's call slots, as the provider models take them
+        async with slots if slots is not None else contextlib.nullcontext():
+            await asyncio.sleep(self.latency_s)
+        usage = Usage(input_tokens=400, output_tokens=300)
+        return ChatResponse(text=_REPLY, finish_reason="stop", usage=usage, latency_s=self.latency_s)
+
+    async def aclose(self) -> None:
+        pass
+
+
 async def _run(base_url: str, args: argparse.Namespace, db: Path) -> dict[str, float]:
     store = open_store(db)
     corpus = _corpus(args.calls + args.concurrency)
@@ -60,7 +92,12 @@ async def _run(base_url: str, args: argparse.Namespace, db: Path) -> dict[str, f
                           temperature=0.0, max_concurrency=args.concurrency, max_output_tokens=4000)  # fmt: skip
     prompts = PromptSet()
     warm_tasks, tasks = corpus.tasks[: args.concurrency], corpus.tasks[args.concurrency :]
-    pool = ModelPool(concurrency=args.concurrency)  # shared: the measured run reuses the warm connections
+    # shared: the measured run reuses the warm connections
+    if args.in_process:
+        model = _InProcessModel(args.latency_ms / 1000.0)
+        pool = ModelPool(lambda _system: model, concurrency=args.concurrency)
+    else:
+        pool = ModelPool(concurrency=args.concurrency)
 
     def executor() -> LocalExecutor:
         return LocalExecutor(args.concurrency, prefetch=args.prefetch)
@@ -75,7 +112,8 @@ async def _run(base_url: str, args: argparse.Namespace, db: Path) -> dict[str, f
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     await pool.aclose()
     measured = {t.task_id for t in tasks}
-    latencies = [g.latency_s for g in store.generations(system="stub") if g.task_id in measured]
+    gens = [g for g in store.generations(system="stub") if g.task_id in measured]
+    latencies = [g.latency_s for g in gens if g.latency_s is not None]
     store.close()
     return {
         "calls": stats.done,
@@ -87,6 +125,9 @@ async def _run(base_url: str, args: argparse.Namespace, db: Path) -> dict[str, f
 
 
 def _measure(args: argparse.Namespace) -> dict[str, Any]:
+    if args.in_process:
+        with tempfile.TemporaryDirectory() as tmp:
+            return _rates(args, asyncio.run(_run("http://127.0.0.1:9/v1", args, Path(tmp) / "b.db")))
     port = _free_port()
     stub = subprocess.Popen(
         [sys.executable, "-m", "benger.testing.stub_server", "--port", str(port), "--latency-ms", str(args.latency_ms)],
@@ -105,6 +146,10 @@ def _measure(args: argparse.Namespace) -> dict[str, Any]:
         stub.wait(timeout=10)
         if args.pin:
             os.sched_setaffinity(0, range(os.cpu_count() or 1))
+    return _rates(args, result)
+
+
+def _rates(args: argparse.Namespace, result: dict[str, float]) -> dict[str, Any]:
     ideal = args.concurrency / (args.latency_ms / 1000.0)
     achieved = result["calls"] / result["wall_s"]
     return {
@@ -123,7 +168,10 @@ def main() -> None:
     parser.add_argument("--latency-ms", type=float, default=200.0)
     parser.add_argument("--pin", action="store_true", help="stub on CPU 1, client on CPU 0")
     parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--in-process", action="store_true", help="no stub, no SDK: the runner's own work only")
     args = parser.parse_args()
+    if args.pin and args.in_process:
+        parser.error("--pin pins the stub server; --in-process has none")
     if args.pin and (os.cpu_count() or 1) < 2:
         parser.error("--pin needs at least 2 CPUs")
     runs = [_measure(args) for _ in range(args.repeats)]
@@ -132,6 +180,7 @@ def main() -> None:
         "prefetch": LocalExecutor(args.concurrency, prefetch=args.prefetch).prefetch,
         "latency_ms": args.latency_ms,
         "pinned": args.pin,
+        "in_process": args.in_process,
         "ideal_calls_per_s": round(args.concurrency / (args.latency_ms / 1000.0), 1),
         "runs": runs,
         "median_ratio_of_ideal": statistics.median(r["ratio_of_ideal"] for r in runs),

@@ -6,6 +6,8 @@ import asyncio
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import pytest
@@ -19,10 +21,23 @@ from benger.pipeline._writer import persist
 class _Store:
     inline_writes: bool
     threads: list[str] = field(default_factory=list)
+    batches: list[list[int]] = field(default_factory=list)  # the records saved inside each write_batch()
+    _open: list[int] | None = None
 
     def save(self, record: int) -> int:
         self.threads.append(threading.current_thread().name)
+        if self._open is not None:
+            self._open.append(record)
         return record * 2
+
+    @contextmanager
+    def write_batch(self) -> Iterator[None]:
+        self._open = []
+        try:
+            yield
+        finally:
+            self.batches.append(self._open)
+            self._open = None
 
 
 def _writer_threads() -> list[threading.Thread]:
@@ -42,8 +57,10 @@ def test_local_executor_commits_every_record_and_leaves_no_writer_thread(inline:
 
     asyncio.run(main())
     assert results == {unit: unit * 2 for unit in range(20)}
-    if inline:  # SQLite: on the loop's own thread
+    if inline:  # SQLite: on the loop's own thread, the records of one loop turn in one batch
         assert set(store.threads) == {threading.main_thread().name}
+        # 4 + 1 (prefetch) workers start together and save at once: units 0-4 in one batch, then the next 5, ...
+        assert store.batches == [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9], [10, 11, 12, 13, 14], [15, 16, 17, 18, 19]]
     else:  # PostgreSQL: one writer thread for the whole map, gone afterwards
         assert len(set(store.threads)) == 1 and store.threads[0].startswith("benger-store-writer")
     assert _writer_threads() == []

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -58,6 +59,7 @@ class UnitStore(Protocol):
     def save_judgement(self, judgement: Judgement) -> Any: ...
     @property
     def inline_writes(self) -> bool: ...
+    def write_batch(self) -> AbstractContextManager[None]: ...
 
 
 @dataclass

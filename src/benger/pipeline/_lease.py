@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from benger._claim_ids import CLAIM_TTL_S, new_owner
-from benger.pipeline._writer import WritableStore
+from benger.pipeline._writer import WritableStore, group_writer
 
 R = TypeVar("R")
 
@@ -87,7 +87,11 @@ class Lease:
             try:
                 return await work()
             finally:
-                self.store.release_claim(key, self.owner)
+                group = group_writer(self.store)  # in a run: committed with the next batch of records
+                if group is None:
+                    self.store.release_claim(key, self.owner)
+                else:
+                    await group.submit(self.store.release_claim, key, self.owner)
         if not await asyncio.to_thread(functools.partial(self.store.claim, key, self.owner, **unit_key)):
             return SKIPPED
         try:

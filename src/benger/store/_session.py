@@ -73,6 +73,17 @@ class StoreBase:
         self.engine.dispose()
 
     @contextmanager
+    def write_batch(self) -> Iterator[None]:
+        """SQLite (``inline_writes``): the claim, release and save calls of this thread inside the block commit
+        together at its end (``InlineWriter.batch``: a failed write undoes only itself; a lost transaction
+        raises at the exit and stores nothing). Other stores: each call commits on its own, as outside."""
+        if self._inline is None:
+            yield
+            return
+        with self._inline.batch():
+            yield
+
+    @contextmanager
     def session(self) -> Iterator[Session]:
         """A session for other modules' tables: commits on success, rolls back on an exception."""
         with self._write() as session:
