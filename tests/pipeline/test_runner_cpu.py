@@ -17,7 +17,7 @@ from benger.llm import ChatMessage, ChatRequest, ChatResponse, RetryPolicy
 from benger.llm._reply import MalformedOutput
 from benger.pipeline import PromptSet, plan_generations, run_generations
 from benger.pipeline._execute import _after_first_retry, _ask, _Tally
-from benger.schema import SystemConfig
+from benger.schema import FalloesungTask, SystemConfig
 from benger.store import open_store
 from benger.testing.stub_server import run_stub_server
 
@@ -125,3 +125,21 @@ async def test_the_runners_hashes_are_the_ones_execute_generation_computes(tmp_p
     assert plan_generations(store, tasks, [system], prompts) == []  # resume finds them finished
     assert store.claims() == []  # every claim released
     store.close()
+
+
+def test_a_template_without_values_is_rendered_once_one_with_values_per_task(tmp_path: Path) -> None:
+    a = FalloesungTask(task_id="a", corpus="c", area="Zivilrecht", facts="K kauft.", reference="R")
+    b = FalloesungTask(task_id="b", corpus="c", area="Strafrecht", facts="A nimmt.", reference="R")
+    prompts = PromptSet()
+    first, second = prompts.generation_messages(a), prompts.generation_messages(b)
+    assert first[0].content == second[0].content == prompts._render("falloesung_system")  # the built-in: no values
+    assert "(Zivilrecht)" in first[1].content and "(Strafrecht)" in second[1].content
+    assert prompts._constant == {"falloesung_system": first[0].content, "falloesung_user": None}
+    override = tmp_path / "system.j2"
+    override.write_text("Gebiet: {{ area }}", encoding="utf-8")
+    custom = PromptSet(overrides={"falloesung_system": str(override)})
+    assert [custom.generation_messages(t)[0].content for t in (a, b, a)] == [
+        "Gebiet: Zivilrecht",
+        "Gebiet: Strafrecht",
+        "Gebiet: Zivilrecht",
+    ]

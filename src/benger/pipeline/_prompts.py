@@ -106,6 +106,8 @@ class PromptSet:
     _sources: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
     _compiled: dict[str, jinja2.Template] = field(default_factory=dict, compare=False, repr=False)
     _hashes: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    #: renders of the templates that use no value (the built-in system prompts): one per run, not per item
+    _constant: dict[str, str | None] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.falloesung_format not in ("json", "text"):
@@ -203,13 +205,20 @@ class PromptSet:
         return cls(**values)
 
     def _render(self, name: str, **values: Any) -> str:
+        constant = self._constant.get(name)  # None: not rendered yet, or the template uses values
+        if constant is not None:
+            return constant
         origin = self.overrides.get(name, f"builtin:{name}.j2")
         try:
             if name not in self._compiled:
                 self._compiled[name] = _ENV.from_string(self._sources[name])
-            return self._compiled[name].render(**values).strip()
+            text: str = self._compiled[name].render(**values).strip()
         except jinja2.TemplateError as exc:
             raise InputError(f"prompt template error: {exc}", file=origin) from exc
+        if name not in self._constant:
+            uses = jinja2.meta.find_undeclared_variables(_ENV.parse(self._sources[name]))
+            self._constant[name] = None if uses else text
+        return text
 
     def generation_messages(self, task: FalloesungTask | PrincipleItem) -> list[ChatMessage]:
         """System + user messages for a task (Falllösung or Grundprinzip item)."""
