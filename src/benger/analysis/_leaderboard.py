@@ -252,11 +252,12 @@ def leaderboard_from_store(
     from benger.store import _aggregate_items as per_item
 
     agg.refresh_statistics(store)
+    superseded = agg.superseded_counts(store, corpora=corpora, systems=systems)
     scope: dict[str, Any] = {
         "corpora": corpora,
         "systems": systems,
         "judges": judges,
-        "include_superseded": include_superseded,
+        "include_superseded": include_superseded and bool(superseded),  # a store without any skips that pass
     }
     # the normal interval needs sums only (a few rows); the bootstrap and pooled judges need every item
     sums = per_item.row_sums(store, **scope) if ci == "normal" and not pool_judges else None
@@ -288,6 +289,6 @@ def leaderboard_from_store(
         n_resamples=n_resamples,
         confidence=confidence,
         pool_judges=pool_judges,
-        superseded=agg.superseded_counts(store, corpora=corpora, systems=systems),
+        superseded=superseded,
         include_superseded=include_superseded,
     )
