@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import os
+import shutil
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 import pytest
+
+from benger.store import open_store
+from benger.study import _accounts
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 RELEASE_DIR = Path(os.environ.get("BENGER_RELEASE_DIR", REPO_ROOT.parent / "shared" / "benger-release"))
@@ -93,6 +97,27 @@ SLOW_TESTS: dict[str, str] = {
     "tests/llm/test_cli_llm.py": "the console script in new processes",
     "tests/workers/test_coordination.py::test_worker_command": "the console script in a new process",
     "tests/testing/test_stub_server.py::test_cli_process": "the stub server as a process",
+    "tests/cli/test_cli.py::test_errors_are_one_line_without_traceback": "the CLI in two new interpreters",
+    "tests/study/test_postgres.py::test_50_concurrent_submissions_and_reviews": "50 parallel sessions on PostgreSQL",
+    "tests/study/test_postgres.py::test_close_races_40_submissions": "40 parallel submissions on PostgreSQL",
+    "tests/study/test_accounts.py::test_100_parallel_wrong_passwords": "100 parallel logins on PostgreSQL",
+    "tests/web/test_postgres_web.py::test_100_parallel_wrong_logins": "100 parallel HTTP logins on PostgreSQL",
+    "tests/report/test_build.py::test_write_report_outputs": "renders every table and figure of the report",
+    "tests/report/test_build.py::test_rerun_with_fewer_inputs": "renders the whole report twice",
+    "tests/report/test_fig_rq4.py::test_report_lists_the_figure_or_its_reason": "renders the whole report twice",
+    "tests/fuzz/test_fuzz_importers.py::test_mutated_user_files_are_imported": "hypothesis: 60 mutated user files",
+    "tests/fuzz/test_fuzz_configs.py::test_random_run_configs_load_or_fail_clearly": "hypothesis: 80 random configs",
+    # a 3000-deep YAML document takes ~1 s in PyYAML; tests/cli/test_config_errors.py keeps one in the inner loop
+    "tests/fuzz/test_fuzz_configs.py::test_bad_run_configs[deep.yaml]": "a 3000-deep YAML document",
+    (
+        "tests/fuzz/test_fuzz_yaml_loaders.py::test_load_yaml_turns_pyyaml_failures_into_one_input_error"
+        "[text0-None-nested too deeply]"
+    ): "a 3000-deep YAML document",
+    # whole modules that mark themselves slow, listed so that the inner loop does not even import them
+    "tests/metrics/test_release_picks.py": "the released data and real metrics",
+    "tests/web/test_browser.py": "browser",
+    "tests/workers/test_failures.py": "Celery workers as processes, a private Redis server",
+    "tests/workers/test_same_results.py": "Celery workers as processes",
 }
 
 
@@ -104,9 +129,60 @@ def _slow_reason(item: pytest.Item) -> str | None:
     return next((why for prefix, why in SLOW_TESTS.items() if item.nodeid.startswith(prefix)), None)
 
 
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Under exactly ``-m "not slow"`` a module listed whole in SLOW_TESTS is not imported at all.
+
+    Its tests would all be deselected anyway; importing them costs seconds (transformers, torch, celery).
+    """
+    if str(config.getoption("markexpr", "")).strip() != "not slow" or collection_path.suffix != ".py":
+        return None
+    try:
+        nodeid = collection_path.relative_to(config.rootpath).as_posix()
+    except ValueError:
+        return None
+    return True if nodeid in SLOW_TESTS else None
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest's own -m selection
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         reason = _slow_reason(item)
         if reason is not None and item.get_closest_marker("slow") is None:
             item.add_marker(pytest.mark.slow(reason=reason))
+
+
+# --- setup costs shared by many tests ------------------------------------------------------------------------
+@pytest.fixture(scope="session", autouse=True)
+def _cheap_password_hashes() -> Iterator[None]:
+    """argon2id at its smallest cost (t=1, 8 KiB, 1 lane) instead of the production default (t=3, 64 MiB, 4 lanes).
+
+    Every account creation and login hashes; at the default cost (~0.1-0.8 s each on the 2 shared cores) the
+    study, web and fuzz tests spent most of their CPU in argon2. The code path is the same (hash, verify,
+    check_needs_rehash): only the cost parameters, which the hash string carries, differ.
+    """
+    production = _accounts._HASHER
+    _accounts._HASHER = type(production)(time_cost=1, memory_cost=8, parallelism=1)
+    try:
+        yield
+    finally:
+        _accounts._HASHER = production
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An SQLite store file at the newest migration, created once per session (closed, no -wal left)."""
+    path = tmp_path_factory.mktemp("migrated") / "template.db"
+    open_store(path).close()
+    return path
+
+
+@pytest.fixture(scope="session")
+def copy_of_migrated_sqlite(migrated_sqlite: Path) -> Callable[[Path], Path]:
+    """``copy_of_migrated_sqlite(path)`` copies the migrated template to ``path``: opening it finds the newest
+    revision and runs no migration (a fresh file would run every Alembic migration, ~0.1-0.3 s each time)."""
+
+    def copy(path: Path) -> Path:
+        shutil.copyfile(migrated_sqlite, path)
+        return path
+
+    return copy

@@ -40,10 +40,13 @@ def db_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def store(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    """An opened, empty store: a new SQLite file, or the session's PostgreSQL database with every table emptied."""
+def store(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path, copy_of_migrated_sqlite: Callable[[Path], Path]
+) -> Iterator[Store]:
+    """An opened, empty store: a new SQLite file (a copy of the session's migrated template, so no migration runs
+    per test), or the session's PostgreSQL database with every table emptied."""
     if backend == "sqlite":
-        opened = open_store(tmp_path / "store.db")
+        opened = open_store(copy_of_migrated_sqlite(tmp_path / "store.db"))
     else:
         opened = open_store(request.getfixturevalue("_pg_migrated"))
         with opened.engine.begin() as conn:  # DELETE is much faster than TRUNCATE on tiny tables

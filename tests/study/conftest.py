@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -12,7 +12,9 @@ from benger.store import Store
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
+def store(tmp_path: Path, copy_of_migrated_sqlite: Callable[[Path], Path]) -> Iterator[Store]:
+    """The mini corpus with its generations on a new SQLite file (a copy of the session's migrated template)."""
+    copy_of_migrated_sqlite(tmp_path / "benger.db")  # the file new_store opens
     s = new_store(tmp_path)
     yield s
     s.close()
