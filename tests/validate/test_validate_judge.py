@@ -78,6 +78,15 @@ def test_the_paper_six_judges_verdicts(recorded: dict) -> None:
     assert len(table_rows(recorded)) == 7
 
 
+def test_two_scored_human_picks_show_their_count_without_agreement(data: StudyData) -> None:
+    """Below 3 human picks there is no r/kappa (the agreement block is absent); the row still says 2, not 0."""
+    humans = sorted(s for s, sol in data.solutions.items() if sol.pool == "human")[:2]
+    llm = sorted(s for s, sol in data.solutions.items() if sol.pool == "llm")[:1]
+    result = validate_judge(data, {s: 50.0 for s in [*humans, *llm]}, label="few", provenance={})
+    row = table_rows(result)[0]
+    assert row[0] == "few" and row[1] == "2" and row[2] == "–"
+
+
 def test_unknown_pick_and_out_of_range_score_are_refused(data: StudyData) -> None:
     with pytest.raises(ValueError, match="not released validation picks"):
         validate_judge(data, {"no-such-pick": 50.0}, label="x", provenance={})

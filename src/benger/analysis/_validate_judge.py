@@ -144,7 +144,8 @@ def _f(x: Any, nd: int = 2) -> str:
     return "–" if x is None else f"{x:.{nd}f}"
 
 
-def _row(key: str, block: Mapping[str, Any]) -> list[str]:
+def _row(key: str, block: Mapping[str, Any], n_human: int | None = None) -> list[str]:
+    """One table row; ``n_human``: the human picks the judge scored (the agreement block is absent below 3)."""
     h = block["agreement"].get("human") or {}
     llm = block["agreement"].get("llm") or {}
     alt = block["alt_test_blind"].get("human") or {}
@@ -154,7 +155,7 @@ def _row(key: str, block: Mapping[str, Any]) -> list[str]:
     verdict = "–" if not alt else ("passes" if alt["passes"] else "fails")
     return [
         block["label"] if key == CANDIDATE else f"{block['label']} (paper)",
-        str(h.get("n", 0)),
+        str(h.get("n", n_human if n_human is not None else 0)),
         _f(h.get("pearson")),
         _f(h.get("spearman")),
         _f(h.get("mae_raw"), 1),
@@ -192,7 +193,7 @@ HEADER = [
 
 def table_rows(result: Mapping[str, Any]) -> list[list[str]]:
     """The side-by-side table: the candidate first, then the paper's judges (columns: :data:`HEADER`)."""
-    rows = [_row(CANDIDATE, result["candidate"])]
+    rows = [_row(CANDIDATE, result["candidate"], n_human=result["coverage"]["by_pool"].get("human", 0))]
     rows += [_row(k, v) for k, v in result["paper_judges"].items()]
     return rows
 
