@@ -27,6 +27,7 @@ RANK: dict[str, int] = {
     "config": 0,
     "_claim_ids": 0,
     "_yaml": 0,
+    "_console": 0,
     "store": 1,
     "llm": 2,
     "judge": 3,

@@ -15,17 +15,18 @@ from typing import Any
 import typer
 from rich.console import Console
 
+from benger._console import console as new_console
 from benger.errors import EXIT_INCOMPLETE, ConfigError
 
 
 def _out() -> Console:
-    console = Console()
+    console = new_console()
     # piped output: do not squeeze the leaderboard into 80 columns
-    return console if console.is_terminal else Console(width=max(console.width, 160))
+    return console if console.is_terminal else new_console(width=max(console.width, 160))
 
 
 def _err() -> Console:
-    return Console(stderr=True)
+    return new_console(stderr=True)
 
 
 def _config(
@@ -162,12 +163,12 @@ def _exit_if_incomplete(result: Any) -> None:
 def print_table(table: Any) -> None:
     """Print a rich table on stdout. Piped (not a terminal) it gets its natural width (at least the console's
     COLUMNS, at most 1000 characters): a reader or a pager then sees one line per row, no cell wrapped."""
-    console = Console()
+    console = new_console()
     if not console.is_terminal:
         from rich.measure import Measurement
 
         natural = Measurement.get(console, console.options.update_width(1000), table).maximum
-        console = Console(width=min(max(natural, console.width), 1000))
+        console = new_console(width=min(max(natural, console.width), 1000))
     console.print(table)
 
 

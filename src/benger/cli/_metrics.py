@@ -45,9 +45,9 @@ def register(app: typer.Typer) -> None:
                 f"names no metric ({metrics!r}); give a comma list or a group (see `benger metrics --list`)",
                 field="--metrics",
             )
-        from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+        from benger._console import console as new_console
         from benger.metrics import EmbeddingOptions
         from benger.metrics._store import score_store
         from benger.store import open_store
@@ -55,7 +55,7 @@ def register(app: typer.Typer) -> None:
         store = open_store(db)
         _check_systems(store, systems or [])
         options = EmbeddingOptions(encoder=encoder, layer=layer)
-        console = Console(stderr=True)
+        console = new_console(stderr=True)
         with Progress(
             TextColumn("metrics"),
             BarColumn(),

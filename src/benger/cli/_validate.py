@@ -32,9 +32,9 @@ ReleaseOpt = Annotated[
 
 
 def _console(stderr: bool = False) -> Any:
-    from rich.console import Console
+    from benger._console import console
 
-    return Console(stderr=stderr, soft_wrap=True)
+    return console(stderr=stderr, soft_wrap=True)
 
 
 def recorded_scores(name: str, release: Path) -> tuple[dict[str, float], str]:

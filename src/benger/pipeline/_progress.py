@@ -17,6 +17,8 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from benger._console import console as new_console
+
 
 @dataclass
 class RunStats:
@@ -62,7 +64,7 @@ class ProgressReporter:
     """Shows a runner's progress. ``enabled=False`` shows nothing (benchmarks, library use)."""
 
     def __init__(self, console: Console | None = None, *, enabled: bool = True, plain_every_s: float = 10.0) -> None:
-        self.console = console or Console(stderr=True)
+        self.console = console or new_console(stderr=True)
         self.enabled = enabled
         self.plain_every_s = plain_every_s
         self._progress: Progress | None = None

@@ -16,8 +16,8 @@ from typing import Any, TypeVar
 import redis
 from celery import Celery
 from kombu.exceptions import OperationalError
-from rich.console import Console
 
+from benger._console import console as new_console
 from benger.errors import BengerError, ConfigError
 from benger.pipeline import PromptSet, run_prompts
 from benger.workers._keys import Unit, is_done, stored_record, unit_kind
@@ -121,7 +121,7 @@ class CeleryExecutor:
         except _CONNECTION_ERRORS:
             return  # the main loop reports an unreachable Redis
         if not replies:
-            Console(stderr=True).print(
+            new_console(stderr=True).print(
                 f"[yellow]warning[/yellow]: no benger worker answers on {broker_url()}; the units wait in the "
                 "queue until one starts (benger worker --queues generation,judging)"
             )
