@@ -360,3 +360,40 @@ def test_cli_leaderboard_options(release_store: Store, tmp_path: Path) -> None:
     assert nobody.exit_code == 2 and "no judgement by nobody" in nobody.output
     bad = runner.invoke(app, ["leaderboard", "--db", db, "--metric-signature", "bleu"])
     assert bad.exit_code == 2 and "METRIC=SIGNATURE" in bad.output
+
+
+def test_a_released_generation_judged_by_the_local_judge_is_no_paper_reference(
+    release_dir: Path, tmp_path: Path
+) -> None:
+    """Observed in `benger demo --release`: the local judge also scored a released generation (an LLM validation
+    pick); that made a paper system's row in the local judge's group, the group counted as the paper's, and the
+    local model's rows read "comparable" (Vs paper: yes)."""
+    store = open_store(tmp_path / "picks.db")
+    store.import_release(release_dir)
+    task = store.load_corpus("benchathon").tasks[0]
+    store.upsert_system(SystemConfig(name="qwen-0.5b", provider="local", model="q", tier="local"))
+    store.save_generation(
+        Generation(generation_id="local-1", task_id=task.task_id, system="qwen-0.5b", config_hash="loc", text="L")
+    )
+    released = next(g for g in store.generations() if g.task_id == task.task_id and g.system == "claude-opus-4-7")
+    for n, target in enumerate(("local-1", released.generation_id)):
+        store.save_judgement(
+            Judgement(
+                judgement_id=f"j{n}",
+                target_kind="generation",
+                target_id=target,
+                judge="qwen-0.5b",
+                judge_config_hash="self",
+                rubric_id="falloesung@1+x",
+                status="scored",
+                total=50.0 + n,
+            )
+        )
+    board = leaderboard_from_store(store, ci="normal", corpora=["benchathon"])
+    local_group = [r for r in board.rows if r.group == "qwen-0.5b"]
+    assert {r.system for r in local_group} == {"qwen-0.5b", "claude-opus-4-7"}
+    assert all(not r.reference for r in local_group)
+    assert all((r.comparable or "").startswith("not comparable: judged by qwen-0.5b") for r in local_group)
+    opus_paper = next(r for r in board.rows if r.system == "claude-opus-4-7" and r.group == "gpt-5.4-mini")
+    assert (opus_paper.reference, opus_paper.comparable, opus_paper.n) == (True, "paper reference", 15)
+    store.close()

@@ -35,6 +35,7 @@ from benger.analysis._leaderboard_sums import (
     per_generation,
     sums_from_items,
 )
+from benger.corpora._release import RELEASE_JUDGE_CONFIG_HASH
 from benger.metrics._answers import accuracy
 from benger.stats import bootstrap_mean_cis, normal_mean_ci
 from benger.store._aggregate import Answer, ConfigProvenance, GenerationCount, MetricGroupMean
@@ -216,7 +217,11 @@ def build(
                 "prompt_hash": origin.prompt_hash if origin else None,
                 "generation_config_hash": source_hash,
                 "display": (displays or {}).get(system),
-                "reference": origin is not None and origin.source == "release",
+                # the paper's numbers: a released system judged by the released judgements (the user's own
+                # judge scoring a released generation, e.g. a validation pick, makes no reference row)
+                "reference": origin is not None
+                and origin.source == "release"
+                and jhash in (None, RELEASE_JUDGE_CONFIG_HASH),
                 "corpus": corpus,
                 "n": s.n,
                 "repeats": s.repeats / s.items if s.items else None,

@@ -54,6 +54,9 @@ from benger.schema import (
 )
 
 PRIMARY_JUDGE = "gpt-5.4-mini"
+#: The judge config hash of the released judgements (the release names its primary judge only): the judge
+#: identity of the paper's reference rows (:mod:`benger.analysis._leaderboard_build`)
+RELEASE_JUDGE_CONFIG_HASH = stable_hash({"judge": PRIMARY_JUDGE})
 _PROVIDERS = {"anthropic": "anthropic", "openai": "openai", "google": "google"}
 
 
@@ -152,7 +155,7 @@ def _evaluations(path: Path, texts: dict[str, str], hashes: dict[str, str]) -> t
     )
     gens, judgements = [], []
     rubric_id = RELEASED_RUBRIC_ID  # the released judgements carry the id without our content hash
-    judge_hash = stable_hash({"judge": PRIMARY_JUDGE})
+    judge_hash = RELEASE_JUDGE_CONFIG_HASH
     for rec in records:
         gid = rec.generation_id
         gens.append(
