@@ -39,12 +39,13 @@ def test_principle_sample_is_balanced_and_spread(release) -> None:  # type: igno
 
 
 def test_plan_sizes_the_contexts_from_the_prompts(release) -> None:  # type: ignore[no-untyped-def]
-    plan = release_demo_plan(release, chars_counter, n_gp=4, n_cases=1, n_picks=2)
-    assert len(plan["gp"]) == 4 and len(plan["cases"]) == 1 and len(plan["picks"]) == 2
-    # the picks belong to the demo's case, human picks first: their judge prompts share its prefix
-    own = {p.subject_id: p.subject_type for p in release.picks if p.task_id == plan["cases"][0]}
-    assert [own.get(sid) for _, sid in plan["picks"]] == ["human", "human"]
-    assert {kind for kind, _ in plan["picks"]} == {"human_solution"}
+    plan = release_demo_plan(release, chars_counter, n_gp=4, n_cases=2, n_picks=2)
+    assert len(plan["gp"]) == 4 and len(plan["cases"]) == 2 and list(plan["picks"]) == plan["cases"]
+    # each case's picks belong to it, human picks first: their judge prompts share the case's prefix
+    for case, picks in plan["picks"].items():
+        own = {p.subject_id: p.subject_type for p in release.picks if p.task_id == case}
+        assert [own.get(sid) for _, sid in picks] == ["human", "human"]
+        assert {kind for kind, _ in picks} == {"human_solution"}
     tokens = plan["prompt_tokens"]
     assert plan["n_ctx_judge"] >= tokens["judge_max"] + DEMO_JUDGE_MAX_OUTPUT_TOKENS
     assert plan["n_ctx_system"] >= tokens["generation_max"] + DEMO_MAX_OUTPUT_TOKENS
@@ -68,7 +69,8 @@ def test_the_case_is_the_cheapest_with_its_picks(release) -> None:  # type: igno
     assert len(plan["cases"]) == 15
     first = release_demo_plan(release, chars_counter, n_gp=2, n_cases=1, n_picks=3)
     assert first["cases"] == plan["cases"][:1]
-    kinds = [(kind, next(p.subject_type for p in release.picks if p.subject_id == sid)) for kind, sid in first["picks"]]
+    (picks,) = first["picks"].values()
+    kinds = [(kind, next(p.subject_type for p in release.picks if p.subject_id == sid)) for kind, sid in picks]
     assert kinds == [("human_solution", "human"), ("human_solution", "human"), ("generation", "model")]
     prompts = run_prompts(demo_config())
     rubric = rubric_for_kind("falloesung")
@@ -123,19 +125,21 @@ def test_release_demo_end_to_end_with_a_stub_model(
     out = result.output
     assert "Opus-4.7" in out and "stub-local" in out  # the local system beside the paper's systems
     assert "not comparable" in out
-    assert "Judge validation on 3 real picks (2 human and 1 LLM" in out and "GPT-5.4-mini (paper)" in out
+    assert "Judge validation on 6 real picks (4 human and 2 LLM" in out and "GPT-5.4-mini (paper)" in out
     from benger.store import open_store
 
     store = open_store(str(db))
     try:
         gens = [g for g in store.generations() if g.system == "stub-local"]
-        assert len(gens) == 5  # 4 Grundprinzipien items + 1 Benchathon case
+        assert len(gens) == 6  # 4 Grundprinzipien items + 2 Benchathon cases
         judged = {j.target_id for j in store.judgements(judge="stub-local (judge)")}
         assert {g.generation_id for g in gens if g.status == "ok"} <= judged
-        assert sum(1 for j in store.judgements(judge="stub-local (judge)", target_kind="human_solution")) == 2
-        case = next(g for g in gens if isinstance(store.get_task(g.task_id), FalloesungTask))
-        picks = [p for p in load_release(release_dir).picks if p.task_id == case.task_id]
-        llm_pick = next(p.subject_id for p in picks if p.subject_type == "model")
-        assert llm_pick in judged  # the LLM pick's released generation, judged by the demo judge
+        assert sum(1 for j in store.judgements(judge="stub-local (judge)", target_kind="human_solution")) == 4
+        cases = [g for g in gens if isinstance(store.get_task(g.task_id), FalloesungTask)]
+        assert len(cases) == 2
+        for case in cases:
+            picks = [p for p in load_release(release_dir).picks if p.task_id == case.task_id]
+            llm_pick = next(p.subject_id for p in picks if p.subject_type == "model")
+            assert llm_pick in judged  # the LLM pick's released generation, judged by the demo judge
     finally:
         store.close()

@@ -1,11 +1,11 @@
 """``benger demo --release PATH``: the README's main job on real released items (issue 13 §4).
 
 The embedded Qwen2.5-0.5B model answers a balanced sample of real Grundprinzipien items (Ja/Nein accuracy
-against the gold labels), writes and judges the Benchathon case that is cheapest to judge together with its
-validation picks, is placed beside the paper's 12 systems in the one leaderboard (its own judge section: not
-comparable with the paper's GPT-5.4-mini rows), and the embedded judge is validated on that case's real picks
+against the gold labels), writes and judges the two Benchathon cases that are cheapest to judge together with
+their validation picks, is placed beside the paper's 12 systems in the one leaderboard (its own judge section: not
+comparable with the paper's GPT-5.4-mini rows), and the embedded judge is validated on those cases' real picks
 (human and LLM) against the blind reviews, beside the paper's six judges. Sample sizes:
-``benger.pipeline._demo`` (DEMO_GP_ITEMS, DEMO_CASES, DEMO_PICKS).
+``benger.pipeline._demo`` (DEMO_GP_ITEMS, DEMO_CASES, DEMO_PICKS_PER_CASE).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import asyncio
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -31,15 +32,15 @@ def run_release_demo(release: Path, db: str, quiet: bool, out: Path | None, limi
     from benger.cli._validate import judge_picks
     from benger.corpora import load_release
     from benger.llm import load_catalog
-    from benger.pipeline import ProgressReporter
-    from benger.pipeline._demo import DEMO_GP_ITEMS, DEMO_MODEL, DEMO_PICKS, release_demo_config, release_demo_plan
+    from benger.pipeline import ProgressReporter, RunConfig
+    from benger.pipeline._demo import DEMO_CASES, DEMO_GP_ITEMS, DEMO_MODEL, release_demo_config, release_demo_plan
     from benger.pipeline._estimate import token_counter
 
     start = time.monotonic()
     data = load_release(release)
     count, _ = token_counter(load_catalog().system(DEMO_MODEL))
-    n_gp = DEMO_GP_ITEMS if limit is None else limit
-    plan = release_demo_plan(data, count, n_gp=n_gp, n_picks=DEMO_PICKS if limit is None else min(limit, DEMO_PICKS))
+    n_gp, n_cases = (DEMO_GP_ITEMS, DEMO_CASES) if limit is None else (limit, min(limit, DEMO_CASES))
+    plan = release_demo_plan(data, count, n_gp=n_gp, n_cases=n_cases)
     cfg = release_demo_config(plan)
     store = _open(db)
     try:
@@ -48,26 +49,41 @@ def run_release_demo(release: Path, db: str, quiet: bool, out: Path | None, limi
             store.import_release(data)
     finally:
         store.close()
-    kinds = Counter("LLM" if kind == "generation" else "human" for kind, _ in plan["picks"])
+    all_picks = [pick for picks in plan["picks"].values() for pick in picks]
+    kinds = Counter("LLM" if kind == "generation" else "human" for kind, _ in all_picks)
     picks_label = " and ".join(f"{n} {kind}" for kind, n in sorted(kinds.items(), key=lambda kv: kv[0] != "human"))
     _err().print(
         f"benger demo on the release: {DEMO_MODEL} answers {len(plan['gp'])} Grundprinzipien items and "
-        f"{len(plan['cases'])} Benchathon case(s), judges them, then judges the case's validation picks "
-        f"({picks_label}; contexts from the prompts: system {plan['n_ctx_system']}, judge {plan['n_ctx_judge']} tokens)"
+        f"{len(plan['cases'])} Benchathon case(s), judges them, and after each case judges its validation picks "
+        f"({picks_label} in all; contexts from the prompts: system {plan['n_ctx_system']}, judge "
+        f"{plan['n_ctx_judge']} tokens)"
     )
-    # Grundprinzipien first, then the case: its judgement and its picks follow each other, so llama.cpp
-    # evaluates the shared rubric + Sachverhalt + Musterlösung prefix once
-    results = []
-    for tasks in (plan["gp"], plan["cases"]):
-        part = cfg.model_copy(update={"filters": cfg.filters.model_copy(update={"tasks": tasks})})
-        results.append(_execute(part, db, ("generate", "judge"), quiet))
+
+    def part(tasks: list[str]) -> RunConfig:
+        return cfg.model_copy(update={"filters": cfg.filters.model_copy(update={"tasks": tasks})})
+
+    # Grundprinzipien first, then each case followed by its picks: llama.cpp evaluates the shared
+    # rubric + Sachverhalt + Musterlösung prefix of a case once for its judgement and its picks
+    results = [_execute(part(plan["gp"]), db, ("generate", "judge"), quiet)]
+    judge_cfg = cfg.model_copy(update={"systems": [], "filters": cfg.filters.model_copy()})
+    reporter = ProgressReporter(_err(), enabled=not quiet)
+    per_pick: dict[str, list[float]] = {}
+    unscored: dict[str, str] = {}
+    errors: list[Any] = []
+    for case in plan["cases"]:
+        results.append(_execute(part([case]), db, ("generate", "judge"), quiet))
+        targets = [(kind, sid, "falloesung") for kind, sid in plan["picks"][case]]
+        store = _open(db)
+        try:
+            stats, pick_scores, missed, judge = asyncio.run(judge_picks(store, judge_cfg, targets, progress=reporter))
+        finally:
+            store.close()
+        per_pick.update(pick_scores)
+        unscored.update(missed)
+        errors += stats.errors
     store = _open(db)
     try:
         board = leaderboard_from_store(store, corpora=["benchathon", "grundprinzipien"], ci="normal")
-        judge_cfg = cfg.model_copy(update={"systems": [], "filters": cfg.filters.model_copy()})
-        targets = [(kind, sid, "falloesung") for kind, sid in plan["picks"]]
-        reporter = ProgressReporter(_err(), enabled=not quiet)
-        stats, per_pick, unscored, judge = asyncio.run(judge_picks(store, judge_cfg, targets, progress=reporter))
     finally:
         store.close()
     _show(board, out)
@@ -92,6 +108,6 @@ def run_release_demo(release: Path, db: str, quiet: bool, out: Path | None, limi
         f"demo finished in {(time.monotonic() - start) / 60:.1f} min; a 0.5B judge on {len(scores)} picks is an "
         "illustration: see `benger validate-judge` for the full 45-pick validation"
     )
-    if not all(r.complete for r in results) or stats.errors or len(per_pick) + len(unscored) < len(targets):
+    if not all(r.complete for r in results) or errors or len(per_pick) + len(unscored) < len(all_picks):
         _err().print(f"incomplete: rerun the same command to continue (exit code {EXIT_INCOMPLETE})")
         raise typer.Exit(EXIT_INCOMPLETE)

@@ -76,12 +76,12 @@ def demo_config(
 
 
 # --------------------------------------------------------------------------- the demo on the released data
-#: Sample sizes of the release demo, sized from measured per-call times on 2 cores (docs/validate-judge.md):
-#: a Grundprinzipien item takes seconds, a Benchathon judge prompt (7-15k tokens) minutes, its picks (same prefix)
-#: about a minute each.
+#: Sample sizes of the release demo, sized from measured times on a quiet 2-core machine (docs/validate-judge.md):
+#: a Grundprinzipien item ~13 s (answer and judgement), a Benchathon case ~100 s (its 8-11k-token judge prompt),
+#: each of its three picks ~55 s (same prefix). Two cases give four human picks: enough for r, rho, MAE and kappa.
 DEMO_GP_ITEMS = 10
-DEMO_CASES = 1
-DEMO_PICKS = 3
+DEMO_CASES = 2
+DEMO_PICKS_PER_CASE = 3
 DEMO_MIN_OUTPUT_TOKENS = 50
 _CTX_STEP = 512
 _CTX_MAX = 32768  # Qwen2.5 supports 32k
@@ -105,16 +105,17 @@ def _ctx(tokens: int) -> int:
 
 
 def release_demo_plan(release: Any, count: Callable[[str], int], *, n_gp: int = DEMO_GP_ITEMS,
-                      n_cases: int = DEMO_CASES, n_picks: int = DEMO_PICKS) -> dict[str, Any]:  # fmt: skip
+                      n_cases: int = DEMO_CASES, n_picks: int = DEMO_PICKS_PER_CASE) -> dict[str, Any]:  # fmt: skip
     """What the release demo runs: Grundprinzipien item ids, the Benchathon case(s), the validation picks of
     those cases, and the context sizes (``count``: the model's token counter) for system and judge.
 
     A Falllösung judge prompt is rubric, Sachverhalt and Musterlösung (7-15k tokens on the release) followed by
     the candidate; llama.cpp keeps the evaluated prefix of the previous prompt, so the picks of the demo's own
-    case, judged right after its generation, cost only their own text. The case is the one whose judge prefix,
-    generation prompt and picks (human picks first, then the LLM pick; ``n_picks`` in all) add up to the fewest
-    tokens. Returns ``{"gp", "cases", "picks", "n_ctx_system", "n_ctx_judge", "prompt_tokens"}``; ``picks`` are
-    ``(target_kind, subject_id)`` pairs (``human_solution`` or ``generation``)."""
+    case, judged right after its judgement, cost only their own text. The cases are the ``n_cases`` whose judge
+    prefix, generation prompt and picks (human picks first, then the LLM pick; ``n_picks`` per case) add up to the
+    fewest tokens. Returns ``{"gp", "cases", "picks", "n_ctx_system", "n_ctx_judge", "prompt_tokens"}``;
+    ``picks`` maps each case id to its ``(target_kind, subject_id)`` pairs (``human_solution`` or ``generation``),
+    in the order they are judged."""
     from benger.pipeline._execute import task_and_reference
     from benger.pipeline._orchestrate import run_prompts
     from benger.pipeline._units import rubric_for_kind
@@ -139,14 +140,21 @@ def release_demo_plan(release: Any, count: Callable[[str], int], *, n_gp: int = 
 
     gp = sample_principles(list(release.grundprinzipien.tasks), n_gp)
     cases = sorted(release.benchathon.tasks, key=lambda t: (cost(t), t.task_id))[:n_cases]
-    chosen = [(p, case) for case in cases for p in picks_of(case.task_id)][:n_picks]
+    chosen = [(p, case) for case in cases for p in picks_of(case.task_id)]
     gen_in = max(gen_tokens(t) for t in [*gp, *cases])
     case_judge = max(judge_tokens(t, "") for t in cases) + DEMO_MAX_OUTPUT_TOKENS
     judge_in = max([case_judge, *(judge_tokens(case, p.text) for p, case in chosen)])
     return {
         "gp": [t.task_id for t in gp],
         "cases": [t.task_id for t in cases],
-        "picks": [("human_solution" if p.subject_type == "human" else "generation", p.subject_id) for p, _ in chosen],
+        "picks": {
+            case.task_id: [
+                ("human_solution" if p.subject_type == "human" else "generation", p.subject_id)
+                for p, of in chosen
+                if of is case
+            ]
+            for case in cases
+        },
         "n_ctx_system": _ctx(gen_in + DEMO_MAX_OUTPUT_TOKENS + 64),
         "n_ctx_judge": _ctx(judge_in + DEMO_JUDGE_MAX_OUTPUT_TOKENS + 64),
         "prompt_tokens": {"generation_max": gen_in, "judge_max": judge_in},
