@@ -187,10 +187,15 @@ GenerationStatus = Literal["ok", "excluded", "failed"]
 
 
 class Generation(_Record):
-    """One system output for one task and run index (the unit-of-work key is task, config hash, run)."""
+    """One system output for one task and run index (the unit-of-work key is corpus, task, config hash, run)."""
 
     generation_id: str
     task_id: str
+    corpus: str | None = Field(
+        default=None,
+        description="the corpus of the task (a task is (corpus, task id)); the store fills it when the task id is "
+        "in one corpus only",
+    )
     system: str
     config_hash: str
     run_index: int = 0
@@ -214,6 +219,7 @@ class HumanSolution(_Record):
     solution_id: str
     task_id: str
     participant_id: str
+    corpus: str | None = Field(default=None, description="the corpus of the task (filled as for a Generation)")
     condition: Condition
     text: str = ""
     meta: dict[str, Any] = Field(default_factory=dict)

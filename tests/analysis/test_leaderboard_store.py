@@ -169,7 +169,7 @@ def test_migration_0005_creates_the_covering_indexes(tmp_path: Path) -> None:
     store = open_store(tmp_path / "ix.db")
     assert _index_names(store) >= LEADERBOARD_INDEXES
     with store.engine.connect() as connection:
-        assert connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0006_rubric_id"
+        assert connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0007_task_identity"
         plan = connection.exec_driver_sql(
             "EXPLAIN QUERY PLAN SELECT judge, avg(total) FROM judgements WHERE target_kind = 'generation' "
             "GROUP BY judge"

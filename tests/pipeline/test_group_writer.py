@@ -20,7 +20,7 @@ from benger.store._models import GenerationRow
 
 
 def _gen(task_id: str, text: str = "Gutachten", status: str = "ok") -> Generation:
-    return Generation(generation_id=f"g-{task_id}-{text}", task_id=task_id, system="s", config_hash="h",
+    return Generation(generation_id=f"g-{task_id}-{text}", task_id=task_id, corpus="c", system="s", config_hash="h",
                       run_index=0, status=status, text=text)  # fmt: skip
 
 
@@ -41,7 +41,7 @@ def _other_connection_sees(path: Path) -> int:
 def test_a_batch_commits_at_its_end_and_a_failed_write_undoes_only_itself(store: Store, tmp_path: Path) -> None:
     with store.write_batch():
         assert store.save_generation(_gen("t1")) == _gen("t1")
-        with pytest.raises(InputError, match="task 'nope' is not in the store"):  # the foreign key fails
+        with pytest.raises(InputError, match="task 'nope' of corpus 'c' is not in the store"):  # the foreign key fails
             store.save_generation(_gen("nope"))
         assert store.save_generation(_gen("t2")) == _gen("t2")
         assert _other_connection_sees(tmp_path / "g.db") == 0  # not committed yet
@@ -64,7 +64,7 @@ async def test_each_caller_gets_the_unbatched_result_or_error(store: Store) -> N
     ]
     results = await asyncio.gather(*futures, return_exceptions=True)
     assert results[0] == first and results[3] == _gen("t2")
-    assert isinstance(results[1], InputError) and "task 'nope' is not in the store" in str(results[1])
+    assert isinstance(results[1], InputError) and "task 'nope' of corpus 'c' is not in the store" in str(results[1])
     assert results[2] == first  # unbatched: the finished row is kept and returned (re-run after the commit)
     assert group.batches == 1
     assert sorted((g.task_id, g.text) for g in store.generations()) == [("t1", "erste"), ("t2", "Gutachten")]

@@ -20,11 +20,13 @@ from benger.store._models import ClaimRow
 
 from ._data import make_corpus
 
-GEN_KEY = ("demo-t1", "h", 0)
+GEN_KEY = ("demo", "demo-t1", "h", 0)  # (corpus, task_id, config_hash, run_index)
 
 
 def _generation(status: str) -> Generation:
-    return Generation(generation_id=f"g-{status}", task_id="demo-t1", system="s", config_hash="h", status=status)
+    return Generation(
+        generation_id=f"g-{status}", task_id="demo-t1", corpus="demo", system="s", config_hash="h", status=status
+    )
 
 
 def test_a_claim_is_exclusive_and_released(store: Store) -> None:

@@ -1,5 +1,6 @@
 """Issue 10, observations 1, 2 and 7: imports never replace a corpus by name, never take over another corpus's
-task, and are one transaction (on any error the store is unchanged, compared row by row)."""
+task (a task is (corpus, task id)), and are one transaction (on any error the store is unchanged, compared row by
+row)."""
 
 from __future__ import annotations
 
@@ -86,27 +87,91 @@ def test_obs1_a_one_line_file_named_like_a_released_corpus_does_not_replace_it(
         assert dump(store)["generations"] == before["generations"]
 
 
+def _benchathon_board(store: Store) -> list[tuple[object, ...]]:
+    from benger.analysis import leaderboard_from_store
+
+    board = leaderboard_from_store(store, corpora=["benchathon"], ci="normal")
+    return [(r.system, r.config_hash, r.corpus, r.judge, r.n, r.mean) for r in board.rows]
+
+
 @pytest.mark.release
-def test_obs2_a_user_record_reusing_a_benchathon_task_id_is_refused(tmp_path: Path, release: Release) -> None:
+def test_obs2_a_user_record_reusing_a_benchathon_task_id_is_a_task_of_its_own_corpus(
+    tmp_path: Path, release: Release
+) -> None:
+    """A task is (corpus, task id): the user's task "X" in "meine" and Benchathon's task "X" are two tasks; the
+    import succeeds and never touches Benchathon's task, its generations, judgements or leaderboard."""
     db = str(tmp_path / "s.db")
     with open_store(db) as store:
         store.import_release(release)
         task_id, n_gens = _benchathon_task_with_generations(store)
-        before = dump(store)
+        before = {k: v for k, v in dump(store).items() if k not in ("corpora", "tasks")}
+        board = _benchathon_board(store)
+        n_judgements = len(store.judgements())
     assert n_gens >= 12  # the released systems' generations of that task
     user_file = tmp_path / "meine.jsonl"
     user_file.write_text(_principle_line(task_id), encoding="utf-8")
     result = runner.invoke(app, ["import", str(user_file), "--db", db])
-    assert result.exit_code == 2, result.output
-    flat = " ".join(result.output.split())
-    assert f"task id(s) of corpus 'meine' already belong to corpus 'benchathon': '{task_id}'" in flat
+    assert result.exit_code == 0, result.output
+    assert "imported corpus meine: 1 tasks" in result.output
     with open_store(db) as store:
-        assert dump(store) == before
-        assert store.get_task(task_id) == release.benchathon.get(task_id)
+        assert {k: v for k, v in dump(store).items() if k not in ("corpora", "tasks")} == before
+        assert len(store.load_corpus("benchathon").tasks) == 15
+        assert store.get_task(task_id, "benchathon") == release.benchathon.get(task_id)
+        [mine] = store.load_corpus("meine").tasks
+        assert (mine.task_id, mine.corpus, mine.kind) == (task_id, "meine", "grundprinzip")
+        assert store.get_task(task_id, "meine") == mine
+        with pytest.raises(InputError, match=r"is in 2 corpora \('benchathon', 'meine'\)"):
+            store.get_task(task_id)  # the id alone is ambiguous now: refused, naming both
         assert len(store.generations(corpus="benchathon", task_ids=[task_id])) == n_gens
-    # --replace does not open a door either: a task id of another corpus is always refused
+        assert store.generations(corpus="meine") == []
+        assert len(store.judgements()) == n_judgements
+        assert _benchathon_board(store) == board
+    # --replace of the user's own corpus removes only its own task (0 generations), never Benchathon's
+    user_file.write_text(_principle_line("mine-0002"), encoding="utf-8")
     again = runner.invoke(app, ["import", str(user_file), "--db", db, "--replace"])
-    assert again.exit_code == 2 and "already belong to corpus 'benchathon'" in " ".join(again.output.split())
+    assert again.exit_code == 0, again.output
+    assert "removed 1 tasks, 0 generations, 0 judgements" in again.output
+    with open_store(db) as store:
+        assert store.get_task(task_id) == release.benchathon.get(task_id)  # one corpus holds it again
+        assert len(store.generations(corpus="benchathon", task_ids=[task_id])) == n_gens
+        assert _benchathon_board(store) == board
+
+
+def test_two_corpora_each_hold_a_task_t1_and_replacing_one_keeps_the_other(store: Store) -> None:
+    from benger.schema import HumanReview, HumanSolution
+
+    a = make_corpus("a", 2).model_copy(update={"name": "a"})
+    b = make_corpus("a", 2)
+    b = b.model_copy(update={"name": "b", "tasks": [t.model_copy(update={"corpus": "b"}) for t in b.tasks]})
+    store.add_corpora([a, b])  # both hold a-t1 and a-t2
+    assert [t.task_id for t in store.load_corpus("b").tasks] == ["a-t2", "a-t1"]
+    for corpus in ("a", "b"):
+        store.save_generation(
+            Generation(generation_id=f"g-{corpus}", task_id="a-t1", corpus=corpus, system="s", config_hash="h")
+        )
+        store.add_human_solution(
+            HumanSolution(solution_id=f"h-{corpus}", task_id="a-t1", corpus=corpus, participant_id="p",
+                          condition="traditional")
+        )  # fmt: skip
+        store.add_human_review(
+            HumanReview(review_id=f"r-{corpus}", target_kind="generation", target_id=f"g-{corpus}", task_id="a-t1",
+                        grader_id="x", role="blind", dimensions={}, raw_score=1.0, grade_points=1, passed=False)
+        )  # fmt: skip
+    # the same unit key in two corpora: two generations; the corpus is part of the key
+    assert store.get_generation("a-t1", "h", 0, "a").generation_id == "g-a"  # type: ignore[union-attr]
+    assert store.get_generation("a-t1", "h", 0, "b").generation_id == "g-b"  # type: ignore[union-attr]
+    assert store.finished_generation_keys(["h"]) == {("a", "a-t1", "h", 0), ("b", "a-t1", "h", 0)}
+    with pytest.raises(InputError, match="must name its corpus"):
+        store.save_generation(Generation(generation_id="g-x", task_id="a-t1", system="s", config_hash="h2"))
+    changed = make_corpus("a", 1)  # keeps a-t1 only, changed content: a-t1 and a-t2 of "a" go
+    changed = changed.model_copy(update={"tasks": [changed.tasks[0].model_copy(update={"facts": "Neu."})]})
+    change = store.add_corpus(changed, replace=True)
+    assert (change.tasks_removed, change.generations_removed, change.human_solutions_removed) == (2, 1, 1)
+    assert change.human_reviews_removed == 1  # r-a only: r-b names task a-t1 too, but its target is b's
+    assert [g.generation_id for g in store.generations()] == ["g-b"]
+    assert [s.solution_id for s in store.human_solutions()] == ["h-b"]
+    assert [r.review_id for r in store.human_reviews()] == ["r-b"]
+    assert len(store.load_corpus("b").tasks) == 2
 
 
 def test_re_importing_the_same_corpus_is_a_no_op(store: Store) -> None:
@@ -120,8 +185,9 @@ def test_re_importing_the_same_corpus_is_a_no_op(store: Store) -> None:
 def test_several_corpora_are_one_transaction(store: Store) -> None:
     store.add_corpus(make_corpus("a", 2))
     before = dump(store)
-    clash = make_corpus("a", 2).model_copy(update={"name": "c"})  # reuses a-t1, a-t2 under another name
-    with pytest.raises(InputError, match="already belong to corpus 'a'"):
+    clash = make_corpus("a", 2).model_copy(update={"name": "a"})
+    clash = clash.model_copy(update={"tasks": [clash.tasks[0], clash.tasks[0]]})  # one task id twice
+    with pytest.raises(InputError, match="task id 'a-t2' appears twice"):
         store.add_corpora([make_corpus("b", 2), clash])
     assert dump(store) == before  # corpus b, valid on its own, was not written either
 

@@ -1,5 +1,6 @@
 """Issue 10, property: any sequence of imports, generate and judge runs (stub model) on one store never changes a
-released number and never yields a leaderboard row with n above its corpus size x repetitions."""
+released number and never yields a leaderboard row with n above its corpus size x repetitions. User corpora may
+reuse a released task id or each other's (a task is (corpus, task id)): each stays a task of its own corpus."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from benger.analysis import leaderboard_from_store
@@ -24,7 +25,10 @@ from benger.testing import run_stub_server
 
 pytestmark = pytest.mark.release
 
-CORPORA = ("benchathon", "grundprinzipien", "meine")
+CORPORA = ("benchathon", "grundprinzipien", "meine", "andere")
+USER_CORPORA = ("meine", "andere")
+#: where a user corpus's first task id comes from: its own, Benchathon's first task, or one id both user corpora use
+IDS = ("own", "benchathon", "shared")
 MAX_REPETITIONS = 2
 _release: list[Release] = []
 _stub: list[Any] = []
@@ -40,8 +44,8 @@ def _shared(release_dir: Path) -> Iterator[None]:
     _stub.clear()
 
 
-def _user_corpus(name: str, clash: bool, serial: int) -> Corpus:
-    first = _release[0].benchathon.tasks[0].task_id if clash else f"u{serial}-1"
+def _user_corpus(name: str, ids: str, serial: int) -> Corpus:
+    first = {"own": f"u{serial}-1", "benchathon": _release[0].benchathon.tasks[0].task_id, "shared": "shared-1"}[ids]
     items = [
         PrincipleItem(task_id=tid, corpus=name, area="Zivilrecht", case=f"Fall {tid}", question="Kaufvertrag?",
                       gold_answer="Ja", gold_reasoning="Angebot und Annahme.")
@@ -72,7 +76,7 @@ def _released(rows: list[Any]) -> set[tuple[Any, ...]]:
 
 
 OPS = st.one_of(
-    st.tuples(st.just("user"), st.sampled_from(CORPORA), st.booleans(), st.booleans()),
+    st.tuples(st.just("user"), st.sampled_from(CORPORA), st.sampled_from(IDS), st.booleans()),
     st.tuples(st.just("release")),
     st.tuples(
         st.just("generate"), st.sampled_from(CORPORA), st.sampled_from(["m1", "m2"]), st.integers(1, MAX_REPETITIONS)
@@ -83,6 +87,10 @@ OPS = st.one_of(
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(OPS, min_size=1, max_size=4))
+@example(  # a Benchathon task id and an id shared by two user corpora, each generated and judged in its corpus
+    [("user", "meine", "benchathon", False), ("user", "andere", "shared", False), ("generate", "meine", "m1", 2),
+     ("judge", "meine"), ("generate", "andere", "m1", 1), ("user", "meine", "shared", True), ("judge", "meine")]
+)  # fmt: skip
 def test_no_sequence_of_imports_and_runs_changes_a_released_number(ops: list[tuple[Any, ...]]) -> None:
     with tempfile.TemporaryDirectory() as tmp, open_store(Path(tmp) / "p.db") as store:
         store.import_release(_release[0])
@@ -90,9 +98,10 @@ def test_no_sequence_of_imports_and_runs_changes_a_released_number(ops: list[tup
         assert len(released) >= 12  # the paper's systems, scored by the primary judge
         for serial, op in enumerate(ops):
             if op[0] == "user":
-                _, name, clash, replace = op
-                with contextlib.suppress(BengerError):  # --replace is the user's wish: only for their own corpus
-                    store.add_corpus(_user_corpus(name, clash, serial), replace=replace and name == "meine")
+                _, name, ids, replace = op
+                with contextlib.suppress(BengerError):  # --replace is the user's wish: only for their own corpora
+                    store.add_corpus(_user_corpus(name, ids, serial), replace=replace and name in USER_CORPORA)
+                assert len(store.load_corpus("benchathon").tasks) == 15  # a reused id never moves a task
             elif op[0] == "release":
                 store.import_release(_release[0])
             elif op[0] == "generate":

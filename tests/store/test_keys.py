@@ -20,6 +20,7 @@ def _gen(gid: str, status: str, text: str = "", run: int = 0, task_id: str = "de
         {
             "generation_id": gid,
             "task_id": task_id,
+            "corpus": "demo",
             "system": "sys-a",
             "config_hash": "h1",
             "run_index": run,
@@ -53,6 +54,14 @@ def test_ok_generation_is_never_overwritten(store: Store) -> None:
     for later in (_gen("g-b", "ok", "zweite"), _gen("g-c", "failed"), _gen("g-d", "excluded")):
         assert store.save_generation(later) == first  # returned unchanged
     assert store.generations() == [first]
+
+
+def test_a_generation_without_corpus_is_stored_under_its_task_s_only_corpus(store: Store) -> None:
+    store.add_corpus(make_corpus("demo", 1))
+    bare = _gen("g-a", "ok", "Lösung").model_copy(update={"corpus": None})
+    saved = store.save_generation(bare)
+    assert saved.corpus == "demo" and saved == bare.model_copy(update={"corpus": "demo"})
+    assert store.generations(corpus="demo") == [saved]
 
 
 def test_excluded_generation_is_kept(store: Store) -> None:

@@ -13,6 +13,7 @@ def _gen(gid: str, status: str, run: int, text: str = "") -> Generation:
         {
             "generation_id": gid,
             "task_id": "demo-t1",
+            "corpus": "demo",
             "system": "sys-a",
             "config_hash": "h1",
             "run_index": run,
@@ -46,8 +47,12 @@ def test_retried_generation_is_found_by_its_new_id_only(store: Store) -> None:
 
 def test_human_solution_by_id(store: Store) -> None:
     store.add_corpus(make_corpus("demo", 2))
-    a = HumanSolution(solution_id="s1", task_id="demo-t1", participant_id="p1", condition="traditional", text="A")
-    b = HumanSolution(solution_id="s2", task_id="demo-t2", participant_id="p2", condition="co_creation", text="B")
+    a = HumanSolution(
+        solution_id="s1", task_id="demo-t1", corpus="demo", participant_id="p1", condition="traditional", text="A"
+    )
+    b = HumanSolution(
+        solution_id="s2", task_id="demo-t2", corpus="demo", participant_id="p2", condition="co_creation", text="B"
+    )
     store.add_human_solution(a)
     store.add_human_solution(b)
     assert store.get_human_solution("s1") == a

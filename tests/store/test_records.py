@@ -33,6 +33,7 @@ def _gen(
         {
             "generation_id": gid or f"g-{task_id}-{run}-{status}",
             "task_id": task_id,
+            "corpus": task_id.rsplit("-", 1)[0] if "-" in task_id else None,  # "demo-t1": corpus "demo"
             "system": "sys-a",
             "config_hash": "h1",
             "run_index": run,
@@ -188,12 +189,13 @@ def test_human_solution_round_trip(store: Store) -> None:
     a = HumanSolution(
         solution_id="s1",
         task_id="demo-t1",
+        corpus="demo",
         participant_id="p1",
         condition="traditional",
         text="Lösung",
         meta={"words": 1},
     )
-    b = HumanSolution(solution_id="s2", task_id="demo-t2", participant_id="p2", condition="co_creation")
+    b = HumanSolution(solution_id="s2", task_id="demo-t2", corpus="demo", participant_id="p2", condition="co_creation")
     store.add_human_solution(a)
     store.add_human_solution(b)
     store.add_human_solution(a)

@@ -18,8 +18,8 @@ from ._data import make_corpus
 
 
 def _gen(task_id: str, run: int = 0, status: str = "ok", **kw: object) -> Generation:
-    return Generation(generation_id=f"g-{task_id}-{run}-{status}", task_id=task_id, system="s", config_hash="h",
-                      run_index=run, status=status, **kw)  # fmt: skip
+    return Generation(generation_id=f"g-{task_id}-{run}-{status}", task_id=task_id, corpus="demo", system="s",
+                      config_hash="h", run_index=run, status=status, **kw)  # fmt: skip
 
 
 @pytest.fixture
@@ -50,7 +50,7 @@ def test_a_failed_row_is_replaced_and_errors_name_the_task(sqlite_store: Store) 
     done = _gen("demo-t2", text="fertig")
     assert sqlite_store.save_generation(done) == done
     assert [g.status for g in sqlite_store.generations()] == ["ok"]
-    with pytest.raises(Exception, match="task 'ghost' is not in the store"):
+    with pytest.raises(Exception, match="task 'ghost' of corpus 'demo' is not in the store"):
         sqlite_store.save_generation(_gen("ghost"))
     # the failed statement was rolled back: the connection takes the next save
     assert sqlite_store.save_generation(_gen("demo-t3")).task_id == "demo-t3"
@@ -88,8 +88,8 @@ def test_values_without_every_column_are_left_to_sqlalchemy(sqlite_store: Store)
     assert inline is not None
     table = GenerationRow.__table__
     stmt = sqlite_store._insert(GenerationRow).returning(table.c.generation_id)
-    values = {"generation_id": "g", "task_id": "demo-t1", "system": "s", "config_hash": "h", "run_index": 0,
-              "status": "ok", "text": "", "truncated": False, "refused": False, "meta": {}}  # fmt: skip
+    values = {"generation_id": "g", "corpus": "demo", "task_id": "demo-t1", "system": "s", "config_hash": "h",
+              "run_index": 0, "status": "ok", "text": "", "truncated": False, "refused": False, "meta": {}}  # fmt: skip
     assert inline.execute_returns_row(stmt, values) is None  # created_at/updated_at: SQLAlchemy's defaults
     assert sqlite_store.get_generation("demo-t1", "h", 0) is None  # nothing was written
     sqlite_store.close()

@@ -23,7 +23,14 @@ from ._data import make_corpus
 
 def _gen(text: str, meta: dict[str, object], gid: str = "g1") -> Generation:
     return Generation(
-        generation_id=gid, task_id="demo-t1", system="sys", config_hash="h", text=text, reason=text, meta=meta
+        generation_id=gid,
+        task_id="demo-t1",
+        corpus="demo",
+        system="sys",
+        config_hash="h",
+        text=text,
+        reason=text,
+        meta=meta,
     )
 
 

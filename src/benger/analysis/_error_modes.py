@@ -128,7 +128,7 @@ def classify_generations(
     maxima: Mapping[str, Mapping[str, float]],
     *,
     tiers: Mapping[str, str | None],
-    tasks: Mapping[str, Any],
+    tasks: Mapping[Any, Any],
     params: ErrorModeParams | None = None,
     words: Mapping[str, int] | None = None,
 ) -> ErrorModeReport:
@@ -150,7 +150,7 @@ def classify_generations(
     by_target: dict[str, list[Judgement]] = defaultdict(list)
     for j in scored:
         by_target[j.target_id].append(j)
-    ref_cache: dict[str, Any] = {}
+    ref_cache: dict[tuple[str, str], Any] = {}
     items: list[FlaggedGeneration] = []
     for gid, js in sorted(by_target.items()):
         gen = generations[gid]
@@ -171,12 +171,12 @@ def classify_generations(
             modes=classify(shares, length, params),
             excerpt=_excerpt(gen.text),
         )
-        task = tasks.get(gen.task_id)
+        task = tasks.get((gen.corpus, gen.task_id), tasks.get(gen.task_id))  # by (corpus, task id) or task id
         if gen.text.strip() and isinstance(task, FalloesungTask):
-            if task.task_id not in ref_cache:
-                ref_cache[task.task_id] = analyse(task.reference)
+            if (task.corpus, task.task_id) not in ref_cache:
+                ref_cache[(task.corpus, task.task_id)] = analyse(task.reference)
             mine = analyse(gen.text)
-            item.norm_recall = compare(mine, ref_cache[task.task_id]).norms_paragraph.recall
+            item.norm_recall = compare(mine, ref_cache[(task.corpus, task.task_id)]).norms_paragraph.recall
             item.subsumtion_per_1000_words = mine.subsumtion_per_1000_words
         items.append(item)
     return _summarise(items, params, next(iter(pairs)))
@@ -239,8 +239,8 @@ def error_modes_from_store(
         judgements = [j for j in judgements if (j.judge, j.rubric_id) == top]
     maxima = {r.keys[0]: r.maxima() for r in (falloesung_rubric(), grundprinzipien_rubric())}
     tiers = {s.name: s.tier for s in store.systems()}
-    task_ids = {gens[j.target_id].task_id for j in judgements}
-    tasks = {tid: store.get_task(tid) for tid in task_ids}
+    task_keys = {(gens[j.target_id].corpus, gens[j.target_id].task_id) for j in judgements}
+    tasks = {(c, tid): store.get_task(tid, c) for c, tid in task_keys}  # a task is (corpus, task id)
     return classify_generations(gens, judgements, maxima, tiers=tiers, tasks=tasks, params=params, words=words)
 
 

@@ -202,7 +202,7 @@ def study_from_store(
             primary_human.get(h.solution_id),
         )
         for h in humans.values()
-        if h.task_id in task_areas
+        if h.corpus == corpus and h.task_id in task_areas  # a task is (corpus, task id)
     ]
     metrics: dict[str, dict[str, float]] = defaultdict(dict)
     solution_metrics: dict[str, dict[str, float]] = defaultdict(dict)

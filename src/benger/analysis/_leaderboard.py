@@ -140,11 +140,11 @@ def leaderboard(
     :func:`leaderboard_from_store` computes the same numbers in SQL.
     """
     corpus_of = {tid: t.corpus for tid, t in tasks.items()}
-    gold = {tid: t.gold_answer for tid, t in tasks.items() if isinstance(t, PrincipleItem)}
+    gold = {(t.corpus, tid): t.gold_answer for tid, t in tasks.items() if isinstance(t, PrincipleItem)}
     answers = [
         Answer(g.system, g.config_hash, corpus_of[g.task_id], g.task_id, g.status, g.answer)
         for g in sorted(generations, key=lambda g: g.generation_id)
-        if g.task_id in gold
+        if (corpus_of.get(g.task_id), g.task_id) in gold
     ]
     values = [v for v in metric_values or [] if v.target_kind == "generation"]
     stored: dict[str, set[str]] = defaultdict(set)
@@ -263,9 +263,10 @@ def leaderboard_from_store(
     sums = per_item.row_sums(store, **scope) if ci == "normal" and not pool_judges else None
     counts = agg.generation_counts(store, corpora=corpora, systems=systems)
     answers = agg.answers(store, corpora=corpora, systems=systems)
-    gold: dict[str, str] = {}
+    gold: dict[tuple[str, str], str] = {}  # by task: (corpus, task id)
     for corpus in sorted({a.corpus for a in answers}):
-        gold |= {t.task_id: t.gold_answer for t in store.load_corpus(corpus).tasks if isinstance(t, PrincipleItem)}
+        tasks = store.load_corpus(corpus).tasks
+        gold |= {(corpus, t.task_id): t.gold_answer for t in tasks if isinstance(t, PrincipleItem)}
     counted = agg.metric_signature_counts(store)
     chosen = {m: min(c, key=lambda s: (-c[s], s)) for m, c in sorted(counted.items())}
     signatures = _signatures(chosen, metric_signatures, counted)

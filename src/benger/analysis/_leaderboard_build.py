@@ -100,7 +100,7 @@ def build(
     items: ItemSource,
     counts: Sequence[GenerationCount],
     answers: Sequence[Answer],
-    gold: Mapping[str, str],
+    gold: Mapping[tuple[str, str], str],
     metric_rows: Sequence[MetricGroupMean],
     *,
     sums: Sequence[RowSums] | None = None,
@@ -161,9 +161,9 @@ def build(
         groups = merge(_rekey_all(ident, sums) if rekeyed else sums, remap, pool_judges)
     answered: dict[RowKey, list[tuple[str | None, str]]] = defaultdict(list)
     for a in answers:
-        if a.task_id in gold:
+        if (a.corpus, a.task_id) in gold:
             answered[(a.system, a.config_hash, a.corpus)].append(
-                (a.answer if a.status == "ok" else None, gold[a.task_id])
+                (a.answer if a.status == "ok" else None, gold[(a.corpus, a.task_id)])
             )
     metric_by_row: dict[RowKey, dict[str, MetricMean]] = defaultdict(dict)
     for m in metric_rows:

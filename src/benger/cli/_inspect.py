@@ -50,7 +50,7 @@ def _from_store(db: str | None, target_id: str) -> tuple[str, str | None]:
             )
         if not item.text.strip():
             raise InputError(f"{target_id!r} has no stored text (released, text withheld)", field="--generation")
-        task = store.get_task(item.task_id)
+        task = store.get_task(item.task_id, item.corpus)
         reference = task.reference if isinstance(task, FalloesungTask) else None
         return item.text, reference
     finally:

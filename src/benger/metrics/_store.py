@@ -25,6 +25,7 @@ class Target:
     target_id: str
     task_id: str
     text: str
+    corpus: str | None = None  # a task is (corpus, task id)
 
 
 @dataclass
@@ -48,18 +49,16 @@ def collect_targets(
     system_filter: list[str | None] = list(systems) if systems else [None]
     for system in system_filter:
         for gen in store.generations(corpus=corpus, system=system, status="ok"):
-            targets.append(Target("generation", gen.generation_id, gen.task_id, gen.text))
+            targets.append(Target("generation", gen.generation_id, gen.task_id, gen.text, gen.corpus))
     if include_humans and not systems:
-        task_ids = {t.task_id for t in store.load_corpus(corpus).tasks} if corpus else None
-        for sol in store.human_solutions():
-            if task_ids is None or sol.task_id in task_ids:
-                targets.append(Target("human_solution", sol.solution_id, sol.task_id, sol.text))
+        for sol in store.human_solutions(corpus=corpus):
+            targets.append(Target("human_solution", sol.solution_id, sol.task_id, sol.text, sol.corpus))
     return targets[:limit] if limit is not None else targets
 
 
-def task_reference(store: Any, task_id: str) -> str | None:
+def task_reference(store: Any, task_id: str, corpus: str | None = None) -> str | None:
     """The text a target is scored against: a Falllösung's reference, a principle item's gold reasoning."""
-    task = store.get_task(task_id)
+    task = store.get_task(task_id, corpus)
     if task is None:
         return None
     text = task.reference if isinstance(task, FalloesungTask) else task.gold_reasoning
@@ -90,12 +89,12 @@ def find_target(store: Any, target_kind: str, target_id: str) -> Target:
         gen = store.get_generation_by_id(target_id)
         if gen is None or gen.status != "ok":
             raise InputError(f"no generation with status ok and id {target_id!r} in the store", field="target_id")
-        return Target("generation", gen.generation_id, gen.task_id, gen.text)
+        return Target("generation", gen.generation_id, gen.task_id, gen.text, gen.corpus)
     if target_kind == "human_solution":
         sol = store.get_human_solution(target_id)
         if sol is None:
             raise InputError(f"no human solution with id {target_id!r} in the store", field="target_id")
-        return Target("human_solution", sol.solution_id, sol.task_id, sol.text)
+        return Target("human_solution", sol.solution_id, sol.task_id, sol.text, sol.corpus)
     raise InputError(
         f"unknown target kind {target_kind!r} for {target_id!r} (generation or human_solution)", field="target_kind"
     )
@@ -114,8 +113,8 @@ def score_target(
     """
     names = parse_metrics(metrics)
     target = find_target(store, target_kind, target_id)
-    task = store.get_task(target.task_id)
-    reference = task_reference(store, target.task_id)
+    task = store.get_task(target.task_id, target.corpus)
+    reference = task_reference(store, target.task_id, target.corpus)
     if task is None or not reference or not target.text.strip():
         return {}
     embedding = _with_corpus(store, embedding, task.corpus)
@@ -156,19 +155,19 @@ def score_store(
     signatures(names, embedding)  # dependencies and encoder checked before any work, even with nothing to do
     targets = collect_targets(store, corpus, systems, include_humans, limit)
     summary = StoreRunSummary(written=dict.fromkeys(names, 0), skipped=dict.fromkeys(names, 0))
-    references: dict[str, str | None] = {}
-    corpus_of: dict[str, str] = {}
+    references: dict[tuple[str | None, str], str | None] = {}  # by task: (corpus, task id)
+    corpus_of: dict[tuple[str | None, str], str] = {}
     for t in targets:
-        if t.task_id not in references:
-            references[t.task_id] = task_reference(store, t.task_id)
-            task = store.get_task(t.task_id)
-            corpus_of[t.task_id] = task.corpus if task is not None else ""
-    scorable = [t for t in targets if references[t.task_id] and t.text.strip()]
+        if (t.corpus, t.task_id) not in references:
+            references[(t.corpus, t.task_id)] = task_reference(store, t.task_id, t.corpus)
+            task = store.get_task(t.task_id, t.corpus)
+            corpus_of[(t.corpus, t.task_id)] = task.corpus if task is not None else ""
+    scorable = [t for t in targets if references[(t.corpus, t.task_id)] and t.text.strip()]
     summary.no_reference = len(targets) - len(scorable)
     # one group per corpus: its references are the IDF corpus, so its signatures may differ from another's
     groups: dict[str, list[Target]] = {}
     for t in scorable:
-        groups.setdefault(corpus_of[t.task_id], []).append(t)
+        groups.setdefault(corpus_of[(t.corpus, t.task_id)], []).append(t)
     plan: list[tuple[str, EmbeddingOptions, str, list[Target]]] = []
     for name, group in groups.items():
         options = _with_corpus(store, embedding, name)
@@ -183,7 +182,7 @@ def score_store(
     for m, options, sig, todo in plan:
         for start in range(0, len(todo), batch_size):
             batch = todo[start : start + batch_size]
-            refs = [references[t.task_id] or "" for t in batch]
+            refs = [references[(t.corpus, t.task_id)] or "" for t in batch]
             rows = compute([t.text for t in batch], refs, [m], embedding=options)
             for row in rows:
                 if row.signature != sig:

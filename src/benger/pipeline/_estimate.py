@@ -179,7 +179,8 @@ def estimate_run(
     """
     observed = observed or Observed()
     prompts = run_prompts(config)
-    tasks = {t.task_id: t for t in select_tasks(store, load_run_corpora(store, config.corpora), config)}
+    selected = select_tasks(store, load_run_corpora(store, config.corpora), config)
+    tasks: dict[tuple[str | None, str], TaskLike] = {(t.corpus, t.task_id): t for t in selected}  # (corpus, id)
     systems = config.resolved_systems()
     if config.filters.systems:
         systems = [s for s in systems if s.name in config.filters.systems]
@@ -194,9 +195,9 @@ def estimate_run(
             words = observed.lookup(observed.words, system)
             out_each = min(round(words * TOKENS_PER_WORD), system.max_output_tokens) if words else None
             tin = tout = too_long = 0
-            n_fall = sum(1 for u in mine if tasks[u.task_id].kind == "falloesung")
+            n_fall = sum(1 for u in mine if tasks[(u.corpus, u.task_id)].kind == "falloesung")
             for u in mine:
-                task = tasks[u.task_id]
+                task = tasks[(u.corpus, u.task_id)]
                 n_in = sum(count(m.content) for m in prompts.generation_messages(task))
                 n_out = out_each if out_each is not None and task.kind == "falloesung" else system.max_output_tokens
                 ctx = _n_ctx(system)

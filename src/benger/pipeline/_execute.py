@@ -52,7 +52,7 @@ _SHORT_NOTE = (
 class UnitStore(Protocol):
     """The store methods the units use (benger.store.Store implements them)."""
 
-    def get_task(self, task_id: str) -> FalloesungTask | PrincipleItem | None: ...
+    def get_task(self, task_id: str, corpus: str | None = None) -> FalloesungTask | PrincipleItem | None: ...
     def get_generation_by_id(self, generation_id: str) -> Generation | None: ...
     def get_human_solution(self, solution_id: str) -> HumanSolution | None: ...
     def save_generation(self, gen: Generation) -> Any: ...
@@ -194,10 +194,11 @@ async def execute_generation(
     (``unit.system.config_hash()``) skip recomputing them when the caller keeps them per system.
     """
     prompts = prompts or default_prompts()
-    if task is None or task.task_id != unit.task_id:
-        task = store.get_task(unit.task_id)
+    if task is None or task.task_id != unit.task_id or unit.corpus not in (None, task.corpus):
+        task = store.get_task(unit.task_id, unit.corpus)
     if task is None:
-        raise InputError(f"task {unit.task_id!r} is not in the store")
+        where = f" of corpus {unit.corpus!r}" if unit.corpus is not None else ""
+        raise InputError(f"task {unit.task_id!r}{where} is not in the store")
     prompt_hash = prompts.hash_for(task.kind)
     if config_hash is None:
         config_hash = prompts.generation_config_hash(unit.system, task.kind)
@@ -237,8 +238,9 @@ async def execute_generation(
     except ProviderError as exc:
         fields.update(status="failed", reason=f"{type(exc).__name__}: {exc}")
     gen = Generation(
-        generation_id=generation_id(unit.task_id, config_hash, unit.run_index),
+        generation_id=generation_id(unit.task_id, config_hash, unit.run_index, task.corpus),
         task_id=unit.task_id,
+        corpus=task.corpus,
         system=unit.system.name,
         config_hash=config_hash,
         run_index=unit.run_index,
@@ -264,13 +266,13 @@ def _target_texts(store: Any, unit: JudgeUnit) -> tuple[FalloesungTask | Princip
         gen: Generation | None = store.get_generation_by_id(unit.target_id)
         if gen is None:
             raise InputError(f"generation {unit.target_id!r} is not in the store")
-        task_id, text, answer = gen.task_id, gen.text, gen.answer
+        task_id, corpus, text, answer = gen.task_id, gen.corpus, gen.text, gen.answer
     else:
         sol: HumanSolution | None = store.get_human_solution(unit.target_id)
         if sol is None:
             raise InputError(f"human solution {unit.target_id!r} is not in the store")
-        task_id, text, answer = sol.task_id, sol.text, None
-    task = store.get_task(task_id)
+        task_id, corpus, text, answer = sol.task_id, sol.corpus, sol.text, None
+    task = store.get_task(task_id, corpus)
     if task is None:
         raise InputError(f"task {task_id!r} is not in the store")
     if isinstance(task, PrincipleItem) and answer is not None:

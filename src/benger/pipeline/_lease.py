@@ -37,9 +37,9 @@ class Skipped:
 SKIPPED = Skipped()
 
 
-def generation_key(task_id: str, config_hash: str, run_index: int) -> str:
-    """The claim key of a generation unit (its unit-of-work key)."""
-    return f"gen/{task_id}/{config_hash}/{run_index}"
+def generation_key(corpus: str, task_id: str, config_hash: str, run_index: int) -> str:
+    """The claim key of a generation unit (its unit-of-work key; a task is (corpus, task id))."""
+    return f"gen/{corpus}/{task_id}/{config_hash}/{run_index}"
 
 
 def judgement_key(target_kind: str, target_id: str, judge_hash: str, rubric_id: str, repeat: int) -> str:
@@ -55,7 +55,7 @@ class ClaimStore(WritableStore, Protocol):
         unit_key: str,
         owner: str,
         *,
-        generation: tuple[str, str, int] | None = None,
+        generation: tuple[str, str, str, int] | None = None,
         judgement: tuple[str, str, str, str, int] | None = None,
     ) -> bool: ...
     def release_claim(self, unit_key: str, owner: str) -> None: ...
@@ -77,7 +77,7 @@ class Lease:
     async def run(self, key: str, unit_key: dict[str, Any], work: Callable[[], Awaitable[R]]) -> R | Skipped:
         """``work()`` under the claim on ``key``; SKIPPED when another run holds it or has finished the unit.
 
-        ``unit_key``: ``{"generation": (task_id, config_hash, run_index)}`` or ``{"judgement": (target_kind,
+        ``unit_key``: ``{"generation": (corpus, task_id, config_hash, run_index)}`` or ``{"judgement": (target_kind,
         target_id, judge_config_hash, rubric_id, repeat_index)}``; the claim and the "finished?" check are
         one statement (``Store.claim``).
         """

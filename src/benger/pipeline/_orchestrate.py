@@ -51,7 +51,7 @@ def load_run_corpora(store: Any, specs: Sequence[str]) -> list[str]:
     """Corpus names for specs: a corpus already in the store by name, else a source loaded into the store.
 
     Each source is added in one transaction by the store's corpus rules: re-adding the same tasks is a
-    no-op; a stored corpus of that name with other tasks, or a task id of another corpus, is an InputError
+    no-op; a stored corpus of that name with other tasks is an InputError
     (use ``benger import SOURCE --replace`` or ``--as NAME`` first).
     """
     from benger.corpora import resolve_corpus_source
@@ -112,17 +112,18 @@ def judge_targets(
 
     With no systems, every ok generation of these tasks in the store is a target.
     """
-    kinds = {t.task_id: t.kind for t in tasks}
+    kinds = {(t.corpus, t.task_id): t.kind for t in tasks}  # a task is (corpus, task id)
     hashes = {prompts.generation_config_hash(s, k) for s in systems for k in ("falloesung", "grundprinzip")}
     targets: list[tuple[str, str, str]] = [
-        ("generation", g.generation_id, kinds[g.task_id])
-        for g in store.generations(status="ok", task_ids=list(kinds))
-        if not systems or g.config_hash in hashes
+        ("generation", g.generation_id, kinds[(g.corpus, g.task_id)])
+        for g in store.generations(status="ok", task_ids=sorted({t for _, t in kinds}))
+        if (g.corpus, g.task_id) in kinds and (not systems or g.config_hash in hashes)
     ]
     if human_solutions:
         for task in tasks:
             if isinstance(task, FalloesungTask):
-                targets += [("human_solution", s.solution_id, task.kind) for s in store.human_solutions(task.task_id)]
+                found = store.human_solutions(task.task_id, corpus=task.corpus)
+                targets += [("human_solution", s.solution_id, task.kind) for s in found]
     return targets
 
 
@@ -181,7 +182,7 @@ async def run_config(
                 models=pool,
                 progress=progress,
                 min_output_tokens=config.min_output_tokens,
-                tasks={t.task_id: t for t in tasks},
+                tasks={(t.corpus, t.task_id): t for t in tasks},
                 reask_policy=reask,
             )
         if "judge" in stages and judges:

@@ -181,8 +181,9 @@ def plan_generations(
         for task in tasks:
             config_hash = per_kind[task.kind]
             for run_index in range(runs):
-                if (task.task_id, config_hash, run_index) not in done:
-                    units.append(GenerationUnit(task_id=task.task_id, system=system, run_index=run_index))
+                if (task.corpus, task.task_id, config_hash, run_index) not in done:
+                    unit = GenerationUnit(task_id=task.task_id, corpus=task.corpus, system=system, run_index=run_index)
+                    units.append(unit)
     return units
 
 
@@ -269,27 +270,29 @@ async def run_generations(
     progress: ProgressReporter | None = None,
     min_output_tokens: int = MIN_OUTPUT_TOKENS,
     reask_policy: RetryPolicy = REASK_POLICY,
-    tasks: Mapping[str, FalloesungTask | PrincipleItem] | None = None,
+    tasks: Mapping[Any, FalloesungTask | PrincipleItem] | None = None,
 ) -> RunStats:
     """Run generation units; each result is saved by ``execute_generation`` as it arrives.
 
-    ``tasks`` (task id -> task) saves one store look-up per unit when the caller already holds the tasks.
+    ``tasks`` (its values: the tasks) saves one store look-up per unit when the caller already holds the tasks;
+    a task is (corpus, task id), so they are kept by both.
     """
     prompts = prompts or default_prompts()
     executor = executor or LocalExecutor()
     pool = models or ModelPool(concurrency=getattr(executor, "concurrency", None))
-    known = dict(tasks or {})  # filled as tasks are read: several systems/runs of a task read it once
+    # filled as tasks are read: several systems/runs of a task read it once
+    known: dict[tuple[str | None, str], TaskLike] = {(t.corpus, t.task_id): t for t in (tasks or {}).values()}
 
     lease = Lease(store)
     # per system object of the run (the planned units share them) and task kind: (config hash, system hash)
     hashes: dict[tuple[int, str], tuple[str, str]] = {}
 
     async def work(unit: GenerationUnit) -> Any:
-        task = known.get(unit.task_id)
+        task = known.get((unit.corpus, unit.task_id))
         if task is None:
-            task = store.get_task(unit.task_id)
+            task = store.get_task(unit.task_id, unit.corpus)
             if task is not None:
-                known[unit.task_id] = task
+                known[(unit.corpus, unit.task_id)] = task
         if task is None:  # execute_generation reports the missing task
             return await execute_generation(unit, store, pool.get(unit.system), prompts, task=task)
         slot = (id(unit.system), task.kind)
@@ -311,7 +314,7 @@ async def run_generations(
                 system_hash=system_hash,
             )
 
-        key = (unit.task_id, config_hash, unit.run_index)
+        key = (task.corpus, unit.task_id, config_hash, unit.run_index)
         return await lease.run(generation_key(*key), {"generation": key}, call)
 
     try:

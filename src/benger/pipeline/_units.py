@@ -18,8 +18,18 @@ def pipeline_config_hash(system: SystemConfig, prompt_hash: str) -> str:
     return stable_hash({"system": system.config_hash(), "prompts": prompt_hash})
 
 
-def generation_id(task_id: str, config_hash: str, run_index: int) -> str:
-    return "gen-" + stable_hash([task_id, config_hash, run_index], length=24)
+def generation_id(task_id: str, config_hash: str, run_index: int, corpus: str) -> str:
+    """The id of a new generation: a hash of its whole unit key, the corpus included (a task is (corpus, task id),
+    so one task id in two corpora gives two ids).
+
+    Ids derived before the corpus became part of a task's identity (store schema < 0007) hashed
+    ``[task_id, config_hash, run_index]``; stored rows keep them (judgements, metric values and reviews name
+    them). Nothing looks a generation up by a derived id: whether a unit is done is decided by its stored unit
+    key (corpus, task_id, config_hash, run_index) everywhere (the runner's plan, the claim's ``EXISTS``, the
+    Celery task's ``stored_record``), so resuming an old store neither redoes nor re-pays a finished unit, and a
+    ``failed`` row redone under the new id is replaced on that key. The judgement id needs no corpus: its target
+    id already differs."""
+    return "gen-" + stable_hash([corpus, task_id, config_hash, run_index], length=24)
 
 
 def judgement_id(target_kind: str, target_id: str, judge_hash: str, rubric_id: str, repeat_index: int) -> str:
@@ -27,15 +37,17 @@ def judgement_id(target_kind: str, target_id: str, judge_hash: str, rubric_id: s
 
 
 class GenerationUnit(BaseModel):
-    """Generate the output of ``system`` for ``task_id`` (run ``run_index`` of its repetitions)."""
+    """Generate the output of ``system`` for the task (``corpus``, ``task_id``) (run ``run_index`` of its
+    repetitions). ``corpus`` None: the one corpus that holds ``task_id`` (refused when several do)."""
 
     model_config = ConfigDict(extra="forbid")
     task_id: str
     system: SystemConfig
     run_index: int = 0
+    corpus: str | None = None
 
-    def key(self, prompt_hash: str) -> tuple[str, str, int]:
-        return (self.task_id, pipeline_config_hash(self.system, prompt_hash), self.run_index)
+    def key(self, prompt_hash: str) -> tuple[str | None, str, str, int]:
+        return (self.corpus, self.task_id, pipeline_config_hash(self.system, prompt_hash), self.run_index)
 
 
 class JudgeUnit(BaseModel):

@@ -2,6 +2,10 @@
 
 ``open_store(db)`` resolves ``db`` (a path or URL; env ``BENGER_DB``; default ``./benger.db``),
 upgrades the database to the newest migration and returns a :class:`Store`.
+
+Identity: a task is (corpus, task id), so two corpora may each hold a task ``t1``; a generation's unit key is
+(corpus, task id, config hash, run index), a judgement's (target kind, target id, judge config hash, rubric id,
+repeat). See ``benger.store._models`` and docs/store.md.
 """
 
 from __future__ import annotations

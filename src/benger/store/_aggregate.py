@@ -21,13 +21,17 @@ _G = GenerationRow.__table__.c
 _J = JudgementRow.__table__.c
 _T = TaskRow.__table__.c
 _M = MetricValueRow.__table__.c
+#: The task of a generation: the whole task key (a task id alone may be in several corpora).
+TASK_OF_GENERATION = and_(_T.corpus == _G.corpus, _T.task_id == _G.task_id)
 
-#: Covering indexes of the leaderboard queries (migration ``0005_indexes`` creates them): the aggregates read
-#: these columns from the index alone, never the table pages that hold texts, justifications and meta.
+#: Covering indexes of the leaderboard queries (migration ``0005_indexes`` creates them, ``0007_task_identity``
+#: adds the generation's corpus): the aggregates read these columns from the index alone, never the table pages
+#: that hold texts, justifications and meta. A generation carries its corpus, so only the queries that need the
+#: task's kind join ``tasks``, on the whole task key (corpus, task_id).
 LEADERBOARD_INDEXES: tuple[Index, ...] = (
     Index(
         "ix_generations_leaderboard",
-        *(_G.generation_id, _G.status, _G.task_id, _G.system, _G.config_hash, _G.truncated, _G.answer),
+        *(_G.generation_id, _G.status, _G.corpus, _G.task_id, _G.system, _G.config_hash, _G.truncated, _G.answer),
     ),
     Index("ix_tasks_leaderboard", _T.task_id, _T.corpus, _T.kind),
     Index(
@@ -109,7 +113,7 @@ class MetricGroupMean(NamedTuple):
 
 def _scope(stmt: Select[Any], corpora: Sequence[str] | None, systems: Sequence[str] | None) -> Select[Any]:
     if corpora is not None:
-        stmt = stmt.where(_T.corpus.in_(list(corpora)))
+        stmt = stmt.where(_G.corpus.in_(list(corpora)))
     if systems is not None:
         stmt = stmt.where(_G.system.in_(list(systems)))
     return stmt
@@ -133,13 +137,9 @@ def generation_counts(
 ) -> list[GenerationCount]:
     """Generations per system, config hash, corpus and status, with the number truncated and the smallest
     generation id (``GROUP BY``)."""
-    keys = (_G.system, _G.config_hash, _T.corpus, _G.status)
+    keys = (_G.system, _G.config_hash, _G.corpus, _G.status)
     truncated = func.sum(case((_G.truncated.is_(True), 1), else_=0))
-    stmt: Any = (
-        select(*keys, func.count(), truncated, func.min(_G.generation_id))
-        .select_from(GenerationRow.__table__)
-        .join(TaskRow.__table__, _T.task_id == _G.task_id)
-    )
+    stmt: Any = select(*keys, func.count(), truncated, func.min(_G.generation_id)).select_from(GenerationRow.__table__)
     stmt = _scope(stmt, corpora, systems).group_by(*keys).order_by(*keys)
     return [GenerationCount(r[0], r[1], r[2], r[3], int(r[4]), int(r[5] or 0), r[6]) for r in _rows(store, stmt)]
 
@@ -148,13 +148,8 @@ def superseded_counts(
     store: Any, *, corpora: Sequence[str] | None = None, systems: Sequence[str] | None = None
 ) -> dict[tuple[str, str, str], int]:
     """Superseded generations per system, config hash and corpus (few rows: read through the status index)."""
-    keys = (_G.system, _G.config_hash, _T.corpus)
-    stmt: Any = (
-        select(*keys, func.count())
-        .select_from(GenerationRow.__table__)
-        .join(TaskRow.__table__, _T.task_id == _G.task_id)
-        .where(_superseded())
-    )
+    keys = (_G.system, _G.config_hash, _G.corpus)
+    stmt: Any = select(*keys, func.count()).select_from(GenerationRow.__table__).where(_superseded())
     stmt = _scope(stmt, corpora, systems).group_by(*keys)
     return {(r[0], r[1], r[2]): int(r[3]) for r in _rows(store, stmt)}
 
@@ -163,9 +158,9 @@ def answers(store: Any, *, corpora: Sequence[str] | None = None, systems: Sequen
     """The answer column of every generation of a Grundprinzipien task (kind ``grundprinzip``), unordered (read
     from the Grundprinzipien tasks, so a store without any reads no generation)."""
     stmt: Any = (
-        select(_G.system, _G.config_hash, _T.corpus, _G.task_id, _G.status, _G.answer)
+        select(_G.system, _G.config_hash, _G.corpus, _G.task_id, _G.status, _G.answer)
         .select_from(GenerationRow.__table__)
-        .join(TaskRow.__table__, _T.task_id == _G.task_id)
+        .join(TaskRow.__table__, TASK_OF_GENERATION)
         .where(_T.kind == "grundprinzip")
     )
     return [Answer(*r) for r in _rows(store, _scope(stmt, corpora, systems))]
@@ -195,12 +190,11 @@ def metric_means(
     if not signatures:
         return []
     chosen = [and_(_M.metric == m, _M.signature == s) for m, s in signatures.items()]
-    keys = (_G.system, _G.config_hash, _T.corpus, _M.metric)
+    keys = (_G.system, _G.config_hash, _G.corpus, _M.metric)
     stmt: Any = (
         select(*keys, func.avg(_M.value), func.count())
         .select_from(MetricValueRow.__table__)
         .join(GenerationRow.__table__, and_(_M.target_kind == "generation", _M.target_id == _G.generation_id))
-        .join(TaskRow.__table__, _T.task_id == _G.task_id)
         .where(_G.status == "ok", or_(*chosen))
     )
     stmt = _scope(stmt, corpora, systems).group_by(*keys).order_by(*keys)
@@ -287,8 +281,7 @@ def corpus_generations(store: Any, corpus: str) -> list[GenerationColumns]:
     stmt = (
         select(_G.generation_id, _G.system, _G.task_id, _G.status, _G.answer)
         .select_from(GenerationRow.__table__)
-        .join(TaskRow.__table__, _T.task_id == _G.task_id)
-        .where(_T.corpus == corpus)
+        .where(_G.corpus == corpus)
         .order_by(_G.system, _G.task_id, _G.config_hash, _G.run_index)
     )
     return [GenerationColumns(*r) for r in _rows(store, stmt)]

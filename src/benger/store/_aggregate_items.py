@@ -13,8 +13,8 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import Float, Integer, and_, case, cast, func, or_, select
 
-from benger.store._aggregate import _G, _J, _T, _rows, _scope, _superseded
-from benger.store._models import GenerationRow, JudgementRow, TaskRow
+from benger.store._aggregate import _G, _J, _rows, _scope, _superseded
+from benger.store._models import GenerationRow, JudgementRow
 
 
 class ItemScore(NamedTuple):
@@ -56,7 +56,7 @@ def _item_stmt(
         select(
             func.min(_G.system).label("system"),
             func.min(_G.config_hash).label("config_hash"),
-            func.min(_T.corpus).label("corpus"),
+            func.min(_G.corpus).label("corpus"),
             _J.target_id,
             _J.judge,
             _J.judge_config_hash,
@@ -69,7 +69,6 @@ def _item_stmt(
             func.min(_G.status).label("status"),
         )
         .select_from(GenerationRow.__table__)
-        .join(TaskRow.__table__, _T.task_id == _G.task_id)
         .join(JudgementRow.__table__, and_(_J.target_kind == "generation", _J.target_id == _G.generation_id))
         .where(generations, or_(and_(scored, _J.total.is_not(None)), _J.status == "unscored"))
     )

@@ -44,6 +44,7 @@ def _finished(kind: str) -> Any:
     if kind == "generation":
         g = GenerationRow
         return exists().where(
+            g.corpus == bindparam("corpus"),
             g.task_id == bindparam("task_id"),
             g.config_hash == bindparam("config_hash"),
             g.run_index == bindparam("run_index"),
@@ -92,12 +93,12 @@ class ClaimsMixin:
         with self._writer.begin() as connection:
             return connection.execute(stmt, values).first() is not None
 
-    def claim(self, unit_key: str, owner: str, *, generation: tuple[str, str, int] | None = None,
+    def claim(self, unit_key: str, owner: str, *, generation: tuple[str, str, str, int] | None = None,
               judgement: tuple[str, str, str, str, int] | None = None) -> bool:  # fmt: skip
         """Take the lease on ``unit_key`` for ``owner`` for ``CLAIM_TTL_S`` seconds; True when taken.
 
         False when another owner holds an unexpired claim (unless that owner is a dead process on this host,
-        whose claim is taken over), and, given the unit's key (``generation``: task_id, config_hash,
+        whose claim is taken over), and, given the unit's key (``generation``: corpus, task_id, config_hash,
         run_index; ``judgement``: target_kind, target_id, judge_config_hash, rubric_id, repeat_index),
         when the unit is already finished (ok/excluded generation, scored judgement).
         """
@@ -105,7 +106,7 @@ class ClaimsMixin:
         kind = None
         if generation is not None:
             kind = "generation"
-            values |= dict(zip(("task_id", "config_hash", "run_index"), generation, strict=True))
+            values |= dict(zip(("corpus", "task_id", "config_hash", "run_index"), generation, strict=True))
         elif judgement is not None:
             kind = "judgement"
             names = ("target_kind", "target_id", "judge_config_hash", "rubric_id", "repeat_index")

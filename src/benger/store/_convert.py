@@ -16,7 +16,7 @@ from benger.schema import (
     SystemConfig,
     Task,
 )
-from benger.store._models import GenerationRow, HumanReviewRow, HumanSolutionRow, JudgementRow
+from benger.store._models import GenerationRow, HumanReviewRow, HumanSolutionRow, JudgementRow, MetricValueRow
 from benger.store._text import restored, restored_json
 
 TASK_ADAPTER: TypeAdapter[FalloesungTask | PrincipleItem] = TypeAdapter(Task)
@@ -64,8 +64,21 @@ def human_review(row: HumanReviewRow) -> HumanReview:
     return HumanReview.model_validate(restored(HumanReviewRow, _columns(row, _REVIEW_FIELDS)))
 
 
-def task(payload: dict[str, Any]) -> FalloesungTask | PrincipleItem:
-    return TASK_ADAPTER.validate_python(restored_json(payload))
+def metric_value(row: MetricValueRow) -> MetricValue:
+    return MetricValue(
+        target_kind=row.target_kind,
+        target_id=row.target_id,
+        metric=row.metric,
+        signature=row.signature,
+        value=row.value,
+        details=restored_json(row.details),
+    )
+
+
+def task(payload: dict[str, Any], corpus: str | None = None) -> FalloesungTask | PrincipleItem:
+    """The task record of a ``tasks`` row; ``corpus`` (the row's column, part of the key) wins over the payload's."""
+    data = restored_json(payload)
+    return TASK_ADAPTER.validate_python(data if corpus is None else {**data, "corpus": corpus})
 
 
 def system_row(system: SystemConfig) -> dict[str, Any]:

@@ -1,8 +1,8 @@
-"""Corpus import rules: a corpus name is never silently replaced and a task never changes corpus.
+"""Corpus import rules: a corpus name is never silently replaced and an import never touches another corpus.
 
-A task is identified by (corpus, task id). Task ids are also unique across the store, so an import whose
-record reuses another corpus's task id is refused, naming both corpora, and changes nothing. Importing a
-corpus whose name is already stored:
+A task is identified by (corpus, task id) (the store's key since migration 0007): two corpora may each hold a
+task ``t1``, and importing one never reads, changes or removes the other's task or anything made from it.
+Importing a corpus whose name is already stored:
 
 * with the same tasks (ids, order and content) is a no-op (a repeated import, a rerun of a config);
 * with any difference is refused (``InputError``) and the message says what ``replace`` would remove,
@@ -90,32 +90,25 @@ def task_rows(corpus: Corpus) -> list[dict[str, Any]]:
     return rows
 
 
-def _refuse_foreign_ids(session: Session, name: str, ids: list[str]) -> None:
-    clashes: list[tuple[str, str]] = []
-    for chunk in _chunks(ids):
-        stmt = select(TaskRow.task_id, TaskRow.corpus).where(TaskRow.task_id.in_(chunk), TaskRow.corpus != name)
-        clashes += [(str(t), str(c)) for t, c in session.execute(stmt)]
-    if clashes:
-        clashes.sort()
-        shown = ", ".join(f"{t!r} (corpus {c!r})" for t, c in clashes[:5])
-        more = f" and {len(clashes) - 5} more" if len(clashes) > 5 else ""
-        others = sorted({c for _, c in clashes})
-        raise InputError(
-            f"{len(clashes)} task id(s) of corpus {name!r} already belong to corpus "
-            f"{', '.join(repr(c) for c in others)}: {shown}{more}. A task belongs to one corpus; give the tasks "
-            f"of {name!r} their own ids. Nothing was imported.",
-            file=f"corpus {name}",
-            field="task_id",
-        )
-
-
-def _dependents(session: Session, task_ids: list[str]) -> tuple[list[str], list[str]]:
+def _dependents(session: Session, corpus: str, task_ids: list[str]) -> tuple[list[str], list[str]]:
     gens: list[str] = []
     sols: list[str] = []
+    g, s = GenerationRow, HumanSolutionRow
     for chunk in _chunks(task_ids):
-        gens += session.scalars(select(GenerationRow.generation_id).where(GenerationRow.task_id.in_(chunk)))
-        sols += session.scalars(select(HumanSolutionRow.solution_id).where(HumanSolutionRow.task_id.in_(chunk)))
+        gens += session.scalars(select(g.generation_id).where(g.corpus == corpus, g.task_id.in_(chunk)))
+        sols += session.scalars(select(s.solution_id).where(s.corpus == corpus, s.task_id.in_(chunk)))
     return gens, sols
+
+
+def _foreign_targets(session: Session, corpus: str, target_ids: set[str]) -> set[str]:
+    """The ids among ``target_ids`` of generations and human solutions of corpora other than ``corpus``."""
+    foreign: set[str] = set()
+    ids = sorted(target_ids)
+    g, s = GenerationRow, HumanSolutionRow
+    for chunk in _chunks(ids):
+        foreign.update(session.scalars(select(g.generation_id).where(g.generation_id.in_(chunk), g.corpus != corpus)))
+        foreign.update(session.scalars(select(s.solution_id).where(s.solution_id.in_(chunk), s.corpus != corpus)))
+    return foreign
 
 
 def _count(session: Session, column: Any, ids: list[str]) -> int:
@@ -126,8 +119,10 @@ def _count(session: Session, column: Any, ids: list[str]) -> int:
 
 
 def _removal(session: Session, change: CorpusChange, task_ids: list[str], *, execute: bool) -> None:
-    """Count (and with ``execute`` delete) the tasks ``task_ids`` and every row made from them."""
-    gens, sols = _dependents(session, task_ids)
+    """Count (and with ``execute`` delete) the tasks ``task_ids`` of ``change.corpus`` and every row made from them
+    (a review names its task by id only: one whose target belongs to another corpus is kept)."""
+    corpus = change.corpus
+    gens, sols = _dependents(session, corpus, task_ids)
     targets = gens + sols
     change.tasks_removed = len(task_ids)
     change.generations_removed = len(gens)
@@ -137,8 +132,12 @@ def _removal(session: Session, change: CorpusChange, task_ids: list[str], *, exe
     reviews: set[int] = set()
     for chunk in _chunks(targets):
         reviews.update(session.scalars(select(HumanReviewRow.seq).where(HumanReviewRow.target_id.in_(chunk))))
+    by_task: dict[int, str] = {}
     for chunk in _chunks(task_ids):
-        reviews.update(session.scalars(select(HumanReviewRow.seq).where(HumanReviewRow.task_id.in_(chunk))))
+        stmt = select(HumanReviewRow.seq, HumanReviewRow.target_id).where(HumanReviewRow.task_id.in_(chunk))
+        by_task.update((int(seq), str(target)) for seq, target in session.execute(stmt))
+    foreign = _foreign_targets(session, corpus, set(by_task.values()))
+    reviews.update(seq for seq, target in by_task.items() if target not in foreign)
     change.human_reviews_removed = len(reviews)
     if not execute:
         return
@@ -154,14 +153,14 @@ def _removal(session: Session, change: CorpusChange, task_ids: list[str], *, exe
     for chunk in _chunks(sols):
         session.execute(delete(HumanSolutionRow).where(HumanSolutionRow.solution_id.in_(chunk)), execution_options=opts)
     for chunk in _chunks(task_ids):
-        session.execute(delete(TaskRow).where(TaskRow.task_id.in_(chunk)), execution_options=opts)
+        session.execute(
+            delete(TaskRow).where(TaskRow.corpus == corpus, TaskRow.task_id.in_(chunk)), execution_options=opts
+        )
 
 
 def apply_corpus(store: Any, session: Session, corpus: Corpus, *, replace: bool = False) -> CorpusChange:
     """Write ``corpus`` in ``session`` by the rules of this module; returns what changed."""
     rows = task_rows(corpus)
-    ids = [r["task_id"] for r in rows]
-    _refuse_foreign_ids(session, corpus.name, ids)
     exists = session.get(CorpusRow, corpus.name) is not None
     stored = {
         task_id: (position, restored_json(payload))
@@ -185,8 +184,23 @@ def apply_corpus(store: Any, session: Session, corpus: Corpus, *, replace: bool 
         change.action = "replaced"
     store._upsert(session, CorpusRow, [{"name": corpus.name, "description": corpus.description}], ["name"])
     if not same:
-        store._upsert(session, TaskRow, rows, ["task_id"])
+        store._upsert(session, TaskRow, rows, ["corpus", "task_id"])
     return change
+
+
+def corpus_of_task(session: Session, task_id: str, corpus: str | None, what: str) -> str | None:
+    """``corpus`` when given; else the one corpus holding ``task_id`` (None when none does). InputError naming the
+    corpora when several hold it: a task id alone is ambiguous there, ``what`` must name its corpus."""
+    if corpus is not None:
+        return corpus
+    found = sorted(session.scalars(select(TaskRow.corpus).where(TaskRow.task_id == task_id)))
+    if len(found) > 1:
+        raise InputError(
+            f"task id {task_id!r} is in {len(found)} corpora ({', '.join(repr(c) for c in found)}): "
+            f"{what} must name its corpus",
+            field="corpus",
+        )
+    return found[0] if found else None
 
 
 def renamed(corpus: Corpus, name: str) -> Corpus:

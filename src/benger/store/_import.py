@@ -113,9 +113,9 @@ def _validated(records: Sequence[_R], what: str) -> list[_R]:
     return out
 
 
-def _check_tasks(records: Sequence[Generation | HumanSolution], known: set[str], what: str) -> None:
+def _check_tasks(records: Sequence[Generation | HumanSolution], known: dict[str, str], what: str) -> None:
     for record in records:
-        if record.task_id not in known:
+        if record.task_id not in known or record.corpus not in (None, known[record.task_id]):
             rid = record.generation_id if isinstance(record, Generation) else record.solution_id
             raise InputError(
                 f"{what} {rid!r} names task {record.task_id!r}, which is in neither released corpus "
@@ -136,7 +136,9 @@ def import_release(store: StoreBase, release: Release | str | Path, *, replace: 
 
         release = load_release(release)
     corpora = [release.benchathon, release.grundprinzipien]
-    known = {t.task_id for c in corpora for t in c.tasks}
+    known = {t.task_id: c.name for c in corpora for t in c.tasks}
+    if len(known) != sum(len(c.tasks) for c in corpora):  # a released record names its task by id alone
+        raise InputError("the two released corpora share a task id (nothing was imported)", file="release")
     pick_ids = {p.subject_id: p.pick_id for p in release.picks}
     gens = _validated(
         [_generation(g, g.generation_id in release.superseded_ids, pick_ids) for g in release.generations],
@@ -145,6 +147,8 @@ def import_release(store: StoreBase, release: Release | str | Path, *, replace: 
     solutions = _validated(_human_solutions(release), "human solution")
     _check_tasks(gens, known, "generation")
     _check_tasks(solutions, known, "human solution")
+    gens = [g.model_copy(update={"corpus": known[g.task_id]}) for g in gens]  # a task is (corpus, task id)
+    solutions = [s.model_copy(update={"corpus": known[s.task_id]}) for s in solutions]
     judgements = _validated(list(release.judgements), "judgement")
     reviews = _validated(list(release.reviews), "human review")
     systems = _validated([info.config for info in release.systems], "system")
@@ -193,7 +197,7 @@ def _write(
             session,
             GenerationRow,
             [stamp(row_values(GenerationRow, g)) for g in gens],
-            ["task_id", "config_hash", "run_index"],
+            ["corpus", "task_id", "config_hash", "run_index"],
             keep=["created_at"],
             where=GenerationRow.__table__.c.status == "failed",
         )

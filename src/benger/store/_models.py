@@ -1,8 +1,10 @@
 """Core tables: corpora, tasks, systems, generations, human solutions, judgements, reviews, metrics.
 
-Every unit of work has a unique key, so repeating work is impossible and resuming is natural:
-a generation is ``(task_id, config_hash, run_index)``, a judgement is
-``(target_kind, target_id, judge_config_hash, rubric_id, repeat_index)``.
+A task is ``(corpus, task_id)``: two corpora may each hold a task ``t1``; generations and human solutions name
+their task by both columns (a composite foreign key). Every unit of work has a unique key, so repeating work is
+impossible and resuming is natural: a generation is ``(corpus, task_id, config_hash, run_index)``, a judgement is
+``(target_kind, target_id, judge_config_hash, rubric_id, repeat_index)`` (its target, a generation or human
+solution id, is unique across corpora).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import DateTime, Float, ForeignKey, ForeignKeyConstraint, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from benger.store._base import Base, JSONType, utcnow
@@ -31,12 +33,13 @@ class CorpusRow(Base):
 
 
 class TaskRow(Base):
-    """A task of a corpus; ``payload`` is the full pydantic record, ``position`` its place in the corpus."""
+    """A task of a corpus, keyed by (corpus, task_id); ``payload`` is the full pydantic record, ``position`` its
+    place in the corpus."""
 
     __tablename__ = "tasks"
 
+    corpus: Mapped[str] = mapped_column(ForeignKey("corpora.name"), primary_key=True, index=True)
     task_id: Mapped[str] = mapped_column(String(200), primary_key=True)
-    corpus: Mapped[str] = mapped_column(ForeignKey("corpora.name"), index=True)
     position: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(40))
     area: Mapped[str] = mapped_column(String(40))
@@ -55,13 +58,17 @@ class SystemRow(Base):
 
 
 class GenerationRow(_Timestamps, Base):
-    """One system output; unique on (task_id, config_hash, run_index)."""
+    """One system output; unique on (corpus, task_id, config_hash, run_index)."""
 
     __tablename__ = "generations"
-    __table_args__ = (UniqueConstraint("task_id", "config_hash", "run_index", name="uq_generations_key"),)
+    __table_args__ = (
+        UniqueConstraint("corpus", "task_id", "config_hash", "run_index", name="uq_generations_key"),
+        ForeignKeyConstraint(["corpus", "task_id"], ["tasks.corpus", "tasks.task_id"]),
+    )
 
     generation_id: Mapped[str] = mapped_column(String(200), primary_key=True)
-    task_id: Mapped[str] = mapped_column(ForeignKey("tasks.task_id"))
+    corpus: Mapped[str] = mapped_column(String(200))
+    task_id: Mapped[str] = mapped_column(String(200))
     system: Mapped[str] = mapped_column(String(200), index=True)
     config_hash: Mapped[str] = mapped_column(String(64))
     run_index: Mapped[int] = mapped_column(Integer)
@@ -83,9 +90,11 @@ class HumanSolutionRow(_Timestamps, Base):
     """A participant's solution (traditional or co-creation)."""
 
     __tablename__ = "human_solutions"
+    __table_args__ = (ForeignKeyConstraint(["corpus", "task_id"], ["tasks.corpus", "tasks.task_id"]),)
 
     solution_id: Mapped[str] = mapped_column(String(200), primary_key=True)
-    task_id: Mapped[str] = mapped_column(ForeignKey("tasks.task_id"), index=True)
+    corpus: Mapped[str] = mapped_column(String(200))
+    task_id: Mapped[str] = mapped_column(String(200), index=True)
     participant_id: Mapped[str] = mapped_column(String(200))
     condition: Mapped[str] = mapped_column(String(20))
     text: Mapped[str] = mapped_column(Text)

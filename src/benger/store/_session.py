@@ -157,10 +157,17 @@ class StoreBase:
         with self._read() as session:
             return list(session.scalars(stmt))
 
-    def _integrity(self, what: str, record_id: str, task_id: str | None, exc: IntegrityError) -> InputError:
-        if task_id is not None and not self._scalars(select(TaskRow.task_id).where(TaskRow.task_id == task_id)):
+    def _integrity(
+        self, what: str, record_id: str, task_id: str | None, exc: IntegrityError, corpus: str | None = None
+    ) -> InputError:
+        stmt = select(TaskRow.task_id).where(TaskRow.task_id == task_id)
+        if corpus is not None:  # a task is (corpus, task id)
+            stmt = stmt.where(TaskRow.corpus == corpus)
+        if task_id is not None and not self._scalars(stmt):
+            where = f" of corpus {corpus!r}" if corpus is not None else ""
             return InputError(
-                f"cannot store {what} {record_id!r}: task {task_id!r} is not in the store (add its corpus first)",
+                f"cannot store {what} {record_id!r}: task {task_id!r}{where} is not in the store "
+                "(add its corpus first)",
                 file=self.url,
                 field="task_id",
             )

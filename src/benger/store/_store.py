@@ -26,7 +26,7 @@ from benger.schema import (
 )
 from benger.store import _convert as conv
 from benger.store._claims import ClaimsMixin
-from benger.store._corpora import CorpusChange, apply_corpus
+from benger.store._corpora import CorpusChange, apply_corpus, corpus_of_task
 from benger.store._import import import_release as _import_release
 from benger.store._models import (
     ClaimRow,
@@ -42,7 +42,7 @@ from benger.store._models import (
 from benger.store._session import StoreBase, row_values
 from benger.store._text import restored_json
 
-_GEN_KEY = ["task_id", "config_hash", "run_index"]
+_GEN_KEY = ["corpus", "task_id", "config_hash", "run_index"]
 _JUDGE_KEY = ["target_kind", "target_id", "judge_config_hash", "rubric_id", "repeat_index"]
 _METRIC_KEY = ["target_kind", "target_id", "metric", "signature"]
 
@@ -67,9 +67,10 @@ class Store(ClaimsMixin, StoreBase):
     def add_corpus(self, corpus: Corpus, *, replace: bool = False) -> CorpusChange:
         """Insert ``corpus`` and its tasks (order kept) in one transaction; returns what changed.
 
-        Re-adding the same tasks is a no-op. InputError (nothing written) when a task id belongs to another
-        corpus, or when the name is stored with other tasks and ``replace`` is False; with ``replace`` the
-        gone or changed tasks and everything made from them are removed (see ``benger.store._corpora``).
+        Re-adding the same tasks is a no-op; another corpus's tasks are never touched (a task is (corpus, task
+        id), so two corpora may share an id). InputError (nothing written) when the name is stored with other
+        tasks and ``replace`` is False; with ``replace`` the gone or changed tasks and everything made from them
+        are removed (see ``benger.store._corpora``).
         """
         return self.add_corpora([corpus], replace=replace)[0]
 
@@ -92,12 +93,21 @@ class Store(ClaimsMixin, StoreBase):
             payloads = session.scalars(
                 select(TaskRow.payload).where(TaskRow.corpus == name).order_by(TaskRow.position, TaskRow.task_id)
             )
-            return Corpus(name=name, description=row.description, tasks=[conv.task(p) for p in payloads])
+            return Corpus(name=name, description=row.description, tasks=[conv.task(p, name) for p in payloads])
 
-    def get_task(self, task_id: str) -> FalloesungTask | PrincipleItem | None:
-        """The task ``task_id``, or None."""
-        payload = self._scalars(select(TaskRow.payload).where(TaskRow.task_id == task_id))
-        return conv.task(payload[0]) if payload else None
+    def get_task(self, task_id: str, corpus: str | None = None) -> FalloesungTask | PrincipleItem | None:
+        """The task (``corpus``, ``task_id``), or None. Without ``corpus``: the task of that id when one corpus
+        holds it; InputError naming the corpora when several do."""
+        with self._read() as session:
+            corpus = corpus_of_task(session, task_id, corpus, "the look-up")
+            row = session.get(TaskRow, (corpus, task_id)) if corpus is not None else None
+            return conv.task(row.payload, row.corpus) if row is not None else None
+
+    def _corpus_of(self, task_id: str, corpus: str | None, what: str) -> str | None:
+        if corpus is not None:
+            return corpus
+        with self._read() as session:
+            return corpus_of_task(session, task_id, None, what)
 
     # -- systems -----------------------------------------------------------------------------------
     def upsert_system(self, system: SystemConfig) -> None:
@@ -114,21 +124,24 @@ class Store(ClaimsMixin, StoreBase):
         return [SystemConfig.model_validate(restored_json(c)) for c in configs]
 
     # -- generations -------------------------------------------------------------------------------
-    def get_generation(self, task_id: str, config_hash: str, run_index: int) -> Generation | None:
-        """The generation with this unit-of-work key, or None."""
-        rows = self._scalars(
-            select(GenerationRow).filter_by(task_id=task_id, config_hash=config_hash, run_index=run_index)
-        )
+    def get_generation(
+        self, task_id: str, config_hash: str, run_index: int, corpus: str | None = None
+    ) -> Generation | None:
+        """The generation with this unit-of-work key (``corpus`` resolved as in ``get_task`` when None), or None."""
+        corpus = self._corpus_of(task_id, corpus, "the generation look-up")
+        key = {"corpus": corpus, "task_id": task_id, "config_hash": config_hash, "run_index": run_index}
+        rows = self._scalars(select(GenerationRow).filter_by(**key)) if corpus is not None else []
         return conv.generation(rows[0]) if rows else None
 
-    def finished_generation_keys(self, config_hashes: Iterable[str]) -> set[tuple[str, str, int]]:
-        """Keys (task_id, config_hash, run_index) of the finished (ok/excluded) generations under these
+    def finished_generation_keys(self, config_hashes: Iterable[str]) -> set[tuple[str, str, str, int]]:
+        """Keys (corpus, task_id, config_hash, run_index) of the finished (ok/excluded) generations under these
         config hashes: ONE query, for resume planning."""
-        stmt = select(GenerationRow.task_id, GenerationRow.config_hash, GenerationRow.run_index).where(
-            GenerationRow.config_hash.in_(sorted(set(config_hashes))), GenerationRow.status.in_(("ok", "excluded"))
+        g = GenerationRow
+        stmt = select(g.corpus, g.task_id, g.config_hash, g.run_index).where(
+            g.config_hash.in_(sorted(set(config_hashes))), g.status.in_(("ok", "excluded"))
         )
         with self._read() as session:
-            return {(t, h, r) for t, h, r in session.execute(stmt)}
+            return {(c, t, h, r) for c, t, h, r in session.execute(stmt)}
 
     def get_generation_by_id(self, generation_id: str) -> Generation | None:
         """The generation with this id, whatever its status, or None."""
@@ -139,17 +152,20 @@ class Store(ClaimsMixin, StoreBase):
     def save_generation(self, gen: Generation) -> Generation:
         """Store ``gen`` unless its key holds a finished (ok/excluded) row; returns the stored row.
 
-        A ``failed`` row with the same key is replaced, a finished one is kept unchanged.
+        A ``failed`` row with the same key is replaced, a finished one is kept unchanged. ``gen.corpus`` None:
+        the corpus of its task id when one corpus holds it (InputError naming them when several do).
         """
+        if gen.corpus is None:
+            gen = gen.model_copy(update={"corpus": self._corpus_of(gen.task_id, None, "the generation")})
         try:
             written = self._save_unless_final(
                 GenerationRow, self._stamped(row_values(GenerationRow, gen)), _GEN_KEY, "failed"
             )
         except IntegrityError as exc:
-            raise self._integrity("generation", gen.generation_id, gen.task_id, exc) from exc
+            raise self._integrity("generation", gen.generation_id, gen.task_id, exc, gen.corpus) from exc
         if written:
             return gen
-        kept = self.get_generation(gen.task_id, gen.config_hash, gen.run_index)
+        kept = self.get_generation(gen.task_id, gen.config_hash, gen.run_index, gen.corpus)
         if kept is None:  # pragma: no cover - the conflicting row cannot vanish between two statements
             raise InputError(f"generation {gen.generation_id!r} was not stored", file=self.url)
         return kept
@@ -165,7 +181,7 @@ class Store(ClaimsMixin, StoreBase):
         """Stored generations matching every given filter, ordered by system, task, config and run."""
         stmt = select(GenerationRow)
         if corpus is not None:
-            stmt = stmt.join(TaskRow, TaskRow.task_id == GenerationRow.task_id).where(TaskRow.corpus == corpus)
+            stmt = stmt.where(GenerationRow.corpus == corpus)
         if system is not None:
             stmt = stmt.where(GenerationRow.system == system)
         if config_hash is not None:
@@ -180,7 +196,9 @@ class Store(ClaimsMixin, StoreBase):
 
     # -- human solutions ---------------------------------------------------------------------------
     def add_human_solution(self, sol: HumanSolution) -> None:
-        """Insert or replace the human solution ``sol.solution_id``."""
+        """Insert or replace the human solution ``sol.solution_id`` (``sol.corpus`` None: as in ``save_generation``)."""
+        if sol.corpus is None:
+            sol = sol.model_copy(update={"corpus": self._corpus_of(sol.task_id, None, "the human solution")})
         with self._write() as session, session.begin():
             try:
                 self._upsert(
@@ -191,7 +209,7 @@ class Store(ClaimsMixin, StoreBase):
                     keep=["created_at"],
                 )
             except IntegrityError as exc:
-                raise self._integrity("human solution", sol.solution_id, sol.task_id, exc) from exc
+                raise self._integrity("human solution", sol.solution_id, sol.task_id, exc, sol.corpus) from exc
 
     def get_human_solution(self, solution_id: str) -> HumanSolution | None:
         """The human solution with this id, or None."""
@@ -199,9 +217,13 @@ class Store(ClaimsMixin, StoreBase):
             row = session.get(HumanSolutionRow, solution_id)
             return conv.human_solution(row) if row is not None else None
 
-    def human_solutions(self, task_id: str | None = None, condition: str | None = None) -> list[HumanSolution]:
-        """Stored human solutions, ordered by task and solution id."""
+    def human_solutions(
+        self, task_id: str | None = None, condition: str | None = None, corpus: str | None = None
+    ) -> list[HumanSolution]:
+        """Stored human solutions, ordered by task and solution id (``task_id`` alone matches it in every corpus)."""
         stmt = select(HumanSolutionRow)
+        if corpus is not None:
+            stmt = stmt.where(HumanSolutionRow.corpus == corpus)
         if task_id is not None:
             stmt = stmt.where(HumanSolutionRow.task_id == task_id)
         if condition is not None:
@@ -339,17 +361,7 @@ class Store(ClaimsMixin, StoreBase):
         stmt = stmt.order_by(
             MetricValueRow.metric, MetricValueRow.target_kind, MetricValueRow.target_id, MetricValueRow.signature
         )
-        return [
-            conv.MetricValue(
-                target_kind=r.target_kind,
-                target_id=r.target_id,
-                metric=r.metric,
-                signature=r.signature,
-                value=r.value,
-                details=restored_json(r.details),
-            )
-            for r in self._scalars(stmt)
-        ]
+        return [conv.metric_value(r) for r in self._scalars(stmt)]
 
     # -- summaries ---------------------------------------------------------------------------------
     def stats(self) -> dict[str, dict[str, int]]:

@@ -42,7 +42,7 @@ def close_study(store: Store, study_id: int, now: datetime | None = None) -> int
             done.append((submission, user.pseudonym))
         study.state = "closed"
     for submission, pseudonym in done:
-        mirror_submission(store, submission, pseudonym)
+        mirror_submission(store, submission, pseudonym, study.corpus)
     return len(done)
 
 

@@ -90,7 +90,7 @@ def _run_picks(store: Store, study_id: int, tiers: tuple[str, ...]) -> int:
         }
         humans = pick_humans(candidates, expertise)
         tier_of = {s.name: s.tier for s in store.systems()}
-        generations = store.generations(task_ids=list(area), status="ok")
+        generations = store.generations(corpus=study.corpus, task_ids=list(area), status="ok")
         llm = pick_llm(
             [t.task_id for t in tasks],
             [

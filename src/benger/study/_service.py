@@ -256,13 +256,13 @@ def _finish(
 ) -> Submission:
     try:
         with store.session() as session:
-            require_state(session, study_id, "open", share=True)
+            corpus = require_state(session, study_id, "open", share=True).corpus
             attempt = _attempt(session, study_id, user_id, task_id)
             submission = submit_attempt(session, attempt, text, now, ai_tools)
             pseudonym = session.get(StudyUser, user_id).pseudonym  # type: ignore[union-attr]
     except IntegrityError as exc:
         raise AlreadySubmitted("Aufgabe {task} ist bereits abgegeben.", field="status", task=task_id) from exc
-    mirror_submission(store, submission, pseudonym)
+    mirror_submission(store, submission, pseudonym, corpus)
     return submission
 
 
@@ -298,8 +298,8 @@ def submit_attempt(
     return submission
 
 
-def mirror_submission(store: Store, submission: Submission, pseudonym: str) -> None:
-    """Write the submission into the core store as a HumanSolution (idempotent)."""
+def mirror_submission(store: Store, submission: Submission, pseudonym: str, corpus: str | None = None) -> None:
+    """Write the submission into the core store as a HumanSolution of the study's ``corpus`` (idempotent)."""
     meta: dict[str, Any] = {
         "study_id": submission.study_id,
         "auto_submitted": submission.auto_submitted,
@@ -311,6 +311,7 @@ def mirror_submission(store: Store, submission: Submission, pseudonym: str) -> N
         HumanSolution(
             solution_id=submission.id,
             task_id=submission.task_id,
+            corpus=corpus,
             participant_id=pseudonym,
             condition=submission.arm,
             text=submission.text,

@@ -17,7 +17,7 @@ from starlette.datastructures import FormData
 from benger.judge import falloesung_rubric
 from benger.schema import FalloesungTask
 from benger.study import open_correction, save_review
-from benger.study._models import Pick, StudyTask
+from benger.study._models import Pick, Study, StudyTask
 from benger.study._progress import report_problem
 from benger.study._review import grader_queue, latest, margin_notes, my_assignment, solution_text
 from benger.web._render import render
@@ -42,7 +42,8 @@ def grading_page(request: Request, user: Grader, assignment_id: int) -> Response
         pick = session.get(Pick, assignment.pick_id)
         assert pick is not None
         task = session.query(StudyTask).filter_by(study_id=pick.study_id, task_id=pick.task_id).one()
-        record = store.get_task(pick.task_id)
+        study = session.get(Study, pick.study_id)
+        record = store.get_task(pick.task_id, study.corpus if study is not None else None)
         facts = record.facts if isinstance(record, FalloesungTask) else ""
         reference = record.reference if assignment.role == "creator" and isinstance(record, FalloesungTask) else None
         review = latest(session, assignment_id)

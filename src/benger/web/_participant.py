@@ -111,7 +111,8 @@ def work_page(request: Request, user: Participant, study_id: int, position: int)
         attempt = get_attempt(session, study_id, user.id, task.task_id)
         if attempt is None:
             raise PermissionError("not assigned")
-        record = store.get_task(task.task_id)
+        study = session.get(Study, study_id)
+        record = store.get_task(task.task_id, study.corpus if study is not None else None)
         facts = record.facts if isinstance(record, FalloesungTask) else ""
         submission = session.scalar(
             select(Submission).filter_by(study_id=study_id, user_id=user.id, task_id=task.task_id)

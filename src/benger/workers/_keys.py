@@ -25,26 +25,34 @@ def unit_kind(unit: Unit) -> str:
     return "generation" if isinstance(unit, GenerationUnit) else "judgement"
 
 
+def _task(store: Any, unit: GenerationUnit) -> Any:
+    task = store.get_task(unit.task_id, unit.corpus)
+    if task is None:
+        where = f" of corpus {unit.corpus!r}" if unit.corpus is not None else ""
+        raise InputError(f"task {unit.task_id!r}{where} is not in the store")
+    return task
+
+
 def record_id(store: Any, unit: Unit, prompts: PromptSet) -> str:
-    """The id the unit's record gets in the store (``gen-...`` / ``jdg-...``): the lease key of the unit."""
+    """The id a new record of the unit gets (``gen-...`` / ``jdg-...``): the lease key of the unit. Whether the
+    unit is done is never decided by this id (a store from before schema 0007 holds generations under ids derived
+    without the corpus): see :func:`stored_record`."""
     if isinstance(unit, GenerationUnit):
-        task = store.get_task(unit.task_id)
-        if task is None:
-            raise InputError(f"task {unit.task_id!r} is not in the store")
-        return generation_id(unit.task_id, prompts.generation_config_hash(unit.system, task.kind), unit.run_index)
+        task = _task(store, unit)
+        config_hash = prompts.generation_config_hash(unit.system, task.kind)
+        return generation_id(unit.task_id, config_hash, unit.run_index, task.corpus)
     rubric = resolve_rubric(unit.rubric_id)
     judge_hash = prompts.judge_config_hash(unit.judge, rubric)  # the pipeline's own key (template + options)
     return judgement_id(unit.target_kind, unit.target_id, judge_hash, rubric.id, unit.repeat_index)
 
 
 def stored_record(store: Any, unit: Unit, prompts: PromptSet) -> Record | None:
-    """The record the store holds for the unit's unique key, or None."""
+    """The record the store holds for the unit's unique key (a generation: corpus, task_id, config_hash,
+    run_index), or None."""
     if isinstance(unit, GenerationUnit):
-        task = store.get_task(unit.task_id)
-        if task is None:
-            raise InputError(f"task {unit.task_id!r} is not in the store")
+        task = _task(store, unit)
         config_hash = prompts.generation_config_hash(unit.system, task.kind)
-        result: Record | None = store.get_generation(unit.task_id, config_hash, unit.run_index)
+        result: Record | None = store.get_generation(unit.task_id, config_hash, unit.run_index, task.corpus)
         return result
     rubric = resolve_rubric(unit.rubric_id)
     judge_hash = prompts.judge_config_hash(unit.judge, rubric)
