@@ -71,8 +71,8 @@ def test_find_target_takes_ok_generations_and_human_solutions_only(store: Any) -
     store.add_human_solution(
         HumanSolution(solution_id="h1", task_id="t1", participant_id="p1", condition="traditional", text="Lösung")
     )
-    assert find_target(store, "generation", "g1") == Target("generation", "g1", "t1", TEXT)
-    assert find_target(store, "human_solution", "h1") == Target("human_solution", "h1", "t1", "Lösung")
+    assert find_target(store, "generation", "g1") == Target("generation", "g1", "t1", TEXT, "mini")
+    assert find_target(store, "human_solution", "h1") == Target("human_solution", "h1", "t1", "Lösung", "mini")
     with pytest.raises(InputError, match="no generation with status ok and id 'g-failed'"):
         find_target(store, "generation", "g-failed")
     with pytest.raises(InputError, match="no human solution with id 'g1'"):
@@ -115,3 +115,18 @@ def test_moverscore_of_one_target_equals_its_value_in_a_store_run(store: Any) ->
     stored = {v.target_id: v for v in store.metric_values(metric="moverscore")}
     assert stored["g1"].signature == stored["g2"].signature == batch[0].signature
     assert "|idf:refs-" in batch[0].signature and "-n2|" in batch[0].signature
+
+
+def test_a_task_id_in_two_corpora_is_scored_against_its_own_corpus_s_reference(store: Any) -> None:
+    """A task is (corpus, task id): a generation of corpus "zwei"'s task t1 reads "zwei"'s reference, not "mini"'s."""
+    from benger.metrics._store import collect_targets, task_reference
+
+    other = FalloesungTask(task_id="t1", corpus="zwei", area="Strafrecht", facts="A nimmt.", reference="Diebstahl.")
+    store.add_corpus(Corpus(name="zwei", tasks=[other]))
+    store.save_generation(Generation(generation_id="g2", task_id="t1", corpus="zwei", system="sys-a",
+                                     config_hash="h", run_index=0, text="§ 242 StGB."))  # fmt: skip
+    assert find_target(store, "generation", "g2") == Target("generation", "g2", "t1", "§ 242 StGB.", "zwei")
+    assert task_reference(store, "t1", "zwei") == "Diebstahl." and task_reference(store, "t1", "mini") == REFERENCE
+    assert [t.target_id for t in collect_targets(store, corpus="zwei")] == ["g2"]
+    with pytest.raises(InputError, match=r"is in 2 corpora \('mini', 'zwei'\)"):
+        task_reference(store, "t1")  # the id alone is ambiguous
