@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine, text
@@ -83,3 +84,39 @@ def test_migration_0007_keeps_tasks_generations_and_judgements(db_url: str) -> N
         assert [g.generation_id for g in store.generations()] == ["gen-old"]
     finally:
         store.close()
+
+
+def _downgrade_to_0006(url: str) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    engine = create_engine(url if "://" in url else f"sqlite:///{url}")
+    try:
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0006_rubric_id")
+    finally:
+        engine.dispose()
+
+
+def test_migration_0007_downgrades_unless_two_corpora_share_a_task_id(db_url: str) -> None:
+    _at_0006(db_url)
+    store = open_store(db_url)
+    other = FalloesungTask(task_id="t1", corpus="neu", area="Strafrecht", facts="F.", reference="R.")
+    store.add_corpus(Corpus(name="neu", tasks=[other]))
+    store.close()
+    with pytest.raises(
+        RuntimeError, match=r"cannot downgrade below 0007: 1 task id\(s\) are in several corpora \(t1\)"
+    ):
+        _downgrade_to_0006(db_url)
+    store = open_store(db_url)  # the refused downgrade changed nothing
+    assert store.get_task("t1", "neu") == other and len(store.generations()) == 1
+    with store.engine.begin() as connection:
+        connection.execute(text("DELETE FROM tasks WHERE corpus = 'neu'"))
+    store.close()
+    _downgrade_to_0006(db_url)
+    engine = create_engine(db_url if "://" in db_url else f"sqlite:///{db_url}")
+    with engine.connect() as connection:
+        rows = connection.execute(text("SELECT generation_id, task_id, config_hash FROM generations")).all()
+        assert [tuple(r) for r in rows] == [("gen-old", "t1", "h1")]
+        assert connection.execute(text("SELECT COUNT(*) FROM judgements")).scalar() == 1
+    engine.dispose()
