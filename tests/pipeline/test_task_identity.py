@@ -59,3 +59,18 @@ def test_a_generation_stored_under_an_old_id_is_not_redone(tmp_path: Path) -> No
         assert plan_generations(store, store.load_corpus("a").tasks, [system], default_prompts()) == []
         assert not store.claim("k", "me", generation=("a", "t1", config_hash, 0))  # finished: never paid again
         assert [g.generation_id for g in store.generations()] == [old_id]
+
+
+def test_a_failed_generation_under_an_old_id_is_redone_once_on_its_key(tmp_path: Path) -> None:
+    """A ``failed`` row is retried: the new result replaces it on the unit key (one row, the new id)."""
+    with run_stub_server() as stub, open_store(tmp_path / "old.db") as store:
+        store.add_corpus(_corpus("a", "A verkauft B ein Rad."))
+        system = {"name": "stub", "provider": "openai-compatible", "model": "m1", "base_url": stub.base_url}
+        config_hash = default_prompts().generation_config_hash(SystemConfig.model_validate(system), "grundprinzip")
+        old_id = "gen-" + stable_hash(["t1", config_hash, 0], length=24)
+        store.save_generation(Generation(generation_id=old_id, task_id="t1", corpus="a", system="stub",
+                                         config_hash=config_hash, status="failed", reason="timeout"))  # fmt: skip
+        config = RunConfig(corpora=["a"], systems=[system], retry={"max_retries": 0, "initial_wait": 0, "max_wait": 0})
+        asyncio.run(run_config(config, store, stages=("generate",)))
+        [gen] = store.generations()
+        assert (gen.status, gen.generation_id) == ("ok", generation_id("t1", config_hash, 0, "a"))
