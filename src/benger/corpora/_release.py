@@ -240,7 +240,9 @@ def load_release(path: str | Path) -> Release:
     sample: GradingSample = sample_file.validate(GradingSample)
     grades_file = JsonFile(processed / "benchathon_human_grades.json")
     maxima = {"maxima": falloesung_rubric().maxima()}
-    grades: list[GradeRecord] = grades_file.validate(list[GradeRecord], context=maxima)
+    grades: list[GradeRecord] = grades_file.validate(
+        list[GradeRecord], context=maxima, unique=("solution_id", "grader_id")
+    )
     reviews = _reviews(grades_file, grades)
     benchathon = _tasks(root, sample.picks, grades, sample_file)
     inner_to_uuid = {t.meta["inner_id"]: t.task_id for t in benchathon.tasks}
@@ -286,7 +288,7 @@ def load_release(path: str | Path) -> Release:
     human_metrics: list[HumanMetricRecord] = JsonFile(processed / "benchathon_human_automatic_metrics.json").validate(
         list[HumanMetricRecord]
     )
-    anchors = read_csv(processed / "csv/creator_calibration_anchors.csv", AnchorRecord)
+    anchors = read_csv(processed / "csv/creator_calibration_anchors.csv", AnchorRecord, unique=("judge", "solution_id"))
     zjs_file = JsonFile(processed / "zjs_model_summary.json")
     zjs_file.validate(list[ZjsSummaryRecord])
     gp_file = JsonFile(processed / "grundprinzipien_model_summary.json")

@@ -24,31 +24,47 @@ class JsonFile:
         self.path = path
         self.data, self.text = read_json_file(path)
 
-    def validate(self, kind: Any, *, context: dict[str, Any] | None = None, unique: str | None = None) -> Any:
+    def validate(
+        self, kind: Any, *, context: dict[str, Any] | None = None, unique: str | tuple[str, ...] | None = None
+    ) -> Any:
         """The data validated as ``kind`` (a model or e.g. ``list[Model]``), or one InputError.
 
-        ``unique`` names the id field of a list of records: a second record with the same id is an
-        InputError at the second record (its line, record number and that field), naming the first.
+        ``unique`` names the id field (or the fields of the key) of a list of records: a second record with
+        the same key is an InputError at the second record (its line, record number and the key's last
+        field), naming the first.
         """
         try:
             value = TypeAdapter(kind).validate_python(self.data, context=context)
         except ValidationError as exc:
             raise validation_error(exc, self.path, self.text) from None
         if unique is not None:
-            first: dict[Any, int] = {}
-            for idx, record in enumerate(value):
-                key = getattr(record, unique)
-                if key in first:
-                    raise self.error(
-                        f"duplicate {unique} {key!r} (first in record {first[key] + 1})", (idx, unique), unique
-                    )
-                first[key] = idx
+            duplicate = first_duplicate(value, unique)
+            if duplicate is not None:
+                idx, message, field = duplicate
+                raise self.error(f"{message} (first in record {idx[0] + 1})", (idx[1], field), field)
         return value
 
     def error(self, message: str, path: tuple[int | str, ...], field: str | None = None) -> InputError:
         """An InputError about the value at ``path`` (record index first) of this file."""
         record = path[0] + 1 if path and isinstance(path[0], int) else None
         return InputError(message, file=self.path, line=line_of(self.text, list(path)), record=record, field=field)
+
+
+def first_duplicate(records: Any, unique: str | tuple[str, ...]) -> tuple[tuple[int, int], str, str] | None:
+    """The first record whose key (the ``unique`` field or fields) an earlier record has:
+    ``((first index, its index), "duplicate <fields> <key>", the key's last field)``, or None.
+
+    A released record twice (a review, an anchor score) would silently count twice or replace the first.
+    """
+    fields = (unique,) if isinstance(unique, str) else unique
+    seen: dict[Any, int] = {}
+    for idx, record in enumerate(records):
+        key = tuple(getattr(record, f) for f in fields)
+        if key in seen:
+            shown = repr(key[0]) if len(key) == 1 else repr(key)
+            return (seen[key], idx), f"duplicate {' + '.join(fields)} {shown}", fields[-1]
+        seen[key] = idx
+    return None
 
 
 def _field(loc: tuple[int | str, ...]) -> str | None:
@@ -79,12 +95,16 @@ def validation_error(exc: ValidationError, path: Path, text: str) -> InputError:
     return InputError(message, file=path, line=line_of(text, list(loc)), record=record, field=field)
 
 
-def read_csv(path: Path, model: type[T]) -> list[T]:
-    """A release CSV file validated row by row as ``model``; problems name file, line and column."""
+def read_csv(path: Path, model: type[T], *, unique: tuple[str, ...] | None = None) -> list[T]:
+    """A release CSV file validated row by row as ``model``; problems name file, line and column.
+
+    ``unique``: the columns of the rows' key; a row that repeats an earlier row's key is an InputError at its
+    line, naming the first row's line."""
     if not path.is_file():
         raise InputError("release file is missing", file=path)
     rows = csv_rows(read_text(path))
     out: list[T] = []
+    lines: list[int] = []
     try:
         _, header = next(rows, (1, []))
         header = [name.strip() for name in header]
@@ -105,8 +125,13 @@ def read_csv(path: Path, model: type[T]) -> list[T]:
             except ValidationError as exc:
                 first = exc.errors()[0]
                 raise InputError(_message(first), file=path, line=line, field=_field(first["loc"])) from None
+            lines.append(line)
     except CsvProblem as exc:
         raise InputError(exc.message, file=path, line=exc.line) from None
     if not out:
         raise InputError("no data rows below the header (truncated?)", file=path)
+    duplicate = first_duplicate(out, unique) if unique else None
+    if duplicate is not None:
+        (earlier, later), message, field = duplicate
+        raise InputError(f"{message} (first on line {lines[earlier]})", file=path, line=lines[later], field=field)
     return out
