@@ -114,12 +114,17 @@ def test_shift_moves_the_offset_only_and_missing_picks_stay_missing(data: StudyD
             assert pb["pearson"] == pytest.approx(pa["pearson"])
 
 
-def test_recorded_csv_bad_line_is_named(tmp_path: Path, release_dir: Path) -> None:
+def test_recorded_csv_bad_line_is_named(tmp_path: Path, release_dir: Path, data: StudyData) -> None:
+    first, second = sorted(data.solutions)[:2]
     bad = tmp_path / "scores.csv"
-    bad.write_text("solution_id,score\nabc,55\ndef,lots\n", encoding="utf-8")
+    bad.write_text(f"solution_id,score\n{first},55\n{second},lots\n", encoding="utf-8")
     result = runner.invoke(app, ["validate-judge", "--recorded", str(bad), "--release", str(release_dir)])
     assert result.exit_code == 2
-    assert "line 3" in result.output and "score" in result.output
+    assert f"error: {bad}:3, field 'score': not a number: 'lots'" in result.output
+    bad.write_text("solution_id,score\nabc,55\n", encoding="utf-8")  # not a pick: named at its line too
+    result = runner.invoke(app, ["validate-judge", "--recorded", str(bad), "--release", str(release_dir)])
+    assert result.exit_code == 2
+    assert f"error: {bad}:2, field 'solution_id': 'abc' is not a released validation pick" in result.output
 
 
 def test_recorded_gpt54mini_through_the_command(tmp_path: Path, release_dir: Path, reference_dir: Path) -> None:

@@ -144,6 +144,14 @@ def _f(x: Any, nd: int = 2) -> str:
     return "–" if x is None else f"{x:.{nd}f}"
 
 
+def _verdict(alt: Mapping[str, Any]) -> str:
+    """``passes`` / ``fails`` for an alt-test with an omega; ``undefined`` when no annotator shares enough picks
+    with the judge (omega is then undefined: no verdict, never "fails")."""
+    if alt.get("omega") is None:
+        return "undefined (too few picks per annotator)"
+    return "passes" if alt["passes"] else "fails"
+
+
 def _row(key: str, block: Mapping[str, Any], n_human: int | None = None) -> list[str]:
     """One table row; ``n_human``: the human picks the judge scored (the agreement block is absent below 3)."""
     h = block["agreement"].get("human") or {}
@@ -152,7 +160,7 @@ def _row(key: str, block: Mapping[str, Any], n_human: int | None = None) -> list
     alt_llm = block["alt_test_blind"].get("llm") or {}
     se = block["alt_test_single_expert"].get("human") or {}
     icc = block["icc_placement"]
-    verdict = "–" if not alt else ("passes" if alt["passes"] else "fails")
+    verdict = _verdict(alt) if alt.get("omega") is not None else "–"
     return [
         block["label"] if key == CANDIDATE else f"{block['label']} (paper)",
         str(h.get("n", n_human if n_human is not None else 0)),
@@ -228,7 +236,7 @@ def to_markdown(result: Mapping[str, Any]) -> str:
         lines += [
             "",
             f"## Alt-test, blind pool, {title} (epsilon {alt['epsilon']}): omega {_f(alt['omega'])}, "
-            f"rho {_f(alt['rho'])}, {'passes' if alt['passes'] else 'fails'}",
+            f"rho {_f(alt['rho'])}, {_verdict(alt)}",
             "",
             "| annotator | n_j | rho_f | rho_h | d_bar | test | p | rejected (BY q=0.05) |",
             "|---|---|---|---|---|---|---|---|",

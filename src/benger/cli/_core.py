@@ -198,6 +198,11 @@ def leaderboard(
         raise InputError(f"no judgement by {', '.join(judge_)} in the selected rows", field="--judge")
     if not board.rows and (corpus or system):
         raise InputError("the --corpus/--system filters select no generation", field="--corpus/--system")
+    if not board.rows:  # an empty table alone reads like a broken command
+        _err().print(
+            "nothing to rank: the store holds no generation yet (benger run/generate CONFIG, or benger import "
+            "release:PATH for the paper's systems)"
+        )
     _show(board, out)
 
 
@@ -222,20 +227,26 @@ def import_(
 
     if as_name is not None and source.startswith("release:"):
         raise ConfigError("--as names one corpus; the release holds two (benchathon, grundprinzipien)")
+    # read and validate the source first: a bad file must not create (or touch) the store
+    if source.startswith("release:"):
+        from benger.corpora import load_release
+
+        release = load_release(source.partition(":")[2].strip())
+        store = _open(db)
+        try:
+            counts = store.import_release(release, replace=replace)
+        finally:
+            store.close()
+        for what, count in counts.items():
+            _out().print(f"{what}: {count}")
+        return
+    loaded = resolve_corpus_source(source)
+    if as_name is not None:
+        if len(loaded) != 1:
+            raise ConfigError(f"--as names one corpus; {source!r} holds {len(loaded)}")
+        loaded = [renamed(loaded[0], as_name)]
     store = _open(db)
     try:
-        if source.startswith("release:"):
-            from benger.corpora import load_release
-
-            counts = store.import_release(load_release(source.partition(":")[2].strip()), replace=replace)
-            for what, count in counts.items():
-                _out().print(f"{what}: {count}")
-            return
-        loaded = resolve_corpus_source(source)
-        if as_name is not None:
-            if len(loaded) != 1:
-                raise ConfigError(f"--as names one corpus; {source!r} holds {len(loaded)}")
-            loaded = [renamed(loaded[0], as_name)]
         for change in store.add_corpora(loaded, replace=replace):
             what = {"added": "imported", "unchanged": "unchanged", "replaced": "replaced"}[change.action]
             _out().print(f"{what} corpus {change.corpus}: {change.tasks} tasks")

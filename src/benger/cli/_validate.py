@@ -14,8 +14,8 @@ LLM pick whose generation is in the superseded file):
 from __future__ import annotations
 
 import asyncio
-import csv
 import json
+import math
 import statistics
 from pathlib import Path
 from typing import Annotated, Any
@@ -37,32 +37,18 @@ def _console(stderr: bool = False) -> Any:
     return console(stderr=stderr, soft_wrap=True)
 
 
-def recorded_scores(name: str, release: Path) -> tuple[dict[str, float], str]:
-    """Scores of a recorded judge: a release anchor judge key, or a CSV file ``solution_id,score``.
+def recorded_scores(name: str, data: Any) -> tuple[dict[str, float], str]:
+    """Scores of a recorded judge: a judge key of the release's anchor file, or a CSV file ``solution_id,score``
+    (:func:`benger.analysis._validate_judge_scores.read_recorded_scores`).
 
-    Returns ``(pick id -> raw score, label)``; ``InputError`` naming the file/line/field for bad input.
+    ``data``: the release's StudyData. Returns ``(pick id -> raw score, label)``; ``InputError`` naming the
+    file/line/field for bad input.
     """
     path = Path(name)
     if path.suffix.lower() == ".csv":
-        if not path.is_file():
-            raise InputError(f"{path}: no such file")
-        scores: dict[str, float] = {}
-        with path.open(encoding="utf-8", newline="") as fh:
-            reader = csv.DictReader(fh)
-            if not reader.fieldnames or not {"solution_id", "score"} <= set(reader.fieldnames):
-                raise InputError(f"{path}: line 1: expected the columns solution_id,score")
-            for line, row in enumerate(reader, start=2):
-                try:
-                    value = float(row["score"])
-                except (TypeError, ValueError):
-                    raise InputError(f"{path}: line {line}: field score: not a number: {row['score']!r}") from None
-                if not 0 <= value <= 100:
-                    raise InputError(f"{path}: line {line}: field score: {value} is outside 0..100")
-                scores[row["solution_id"]] = value
-        return scores, f"recorded ({path.name})"
-    from benger.analysis._data import StudyData
+        from benger.analysis._validate_judge_scores import read_recorded_scores
 
-    data = StudyData.from_release(release)
+        return read_recorded_scores(path, picks=data.solutions), f"recorded ({path.name})"
     if name not in data.judge_scores:
         known = ", ".join(sorted(data.judge_scores))
         raise InputError(f"--recorded {name!r}: not a judge of the release's anchor file ({known}) nor a .csv file")
@@ -172,7 +158,7 @@ def validate_judge(
     if recorded is not None:
         if config is not None or judge_:
             raise ConfigError("give either --recorded or a judge configuration (CONFIG / --judge), not both")
-        scores, label = recorded_scores(recorded, path)
+        scores, label = recorded_scores(recorded, data)
         provenance["judge"] = label
     else:
         scores, label, judged, incomplete = _judge_release(
@@ -216,6 +202,12 @@ def _judge_release(
     cfg = _config(config, judge=judge_, repeats=repeats, concurrency=concurrency, need=("judges",))
     if config is not None and repeats == 1:
         cfg = cfg.model_copy(update={"repeats": 1})
+    # the judge is resolved before the store is opened: a config without one (or an unknown name) must leave
+    # no store behind and no release imported into it
+    if not cfg.resolved_judges():
+        raise InputError(
+            "validate-judge needs a judge: add one under judges: or pass --judge NAME", file=config, field="judges"
+        )
     store = _open(db, cfg)
     try:
         targets = pick_targets(data)
@@ -253,9 +245,20 @@ def _judge_release(
 DryRunOpt = Annotated[
     bool, typer.Option("--dry-run", help="Print what the run would do and cost (after resume); call nothing.")
 ]
+
+
+def _cost_cap(value: float | None) -> float | None:
+    """Callback of ``--max-cost``: a finite amount of USD, at least 0 (``nan``, ``inf``, ``1e400`` are no cap)."""
+    if value is not None and not (math.isfinite(value) and value >= 0):
+        raise typer.BadParameter(f"{value} is not an amount of USD: give a finite number >= 0")
+    return value
+
+
 MaxCostOpt = Annotated[
     float | None,
-    typer.Option("--max-cost", min=0, help="Stop before the run's calls could pass this cost (USD); exit 3."),
+    typer.Option(
+        "--max-cost", callback=_cost_cap, help="Stop before the run's calls could pass this cost (USD); exit 3."
+    ),
 ]
 MaxTokensOpt = Annotated[
     int | None,
@@ -265,6 +268,9 @@ MaxTokensOpt = Annotated[
 
 def _fmt(value: float | None, spec: str, unit: str = "") -> str:
     return "unknown" if value is None else f"{value:{spec}}{unit}"
+
+
+_COST_LABELS = (("generate", "candidates"), ("judge", "judges"))
 
 
 def print_estimate(estimate: Any) -> None:
@@ -290,12 +296,13 @@ def print_estimate(estimate: Any) -> None:
             r.token_source,
             r.output_source,
         )
-    out = _console()
-    out.print(table)
-    out.print(
-        f"cost: candidates {_fmt(estimate.cost('generate'), '.4f')} USD, judges {_fmt(estimate.cost('judge'), '.4f')}"
-        f" USD, total {_fmt(estimate.cost(), '.4f')} USD (unknown = a model without catalog prices)"
-    )
+    from benger.cli._execute import print_table
+
+    print_table(table)  # piped: the table's natural width, not 80 squeezed columns
+    stages = {r.stage for r in estimate.rows}  # a stage that is not part of this run has no cost, not 0
+    parts = [f"{label} {_fmt(estimate.cost(stage), '.4f', ' USD')}" for stage, label in _COST_LABELS if stage in stages]
+    parts.append(f"total {_fmt(estimate.cost(), '.4f', ' USD')}")
+    _console().print(f"cost: {', '.join(parts)} (unknown = a model without catalog prices)")
 
 
 def budget_or_estimate(
@@ -310,7 +317,32 @@ def budget_or_estimate(
         raise typer.Exit(0)
     if max_cost is None and max_tokens is None:
         return None
+    if max_cost is not None:
+        _require_prices(cfg, stages)
     return BudgetGuard(max_cost=max_cost, max_tokens=max_tokens)
+
+
+def _require_prices(cfg: Any, stages: tuple[str, ...]) -> None:
+    """``--max-cost`` needs a price for every model the stages call: refuse before any call or store work.
+
+    (The guard would refuse each call of an unpriced model, leave every item failed and say "budget cap
+    reached", which no higher cap can cure.)
+    """
+    from benger.pipeline._estimate import _cost
+
+    models = []
+    if "generate" in stages:
+        wanted = cfg.filters.systems
+        models += [s for s in cfg.resolved_systems() if not wanted or s.name in wanted]
+    if "judge" in stages:
+        models += cfg.resolved_judges()
+    unpriced = list(dict.fromkeys(m.name for m in models if _cost(m, 1, 1) is None))
+    if unpriced:
+        raise ConfigError(
+            f"--max-cost needs prices, and {', '.join(unpriced)} {'has' if len(unpriced) == 1 else 'have'} none "
+            "(price_in_per_mtok / price_out_per_mtok in the run config or the catalog): set them, or cap the run "
+            "with --max-tokens instead"
+        )
 
 
 def show_estimate(cfg: Any, db: str | None, stages: tuple[str, ...], release: Path | None = None) -> Any:
@@ -322,9 +354,10 @@ def show_estimate(cfg: Any, db: str | None, stages: tuple[str, ...], release: Pa
 
     if release is None and os.environ.get("BENGER_RELEASE"):
         release = Path(os.environ["BENGER_RELEASE"])
+    observed = Observed.from_release(release) if release else None  # a bad release: before the store is touched
     store = _open(db, cfg)
     try:
-        estimate = estimate_run(cfg, store, stages=stages, observed=Observed.from_release(release) if release else None)
+        estimate = estimate_run(cfg, store, stages=stages, observed=observed)
     finally:
         store.close()
     print_estimate(estimate)
