@@ -22,6 +22,8 @@ from benger.cli._options import (
     RequiredConfigArg,
     SystemOpt,
     TasksOpt,
+    resamples_option,
+    seed_option,
 )
 from benger.cli._validate import DryRunOpt, MaxCostOpt, MaxTokensOpt, budget_or_estimate
 from benger.config import require_existing_store
@@ -125,8 +127,8 @@ def leaderboard(
     ci: Annotated[
         str, typer.Option("--ci", help="bootstrap (percentile, B resamples) or normal (z·sd/√n, clipped to 0–100).")
     ] = "bootstrap",
-    seed: Annotated[int, typer.Option("--seed", help="Bootstrap seed.")] = 0,
-    resamples: Annotated[int, typer.Option("--resamples", min=100, help="Bootstrap resamples B.")] = 2000,
+    seed: Annotated[int, seed_option()] = 0,
+    resamples: Annotated[int, resamples_option()] = 2000,
     pool_judges: Annotated[
         bool,
         typer.Option(

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from benger.cli._options import DbOption
+from benger.cli._options import DbOption, resamples_option, seed_option
 from benger.errors import ConfigError, InputError
 
 FormatOpt = Annotated[str, typer.Option("--format", help="text (for people) or json (for machines).")]
@@ -192,8 +192,8 @@ def register(app: typer.Typer) -> None:
     def gutachten_validity(
         release: Annotated[Path, typer.Option("--release", help="The release folder (holds data/).")],
         fmt: Annotated[str, typer.Option("--format", help="text (markdown table) or json.")] = "text",
-        resamples: Annotated[int, typer.Option("--resamples", min=100, help="Bootstrap resamples.")] = 2000,
-        seed: Annotated[int, typer.Option("--seed", help="Bootstrap seed.")] = 0,
+        resamples: Annotated[int, resamples_option(help_text="Bootstrap resamples.")] = 2000,
+        seed: Annotated[int, seed_option()] = 0,
     ) -> None:
         """Correlate the analyser's features with judge and blind human scores on the 45 released picks."""
         from benger.analysis._gutachten_validity import markdown_table, validity_table

@@ -34,6 +34,20 @@ ConcOpt = Annotated[int | None, typer.Option("--concurrency", min=1, help="Items
 ExecOpt = Annotated[str | None, typer.Option("--executor", help="local (asyncio) or celery (benger worker processes).")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")]
 
+#: The most bootstrap resamples a command takes: 50 x the paper's 2,000. More only costs memory (the draws of
+#: a row are one array: B = 10^8 asked for 763 MiB per row and ended as "internal error: MemoryError").
+MAX_RESAMPLES = 100_000
+
+
+def seed_option(help_text: str = "Bootstrap seed.") -> Any:
+    """``--seed``: an integer >= 0 (numpy refuses a negative seed, which was an internal error)."""
+    return typer.Option("--seed", min=0, help=f"{help_text} An integer >= 0.")
+
+
+def resamples_option(flag: str = "--resamples", help_text: str = "Bootstrap resamples B.") -> Any:
+    """``--resamples`` / ``--n-boot``: 100 to :data:`MAX_RESAMPLES` bootstrap resamples."""
+    return typer.Option(flag, min=100, max=MAX_RESAMPLES, help=f"{help_text} 100 to {MAX_RESAMPLES:,}.")
+
 
 def out_folder(value: Path | None) -> Path | None:
     """Typer callback of every ``--out PATH`` option: make sure PATH is a folder benger can write, before any work.

@@ -7,11 +7,11 @@ from typing import Annotated
 
 import typer
 
-from benger.cli._options import DbOption, out_option
+from benger.cli._options import DbOption, out_option, resamples_option, seed_option
 
 OutOption = Annotated[Path, out_option("Output folder (created): results.json, tables/, figures/, report.html.")]
-SeedOption = Annotated[int, typer.Option("--seed", help="Seed of every bootstrap and resampling stream.")]
-BootOption = Annotated[int, typer.Option("--n-boot", min=100, help="Bootstrap resamples per interval.")]
+SeedOption = Annotated[int, seed_option("Seed of every bootstrap and resampling stream.")]
+BootOption = Annotated[int, resamples_option("--n-boot", "Bootstrap resamples per interval.")]
 
 
 def _summary(out: Path, results: dict) -> None:
