@@ -44,7 +44,7 @@ def run_release_demo(release: Path, db: str, quiet: bool, out: Path | None, limi
     cfg = release_demo_config(plan)
     store = _open(db)
     try:
-        if store.get_task(plan["cases"][0]) is None:
+        if store.get_task(plan["cases"][0], "benchathon") is None:
             _err().print(f"importing the release {release} into {db} (once)")
             store.import_release(data)
     finally:
