@@ -27,7 +27,7 @@ from benger.cli._options import (
 )
 from benger.cli._validate import DryRunOpt, MaxCostOpt, MaxTokensOpt, budget_or_estimate
 from benger.config import require_existing_store
-from benger.errors import ConfigError
+from benger.errors import ConfigError, InputError
 
 
 def run(
@@ -158,7 +158,6 @@ def leaderboard(
     """Print the leaderboard (system configuration x judge x corpus, ranked per judge) and optionally export
     CSV/Markdown/JSON with each row's provenance."""
     from benger.analysis import leaderboard_from_store
-    from benger.errors import InputError
 
     if ci not in ("bootstrap", "normal"):
         raise ConfigError(f"--ci must be 'bootstrap' or 'normal', not {ci!r}")
@@ -176,12 +175,7 @@ def leaderboard(
         signatures[metric] = signature
     store = _open(require_existing_store(db))
     try:
-        stored = store.corpus_names()
-        unknown = [c for c in corpus or [] if c not in stored]
-        if unknown:
-            listed = ", ".join(stored) if stored else "none (benger import ...)"
-            names = ", ".join(repr(c) for c in unknown)
-            raise InputError(f"unknown corpus {names}; stored corpora: {listed}", field="--corpus")
+        _refuse_unknown(corpus, store.corpus_names(), "corpus", "--corpus", "stored corpora")
         board = leaderboard_from_store(
             store,
             corpora=corpus or None,
@@ -194,18 +188,37 @@ def leaderboard(
             pool_judges=pool_judges,
             include_superseded=include_superseded,
         )
+        # each --system must select rows: a typo in one of several would be silently ignored, and the table
+        # shows labels (Opus-4.7), not the names --system takes (claude-opus-4-7)
+        ranked = {r.system for r in board.rows}
+        stored_systems = sorted({s.name for s in store.systems()} | ranked) if system else []
+        hint = "--system takes the name, not the label the table shows; stored systems"
+        _refuse_unknown(system, stored_systems, "system", "--system", hint)
+        idle = [name for name in system or [] if name not in ranked]
+        if idle and ranked:
+            raise InputError(f"no generation of {', '.join(idle)} in the selected corpora", field="--system")
     finally:
         store.close()
-    if judge_ and not any(r.judge for r in board.rows):
-        raise InputError(f"no judgement by {', '.join(judge_)} in the selected rows", field="--judge")
     if not board.rows and (corpus or system):
         raise InputError("the --corpus/--system filters select no generation", field="--corpus/--system")
+    absent = [j for j in judge_ or [] if not any(r.judge == j for r in board.rows)]
+    if absent:  # each --judge, not only all of them: a typo in one would be silently ignored
+        raise InputError(f"no judgement by {', '.join(absent)} in the selected rows", field="--judge")
     if not board.rows:  # an empty table alone reads like a broken command
         _err().print(
             "nothing to rank: the store holds no generation yet (benger run/generate CONFIG, or benger import "
             "release:PATH for the paper's systems)"
         )
     _show(board, out)
+
+
+def _refuse_unknown(given: list[str] | None, stored: list[str], what: str, option: str, listing: str) -> None:
+    """InputError naming every value of ``option`` that is not in ``stored`` (and what is stored)."""
+    unknown = [name for name in given or [] if name not in stored]
+    if unknown:
+        listed = ", ".join(stored) if stored else "none (benger import ...)"
+        names = ", ".join(repr(name) for name in unknown)
+        raise InputError(f"unknown {what} {names}; {listing}: {listed}", field=option)
 
 
 def import_(
