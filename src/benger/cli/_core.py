@@ -221,6 +221,22 @@ def _refuse_unknown(given: list[str] | None, stored: list[str], what: str, optio
         raise InputError(f"unknown {what} {names}; {listing}: {listed}", field=option)
 
 
+def _check_corpus_name(name: str, file: str | None) -> None:
+    """A stored corpus name must be usable later: not empty, no spaces around it, not 'demo' (``--corpus demo``
+    and ``corpora: [demo]`` always mean the two built-in demo corpora, so a stored 'demo' could never be run).
+    ``file``: the user file whose stem is the name (else the name came from --as)."""
+    field = "--as" if file is None else None
+    problem = None
+    if not name.strip():
+        problem = "the corpus name is empty"
+    elif name != name.strip():
+        problem = f"corpus name {name!r} has spaces around it"
+    elif name == "demo":
+        problem = "corpus name 'demo' is taken: it always means the built-in demo corpora; import it with --as NAME"
+    if problem is not None:
+        raise InputError(problem, file=file, field=field)
+
+
 def import_(
     source: Annotated[str, typer.Argument(help="'release:PATH', 'zjs:PATH', a .jsonl/.csv corpus file or 'demo'.")],
     db: DbOption = None,
@@ -246,7 +262,10 @@ def import_(
     if source.startswith("release:"):
         from benger.corpora import load_release
 
-        release = load_release(source.partition(":")[2].strip())
+        folder = source.partition(":")[2].strip()
+        if not folder:  # "" would be read as "." and reported as "." is no release
+            raise InputError("release: needs a path, e.g. release:../benger-release", field="source")
+        release = load_release(folder)
         store = _open(db)
         try:
             counts = store.import_release(release, replace=replace)
@@ -260,6 +279,8 @@ def import_(
         if len(loaded) != 1:
             raise ConfigError(f"--as names one corpus; {source!r} holds {len(loaded)}")
         loaded = [renamed(loaded[0], as_name)]
+    for corpus in loaded:  # the name from --as or the file's stem
+        _check_corpus_name(corpus.name, None if as_name is not None else source)
     store = _open(db)
     try:
         for change in store.add_corpora(loaded, replace=replace):
