@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from benger.cli import app
 from benger.cli._app import _register_commands
-from benger.cli._validate import budget_or_estimate
+from benger.cli._budget import budget_or_estimate
 from benger.errors import ConfigError
 from benger.pipeline import load_run_config
 

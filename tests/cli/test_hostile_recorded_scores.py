@@ -113,3 +113,31 @@ def test_the_command_names_the_bad_line(body: bytes, message: str, tmp_path: Pat
     result = CliRunner().invoke(app, ["validate-judge", "--recorded", str(path), "--release", str(release_dir)])
     assert result.exit_code == 2, result.output
     assert f"error: {tmp_path / message}" in result.output and "internal error" not in result.output
+
+
+def test_the_report_names_the_scores_file_and_the_picks_behind_the_icc(tmp_path: Path, release_dir: Path) -> None:
+    """Provenance: the scores file (path and content hash) and the picks the ICC line is computed on (it was
+    "ICC(2,k) of the 3 blind reviewers: 0.691" for 3 scored picks, read beside the paper's 45-pick 0.838)."""
+    import hashlib
+
+    from typer.testing import CliRunner
+
+    from benger.analysis._data import StudyData
+    from benger.cli import app
+    from benger.cli._app import _register_commands
+
+    _register_commands()
+    data = StudyData.from_release(release_dir)
+    gpt = data.judge_scores["gpt54mini"]
+    ids = sorted(s for s in gpt if data.solutions[s].pool == "human")[:3]
+    path = tmp_path / "f.csv"
+    path.write_bytes(HEADER + "".join(f"{s},{gpt[s]}\n" for s in ids).encode())
+    out = tmp_path / "out"
+    args = ["validate-judge", "--recorded", str(path), "--release", str(release_dir), "--out", str(out)]
+    result = CliRunner().invoke(app, args, env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    assert f"- scores_file: {path.resolve()} (sha256 {digest})" in result.output
+    assert "- ICC(2,k) of the 3 blind reviewers on the 3 picks the judge scored: " in result.output
+    assert "omega –, rho –, undefined (too few picks per annotator)" in result.output
+    assert '"scores_file"' in (out / "validate-judge.json").read_text(encoding="utf-8")

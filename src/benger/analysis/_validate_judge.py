@@ -220,8 +220,9 @@ def to_markdown(result: Mapping[str, Any]) -> str:
         lines.append(f"- not scored (left out, never counted as 0): {', '.join(cov['missing'])}")
     icc = result["candidate"]["icc_placement"]
     lines += [
-        f"- ICC(2,k) of the {icc.get('k', '–')} blind reviewers: {_f(icc.get('icc_2_k_human'), 3)}; with the judge "
-        f"in a reviewer's place: {_f(icc.get('icc_2_k_judge_in_place_mean'), 3)}",
+        f"- ICC(2,k) of the {icc.get('k', '–')} blind reviewers on the {icc.get('n', 0)} picks the judge scored: "
+        f"{_f(icc.get('icc_2_k_human'), 3)}; with the judge in a reviewer's place: "
+        f"{_f(icc.get('icc_2_k_judge_in_place_mean'), 3)}",
         "",
         f"Method: {result['method']}.",
         "",

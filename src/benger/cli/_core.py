@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from benger.cli._budget import DryRunOpt, MaxCostOpt, MaxTokensOpt, budget_or_estimate
 from benger.cli._execute import _config, _err, _execute, _execute_ranked, _exit_if_incomplete, _open, _out, _show
 from benger.cli._options import (
     ConcOpt,
@@ -25,7 +26,6 @@ from benger.cli._options import (
     resamples_option,
     seed_option,
 )
-from benger.cli._validate import DryRunOpt, MaxCostOpt, MaxTokensOpt, budget_or_estimate
 from benger.config import require_existing_store
 from benger.errors import ConfigError, InputError
 

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 import statistics
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from benger.cli._budget import print_estimate, show_estimate
 from benger.cli._options import ConcOpt, ConfigArg, DbOption, JudgeOpt, QuietOpt, out_option
 from benger.errors import EXIT_INCOMPLETE, ConfigError, InputError
 
@@ -160,6 +160,11 @@ def validate_judge(
             raise ConfigError("give either --recorded or a judge configuration (CONFIG / --judge), not both")
         scores, label = recorded_scores(recorded, data)
         provenance["judge"] = label
+        if Path(recorded).suffix.lower() == ".csv":  # which file, exactly: its path and content hash
+            import hashlib
+
+            digest = hashlib.sha256(Path(recorded).read_bytes()).hexdigest()[:16]
+            provenance["scores_file"] = f"{Path(recorded).resolve()} (sha256 {digest})"
     else:
         scores, label, judged, incomplete = _judge_release(
             data, path, config, judge_, db, repeats, concurrency, quiet, dry_run
@@ -239,129 +244,6 @@ def _judge_release(
     }
     incomplete = len(per_pick) + len(unscored) < len(targets) or bool(stats.errors)
     return scores, f"{judge.name} [{judge.config_hash()[:8]}]", provenance, incomplete
-
-
-# --------------------------------------------------------------------------- dry run and budget caps
-DryRunOpt = Annotated[
-    bool, typer.Option("--dry-run", help="Print what the run would do and cost (after resume); call nothing.")
-]
-
-
-def _cost_cap(value: float | None) -> float | None:
-    """Callback of ``--max-cost``: a finite amount of USD, at least 0 (``nan``, ``inf``, ``1e400`` are no cap)."""
-    if value is not None and not (math.isfinite(value) and value >= 0):
-        raise typer.BadParameter(f"{value} is not an amount of USD: give a finite number >= 0")
-    return value
-
-
-MaxCostOpt = Annotated[
-    float | None,
-    typer.Option(
-        "--max-cost", callback=_cost_cap, help="Stop before the run's calls could pass this cost (USD); exit 3."
-    ),
-]
-MaxTokensOpt = Annotated[
-    int | None,
-    typer.Option("--max-tokens", min=1, help="Stop before the run's calls could pass this many tokens; exit 3."),
-]
-
-
-def _fmt(value: float | None, spec: str, unit: str = "") -> str:
-    return "unknown" if value is None else f"{value:{spec}}{unit}"
-
-
-_COST_LABELS = (("generate", "candidates"), ("judge", "judges"))
-
-
-def print_estimate(estimate: Any) -> None:
-    """The dry-run table: one row per stage and model, then candidate / judge / total cost."""
-    from rich.table import Table
-
-    table = Table(title=f"Dry run (after resume; concurrency {estimate.concurrency})")
-    for col in ("stage", "model", "config", "calls", "input tok", "output tok", "time", "cost USD", "release cost",
-                "too long", "tokens from", "output from"):  # fmt: skip
-        table.add_column(col)
-    for r in estimate.rows:
-        table.add_row(
-            r.stage,
-            r.system,
-            r.config_id,
-            str(r.calls),
-            f"{r.input_tokens:,}",
-            f"{r.output_tokens:,}",
-            _fmt(None if r.seconds is None else r.seconds / 60, ".1f", " min"),
-            _fmt(r.cost_usd, ".4f"),
-            _fmt(r.observed_cost_usd, ".4f"),
-            str(r.too_long),
-            r.token_source,
-            r.output_source,
-        )
-    from benger.cli._execute import print_table
-
-    print_table(table)  # piped: the table's natural width, not 80 squeezed columns
-    stages = {r.stage for r in estimate.rows}  # a stage that is not part of this run has no cost, not 0
-    parts = [f"{label} {_fmt(estimate.cost(stage), '.4f', ' USD')}" for stage, label in _COST_LABELS if stage in stages]
-    parts.append(f"total {_fmt(estimate.cost(), '.4f', ' USD')}")
-    _console().print(f"cost: {', '.join(parts)} (unknown = a model without catalog prices)")
-
-
-def budget_or_estimate(
-    cfg: Any, db: str | None, stages: tuple[str, ...], dry_run: bool, max_cost: float | None, max_tokens: int | None
-) -> Any:
-    """For run/generate/judge: on ``--dry-run`` print the estimate and exit 0; with a cap return the
-    ``BudgetGuard`` to run under (else None)."""
-    from benger.pipeline._budget import BudgetGuard
-
-    if dry_run:
-        show_estimate(cfg, db, stages)
-        raise typer.Exit(0)
-    if max_cost is None and max_tokens is None:
-        return None
-    if max_cost is not None:
-        _require_prices(cfg, stages)
-    return BudgetGuard(max_cost=max_cost, max_tokens=max_tokens)
-
-
-def _require_prices(cfg: Any, stages: tuple[str, ...]) -> None:
-    """``--max-cost`` needs a price for every model the stages call: refuse before any call or store work.
-
-    (The guard would refuse each call of an unpriced model, leave every item failed and say "budget cap
-    reached", which no higher cap can cure.)
-    """
-    from benger.pipeline._estimate import _cost
-
-    models = []
-    if "generate" in stages:
-        wanted = cfg.filters.systems
-        models += [s for s in cfg.resolved_systems() if not wanted or s.name in wanted]
-    if "judge" in stages:
-        models += cfg.resolved_judges()
-    unpriced = list(dict.fromkeys(m.name for m in models if _cost(m, 1, 1) is None))
-    if unpriced:
-        raise ConfigError(
-            f"--max-cost needs prices, and {', '.join(unpriced)} {'has' if len(unpriced) == 1 else 'have'} none "
-            "(price_in_per_mtok / price_out_per_mtok in the run config or the catalog): set them, or cap the run "
-            "with --max-tokens instead"
-        )
-
-
-def show_estimate(cfg: Any, db: str | None, stages: tuple[str, ...], release: Path | None = None) -> Any:
-    """Compute and print the estimate of ``cfg`` on the store ``db`` (release observations when given)."""
-    import os
-
-    from benger.cli._execute import _open
-    from benger.pipeline._estimate import Observed, estimate_run
-
-    if release is None and os.environ.get("BENGER_RELEASE"):
-        release = Path(os.environ["BENGER_RELEASE"])
-    observed = Observed.from_release(release) if release else None  # a bad release: before the store is touched
-    store = _open(db, cfg)
-    try:
-        estimate = estimate_run(cfg, store, stages=stages, observed=observed)
-    finally:
-        store.close()
-    print_estimate(estimate)
-    return estimate
 
 
 def estimate(
