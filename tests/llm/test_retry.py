@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+from typing import Any
 
 import pytest
 
@@ -128,3 +130,82 @@ async def test_generic_exception_types_and_predicate() -> None:
 def test_policy_rejects_negative_budget() -> None:
     with pytest.raises(ValueError):
         RetryPolicy(max_retries=-1)
+
+
+async def _tenacity_only(policy: RetryPolicy, fn: Any, on_retry: Any) -> Any:
+    """retry_async before issue 18's change: every attempt, the first one too, inside one tenacity loop."""
+    from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
+
+    def wait(state: Any) -> float:
+        return policy.wait_for(state.attempt_number, state.outcome.exception())
+
+    def before_sleep(state: Any) -> None:
+        on_retry(state.attempt_number, state.outcome.exception(), float(state.next_action.sleep))
+
+    retrying = AsyncRetrying(
+        stop=stop_after_attempt(policy.max_retries + 1),
+        wait=wait,
+        retry=retry_if_exception(lambda e: isinstance(e, (RateLimitError, TransientError))),
+        before_sleep=before_sleep,
+        sleep=asyncio.sleep,
+        reraise=True,
+    )
+    async for attempt in retrying:
+        with attempt:
+            return await fn()
+
+
+# each script: what the attempts raise in turn ("ok" answers); the last entry repeats
+SCRIPTS = [
+    ["ok"],
+    [TransientError("t1"), "ok"],
+    [TransientError("t1"), RateLimitError("r2", retry_after=7.5), TransientError("t3"), "ok"],
+    [RateLimitError("r1", retry_after=400.0), TransientError("t2")],  # capped Retry-After, then the budget runs out
+    [TransientError("t1"), PermanentError("p2", status=400)],  # not retried
+    [PermanentError("p1", status=401)],
+]
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=range(len(SCRIPTS)))
+@pytest.mark.parametrize("max_retries", [0, 1, 3, 5])
+async def test_first_attempt_outside_tenacity_changes_nothing(
+    script: list[Any], max_retries: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Same sleeps (jitter from the same seeded source), on_retry calls, attempts and outcome as one tenacity
+    loop over the whole policy."""
+    sleeps: list[float] = []
+
+    async def sleep(delay: float, result: Any = None) -> Any:
+        sleeps.append(delay)
+        return result
+
+    monkeypatch.setattr(asyncio, "sleep", sleep)
+
+    async def observe(run: Any) -> tuple[Any, ...]:
+        sleeps.clear()
+        seen: list[tuple[int, str, float]] = []
+        attempts = 0
+
+        async def fn() -> str:
+            nonlocal attempts
+            step = script[min(attempts, len(script) - 1)]
+            attempts += 1
+            if isinstance(step, Exception):
+                raise step
+            return f"{step} after {attempts}"
+
+        policy = RetryPolicy(max_retries=max_retries, initial_wait=1.0, max_wait=5.0, jitter=0.5,
+                             max_retry_after=100.0, rng=random.Random(42))  # fmt: skip
+        try:
+            outcome: Any = await run(policy, fn, lambda n, e, w: seen.append((n, str(e), w)))
+        except Exception as exc:  # the outcome is compared
+            outcome = exc
+        return outcome, attempts, list(sleeps), seen
+
+    new = await observe(lambda policy, fn, on_retry: retry_async(policy, fn, on_retry=on_retry))
+    old = await observe(_tenacity_only)
+    assert new == old
+    # hand-checked for the third script with 3 retries: waits 1-1.5 s, max(2-3 s, 7.5 s) = 7.5 s, 4-6 s
+    if script is SCRIPTS[2] and max_retries == 3:
+        assert new[0] == "ok after 4" and new[2][1] == 7.5
+        assert 1.0 <= new[2][0] <= 1.5 and 4.0 <= new[2][2] <= 6.0
