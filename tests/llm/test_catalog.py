@@ -102,3 +102,32 @@ def test_user_catalog_and_its_errors(tmp_path: Path) -> None:
     broken.write_text("systems: [\n", "utf-8")
     with pytest.raises(ConfigError, match="not valid YAML"):
         load_catalog(broken)
+
+
+def test_yaml_parsed_once_per_content_and_every_catalog_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import benger.llm._catalog as cat
+
+    parses: list[str] = []
+    real = cat.load_yaml
+    monkeypatch.setattr(cat, "load_yaml", lambda text, source: parses.append(str(source)) or real(text, source))
+    monkeypatch.setattr(cat, "_PARSED", {})
+    first, second = load_catalog(), load_catalog()
+    assert parses == ["benger/llm/catalog.yaml"]  # the second load reused the parsed YAML
+    assert first.systems == second.systems and first.notes == second.notes and first.roles == second.roles
+    first.systems[0].params["mine"] = {"nested": [1]}  # a caller's change stays in its own catalog
+    first.systems.pop()
+    third = load_catalog()
+    assert third.systems == second.systems and "mine" not in third.systems[0].params
+
+    path = tmp_path / "mine.yaml"
+    path.write_text("systems:\n  - {name: a, provider: openai, model: m1}\njudges: []\n", "utf-8")
+    assert load_catalog(path).system("a").model == "m1"
+    path.write_text("systems:\n  - {name: a, provider: openai, model: m2}\njudges: []\n", "utf-8")  # same size
+    assert load_catalog(path).system("a").model == "m2"  # keyed by the text, not by the file's timestamp
+    assert parses == ["benger/llm/catalog.yaml", str(path), str(path)]
+    path.write_text("systems: [\n", "utf-8")
+    for _ in range(2):  # an error is not cached: the same message each time
+        with pytest.raises(ConfigError, match="not valid YAML"):
+            load_catalog(path)

@@ -223,13 +223,33 @@ async def test_a_broken_responder_becomes_a_500() -> None:
         assert [e["status"] for e in stub.log] == [500, 500]
 
 
-def test_http_client_choice() -> None:
-    from openai import DefaultAioHttpClient
+async def test_http_client_choice_and_one_ssl_context(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ssl
 
-    from benger.llm._openai import http_client
+    from openai import DefaultAioHttpClient, DefaultAsyncHttpxClient
 
-    assert isinstance(http_client("aiohttp"), DefaultAioHttpClient)  # the SDK's transport for many parallel calls
-    assert http_client("httpx") is None  # the SDK builds its default client
+    import benger.llm._openai as oa
+    from benger.llm._openai import http_client, shared_ssl_context
+
+    monkeypatch.setattr(oa, "_SSL_CONTEXTS", {})
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    aio, plain, again = http_client("aiohttp"), http_client("httpx"), http_client("aiohttp")
+    assert isinstance(aio, DefaultAioHttpClient)  # the SDK's transport for many parallel calls
+    assert isinstance(plain, DefaultAsyncHttpxClient) and not isinstance(plain, DefaultAioHttpClient)
+    assert plain.timeout.read == aio.timeout.read == oa.DEFAULT_TIMEOUT_S and plain.follow_redirects
+    # every client verifies with the process's one context, the SDK's own default (certificates and host names)
+    context = shared_ssl_context(DefaultAioHttpClient)
+    assert aio._transport.ssl_context is context and again._transport.ssl_context is context
+    assert plain._transport._pool._ssl_context is context
+    assert len(oa._SSL_CONTEXTS) == 1
+    assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
+    ca_file = ssl.get_default_verify_paths().openssl_cafile
+    monkeypatch.setenv("SSL_CERT_FILE", ca_file)  # the SDK honours it; so does the shared context
+    other = shared_ssl_context(DefaultAioHttpClient)
+    assert other is not context and shared_ssl_context(DefaultAioHttpClient) is other
+    for client in (aio, plain, again):
+        await client.aclose()
     with pytest.raises(ConfigError, match="http_client must be 'aiohttp' or 'httpx'"):
         http_client("requests")
 

