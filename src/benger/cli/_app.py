@@ -7,7 +7,8 @@ Every command runs inside :class:`_Boundary` (the app's group class), so the con
   exception classes (``typer.TyperException``: typer >= 0.24 ships its own copy of click); typer prints
   the usage and the message and exits with :data:`~benger.errors.EXIT_USAGE` (2);
 * a :class:`~benger.errors.BengerError` (bad input, config or store) prints ``error: <message>`` and
-  exits with :data:`~benger.errors.EXIT_INPUT` (2);
+  exits with :data:`~benger.errors.EXIT_INPUT` (2); so does an ``OSError`` that names a file (``error: FILE:
+  Is a directory``: an output file that cannot be written, an input that cannot be read);
 * any other exception is a bug: one line naming it and "run with --debug for the traceback", exit
   :data:`~benger.errors.EXIT_INTERNAL` (1). ``--debug`` (or ``BENGER_DEBUG=1``) prints the traceback first.
 """
@@ -95,6 +96,12 @@ def report_error(exc: BaseException, *, debug: bool) -> int:
             err=True,
         )
         return EXIT_USAGE
+    if isinstance(exc, OSError) and exc.filename is not None:
+        # a file benger must read or write is in the way (a folder named like an output file, a read-only file,
+        # a full disk): the environment, not a bug; name the file (for a rename: its destination) and the reason
+        path = exc.filename2 if exc.filename2 is not None else exc.filename
+        typer.secho(f"error: {os.fsdecode(path)}: {exc.strerror or exc}", fg=typer.colors.RED, err=True)
+        return EXIT_INPUT
     if isinstance(exc, ModuleNotFoundError):
         advice = _missing_extra(exc)
         if advice is not None:
