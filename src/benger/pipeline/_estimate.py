@@ -22,7 +22,10 @@ The budget caps that use these counts are in ``benger.pipeline._budget``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+import os
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,6 +47,27 @@ def chars_counter(text: str) -> int:
     return math.ceil(len(text) / CHARS_PER_TOKEN)
 
 
+@contextmanager
+def _native_stderr_silenced() -> Iterator[None]:
+    """Send file descriptor 2 to /dev/null for the block: native libraries write to it directly (``verbose=False``
+    does not reach every llama.cpp message), which printed a context-overflow warning for a vocabulary-only
+    load before anything else of ``benger demo --release``. Python's own ``sys.stderr`` is flushed first."""
+    try:
+        fd = sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):  # a captured or replaced stderr: nothing native reaches it
+        yield
+        return
+    sys.stderr.flush()
+    saved = os.dup(fd)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), fd)
+            yield
+    finally:
+        os.dup2(saved, fd)
+        os.close(saved)
+
+
 def token_counter(system: SystemConfig) -> tuple[Counter, str]:
     """(counter, source): the GGUF vocabulary of a local model when it can be read, else :func:`chars_counter`."""
     if system.provider == "local":
@@ -52,7 +76,8 @@ def token_counter(system: SystemConfig) -> tuple[Counter, str]:
 
             from benger.llm._local import _resolve
 
-            vocab = Llama(model_path=str(_resolve(system)), vocab_only=True, verbose=False)
+            with _native_stderr_silenced():  # llama.cpp's C code warns "n_ctx_seq (512) > n_ctx_train (0)"
+                vocab = Llama(model_path=str(_resolve(system)), vocab_only=True, verbose=False)
         except Exception:
             return chars_counter, f"characters / {CHARS_PER_TOKEN}"
 
