@@ -235,13 +235,16 @@ def main() -> None:
                 ratio = float(m["seconds"]) / max(float(sql["seconds"]), 1e-6)
                 print(f"{kind} / sql at {row['generations']}: {ratio:.2f}x")
     for kind in kinds:
-        pts = [
-            (int(str(r["generations"])), float(m["seconds"]))
-            for r in results
-            if isinstance(m := r[kind], dict) and "seconds" in m
-        ]
-        slope = exponent(pts)
-        print(f"growth exponent {kind}: {'–' if slope is None else f'{slope:.2f}'} (over {len(pts)} sizes)")
+        slopes = []
+        for field in ("seconds", "cpu_s"):  # CPU seconds: less sensitive to other jobs on a shared machine
+            pts = [
+                (int(str(r["generations"])), float(m[field]))
+                for r in results
+                if isinstance(m := r[kind], dict) and field in m
+            ]
+            slope = exponent(pts)
+            slopes.append(f"{'–' if slope is None else f'{slope:.2f}'}")
+        print(f"growth exponent {kind}: {slopes[0]} wall, {slopes[1]} CPU (over {len(pts)} sizes)")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2), encoding="utf-8")
 

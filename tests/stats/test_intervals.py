@@ -130,6 +130,23 @@ def test_chunked_bootstrap_equals_the_one_matrix_bootstrap(
     assert bootstrap_mean_ci(values, n_resamples=b, seed=seed)[:3] == expected
 
 
+@pytest.mark.parametrize("n,b", [(5000, 700), (4096, 300), (2, 2000)])
+def test_buffered_means_equal_the_one_matrix_means_at_the_default_chunk(n: int, b: int) -> None:
+    """Issue 18: the resample means gathered into one reused buffer (a partial last block included: 5000 values
+    give 209 rows a block, 700 = 3 x 209 + 73) are the one-matrix means bit for bit, for one array and for
+    several that share the draws."""
+    from benger.stats._intervals import resample_means
+
+    rng = np.random.default_rng(n)
+    arrays = [rng.integers(0, 201, n) / 2.0, rng.uniform(0, 100, n), np.full(n, 0.1)]
+    idx = np.random.default_rng(4).integers(0, n, size=(b, n))
+    expected = [a[idx].mean(axis=1) for a in arrays]
+    got = resample_means(arrays, b, np.random.default_rng(4))
+    assert all(np.array_equal(g, e) for g, e in zip(got, expected, strict=True))
+    values = [float(v) for v in arrays[1]]
+    assert bootstrap_mean_ci(values, n_resamples=b, seed=4)[:3] == _old_bootstrap_mean_ci(values, b, 4)
+
+
 def test_chunks_are_bounded_and_leave_the_generator_where_one_matrix_would() -> None:
     from benger.stats._intervals import CHUNK_ELEMENTS, resample_index_chunks
 

@@ -14,6 +14,7 @@ from typing import Any, TypeVar, Union
 import numpy as np
 
 from benger import __version__
+from benger.analysis._leaderboard_heap import heap_frozen
 from benger.analysis._leaderboard_identity import identities
 from benger.analysis._leaderboard_metrics import MetricMean
 from benger.analysis._leaderboard_model import (
@@ -150,8 +151,9 @@ def build(
 
     def load() -> list[ItemScore]:
         if not loaded:
-            found = items() if callable(items) else items
-            loaded.append(_moved(_rekey_all(ident, found) if rekeyed else list(found), remap))
+            with heap_frozen():
+                found = items() if callable(items) else items
+                loaded.append(_moved(_rekey_all(ident, found) if rekeyed else list(found), remap))
         return loaded[0]
 
     if sums is None or pool_judges:
