@@ -234,7 +234,7 @@ def study_from_store(
             "corpus": corpus,
             "n_generations": len(generations),
             "n_reviews": len(reviews),
-            "n_judgements": len(judgements),
+            "n_judgements": sum(1 for j in judgements if j.target_id in gen_ids or j.target_id in solutions),
             "primary_judge_config": {"judge": key[0], "judge_config_hash": key[1], "rubric": key[2]} if key else None,
             "generation_score": "mean over the primary judge configuration's scored repeats",
             "metric_signatures": signatures,

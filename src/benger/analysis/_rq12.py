@@ -148,6 +148,12 @@ def task_system(data: StudyData) -> dict[str, Any]:
     }
 
 
+def _ranked_systems(data: StudyData) -> set[str]:
+    """The systems RQ2 aggregates: those with final Benchathon generations or a ZJS / Grundprinzipien summary
+    (never every stored system: a judge or a system of another corpus is no input)."""
+    return {g.system for g in data.final_generations()} | set(data.zjs) | set(data.grundprinzipien)
+
+
 def group_aggregates(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> dict[str, Any]:
     """RQ2: per tier / provider / weights. Benchathon pools per-generation raws (bootstrap CI); the summary-only
     corpora use the unweighted mean of the per-system means (no CI)."""
@@ -156,7 +162,7 @@ def group_aggregates(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> d
     out: dict[str, Any] = {
         "method": "Benchathon: pooled per-generation primary-judge raws per group with a 95% percentile bootstrap; "
         "ZJS / Grundprinzipien: unweighted mean (min, max) of the per-system means",
-        "inputs": {"systems": len(data.systems)},
+        "inputs": {"systems": len(_ranked_systems(data))},
     }
     bench: dict[str, Any] = {}
     for dim, attr in keys.items():

@@ -77,7 +77,7 @@ def metric_validity(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> di
         "per_system": {
             "method": "Pearson / Spearman of per-system metric means (generations with the metric) vs per-system "
             "judge means (all final generations)",
-            "inputs": {"systems": len(data.systems)},
+            "inputs": {"systems": len(judge_by_sys)},
             "metrics": per_sys,
         },
     }
