@@ -89,7 +89,8 @@ async def _run(base_url: str, args: argparse.Namespace, db: Path) -> dict[str, f
     corpus = _corpus(args.calls + args.concurrency)
     store.add_corpus(corpus)
     system = SystemConfig(name="stub", provider="openai-compatible", model="stub", base_url=base_url,
-                          temperature=0.0, max_concurrency=args.concurrency, max_output_tokens=4000)  # fmt: skip
+                          temperature=0.0, max_concurrency=args.concurrency, max_output_tokens=4000,
+                          params={"http_client": args.http_client})  # fmt: skip
     prompts = PromptSet()
     warm_tasks, tasks = corpus.tasks[: args.concurrency], corpus.tasks[args.concurrency :]
     # shared: the measured run reuses the warm connections
@@ -169,6 +170,8 @@ def main() -> None:
     parser.add_argument("--pin", action="store_true", help="stub on CPU 1, client on CPU 0")
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--in-process", action="store_true", help="no stub, no SDK: the runner's own work only")
+    parser.add_argument("--http-client", choices=("aiohttp", "httpx"), default="aiohttp",
+                        help="the SDK's transport (the system's params.http_client)")  # fmt: skip
     args = parser.parse_args()
     if args.pin and args.in_process:
         parser.error("--pin pins the stub server; --in-process has none")
@@ -181,6 +184,7 @@ def main() -> None:
         "latency_ms": args.latency_ms,
         "pinned": args.pin,
         "in_process": args.in_process,
+        "http_client": args.http_client,
         "ideal_calls_per_s": round(args.concurrency / (args.latency_ms / 1000.0), 1),
         "runs": runs,
         "median_ratio_of_ideal": statistics.median(r["ratio_of_ideal"] for r in runs),
