@@ -29,7 +29,7 @@ def _files(tmp_path: Path) -> dict[str, Path]:
     not_a_release = tmp_path / "norelease"
     not_a_release.mkdir()
     run = tmp_path / "run.yaml"
-    run.write_text(f"corpora: [demo]\njudges:\n  - {STUB}\n", encoding="utf-8")
+    run.write_text(f"corpora: [demo]\nsystems:\n  - {STUB}\n", encoding="utf-8")
     return {"bad": bad, "norelease": not_a_release, "run": run}
 
 
@@ -72,7 +72,7 @@ def test_leaderboard_of_a_store_with_nothing_to_rank_says_so(tmp_path: Path) -> 
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["CONFIG"], "run.yaml, field 'judges': validate-judge needs a judge"),  # was IndexError, exit 1
+        (["CONFIG"], "run.yaml, field 'judges': nothing to run: no judges"),  # was IndexError, exit 1
         (["--judge", "nobody"], "field 'judges[0]': unknown judge 'nobody'"),  # was: release imported first
     ],
 )

@@ -45,7 +45,9 @@ def run(
     max_tokens: MaxTokensOpt = None,
 ) -> None:
     """Generate, judge and print the leaderboard for a run config. Rerunning continues where it stopped."""
-    cfg = _config(config, system=system, tasks=tasks, limit=limit, concurrency=concurrency, executor=executor)
+    cfg = _config(
+        config, system=system, tasks=tasks, limit=limit, concurrency=concurrency, executor=executor, need=("systems",)
+    )
     guard = budget_or_estimate(cfg, db, ("generate", "judge"), dry_run, max_cost, max_tokens)
     result, board = _execute_ranked(cfg, db, quiet, guard)
     _show(board, out)

@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 
 from benger._console import console as new_console
-from benger.errors import EXIT_INCOMPLETE, ConfigError
+from benger.errors import EXIT_INCOMPLETE, ConfigError, InputError
 
 
 def _out() -> Console:
@@ -77,6 +77,11 @@ def _config(
     updates["filters"] = filters
     new = config.model_copy(update=updates)
     new.source = config.source
+    # a config file without them would do nothing and exit 0 (with a config, --judge replaces its judges while
+    # --system only filters its systems)
+    for section, advice in (("systems", "add one under systems:"), ("judges", "add one under judges: or pass --judge")):
+        if section in need and not getattr(new, section):
+            raise InputError(f"nothing to run: no {section} ({advice})", file=path, field=section)
     if new.executor not in ("local", "celery"):
         raise ConfigError(f"unknown executor {new.executor!r}; expected 'local' or 'celery'")
     return new

@@ -207,12 +207,9 @@ def _judge_release(
     cfg = _config(config, judge=judge_, repeats=repeats, concurrency=concurrency, need=("judges",))
     if config is not None and repeats == 1:
         cfg = cfg.model_copy(update={"repeats": 1})
-    # the judge is resolved before the store is opened: a config without one (or an unknown name) must leave
-    # no store behind and no release imported into it
-    if not cfg.resolved_judges():
-        raise InputError(
-            "validate-judge needs a judge: add one under judges: or pass --judge NAME", file=config, field="judges"
-        )
+    # the judge is resolved before the store is opened: an unknown name must leave no store behind and no
+    # release imported into it (a config without judges is refused by _config)
+    cfg.resolved_judges()
     store = _open(db, cfg)
     try:
         targets = pick_targets(data)
@@ -260,7 +257,8 @@ def estimate(
     stages = {"run": ("generate", "judge"), "generate": ("generate",), "judge": ("judge",)}.get(stage)
     if stages is None:
         raise ConfigError(f"--stage {stage!r}: expected run, generate or judge")
-    cfg = _config(config)
+    need = {"run": ("systems",), "generate": ("systems",), "judge": ("judges",)}[stage]
+    cfg = _config(config, need=need)
     result = show_estimate(cfg, db, stages, release)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
