@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -239,6 +241,18 @@ def _check_corpus_name(name: str, file: str | None) -> None:
         raise InputError(problem, file=file, field=field)
 
 
+@contextmanager
+def _named_source(source: str) -> Iterator[None]:
+    """A value the store refuses (too long for its column, a NUL in an id) is reported with the imported file
+    or release folder it came from: the store knows the field and the value, not the file."""
+    try:
+        yield
+    except InputError as exc:
+        if exc.file is not None:
+            raise
+        raise InputError(exc.reason, file=source, line=exc.line, field=exc.field, record=exc.record) from exc
+
+
 def import_(
     source: Annotated[str, typer.Argument(help="'release:PATH', 'zjs:PATH', a .jsonl/.csv corpus file or 'demo'.")],
     db: DbOption = None,
@@ -252,8 +266,9 @@ def import_(
 ) -> None:
     """Import corpora (or the whole official release: tasks, human solutions, reviews) into the store.
 
-    A corpus name already in the store with other tasks is refused unless --replace or --as NAME is given;
-    a task id of another corpus is always refused. Each import is one transaction: all or nothing.
+    A corpus name already in the store with other tasks is refused unless --replace or --as NAME is given.
+    A task is (corpus, task id): a file may reuse another corpus's task ids, and they stay separate tasks.
+    Each import is one transaction: all or nothing.
     """
     from benger.corpora import resolve_corpus_source
     from benger.store._corpora import renamed
@@ -270,7 +285,8 @@ def import_(
         release = load_release(folder)
         store = _open(db)
         try:
-            counts = store.import_release(release, replace=replace)
+            with _named_source(folder):
+                counts = store.import_release(release, replace=replace)
         finally:
             store.close()
         for what, count in counts.items():
@@ -285,7 +301,9 @@ def import_(
         _check_corpus_name(corpus.name, None if as_name is not None else source)
     store = _open(db)
     try:
-        for change in store.add_corpora(loaded, replace=replace):
+        with _named_source(source):
+            changes = store.add_corpora(loaded, replace=replace)
+        for change in changes:
             what = {"added": "imported", "unchanged": "unchanged", "replaced": "replaced"}[change.action]
             _out().print(f"{what} corpus {change.corpus}: {change.tasks} tasks")
             if change.action == "replaced":

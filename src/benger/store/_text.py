@@ -9,7 +9,9 @@ string of those columns is escaped (backslash -> ``\\\\``, NUL -> ``\\0``) and t
 unchanged. The same escaping runs on SQLite, so both backends hold the same bytes.
 
 A NUL in a key or short label column (``String``: ids, names, hashes) is refused with an ``InputError``
-naming the column: such a value is never a legitimate id.
+naming the column: such a value is never a legitimate id. So is a value longer than the column's declared
+length (``String(200)``): PostgreSQL refuses it (``value too long``), SQLite would keep it, so a store would
+hold what its PostgreSQL twin cannot; both refuse it here, before anything is written.
 """
 
 from __future__ import annotations
@@ -62,15 +64,16 @@ def _walk(value: Any, fn: Any) -> Any:
 
 
 @cache
-def layout(model: type[DeclarativeBase]) -> tuple[tuple[str, ...], tuple[str, ...], str | None]:
-    """(free-text and JSON columns, key/label string columns, flag column) of ``model``'s table."""
+def layout(model: type[DeclarativeBase]) -> tuple[tuple[str, ...], tuple[tuple[str, int | None], ...], str | None]:
+    """(free-text and JSON columns, key/label string columns with their declared length, flag column) of
+    ``model``'s table."""
     free: list[str] = []
-    short: list[str] = []
+    short: list[tuple[str, int | None]] = []
     for column in model.__table__.columns:
         if isinstance(column.type, Text | JSON):
             free.append(column.name)
         elif isinstance(column.type, String):
-            short.append(column.name)
+            short.append((column.name, column.type.length))
     flag = next((name for name in _FLAG_COLUMNS if name in free), None)
     return tuple(free), tuple(short), flag
 
@@ -78,14 +81,22 @@ def layout(model: type[DeclarativeBase]) -> tuple[tuple[str, ...], tuple[str, ..
 def storable(model: type[DeclarativeBase], values: dict[str, Any]) -> dict[str, Any]:
     """``values`` ready to write into ``model``'s table: escaped and flagged when it holds a NUL.
 
-    Raises InputError when a key or label column holds a NUL, or when a table without a flag column
-    (``corpora``) would need escaping.
+    Raises InputError when a key or label column holds a NUL or more characters than the column's declared
+    length, or when a table without a flag column (``corpora``) would need escaping.
     """
     free, short, flag = layout(model)
-    for name in short:
+    for name, length in short:
         value = values.get(name)
-        if isinstance(value, str) and NUL in value:
+        if not isinstance(value, str):
+            continue
+        if NUL in value:
             raise InputError(f"the {model.__tablename__} value {value!r} contains a NUL character (U+0000)", field=name)
+        if length is not None and len(value) > length:
+            raise InputError(
+                f"the {model.__tablename__} value {value[:40]!r}... has {len(value)} characters; the store holds at "
+                f"most {length}",
+                field=name,
+            )
     if not any(has_nul(values.get(name)) for name in free):
         return values
     if flag is None:
