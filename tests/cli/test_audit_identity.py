@@ -15,7 +15,9 @@
    judges included (``rq2.inputs.systems``, ``rq3.per_system.inputs.systems``: 14 for 12). Fixed in benger.analysis.
 
 1 is refused alike on both backends by the store's one check of what a column holds (``benger.store._text``),
-and the import names the file; 3 is fixed; 2 is open (marked xfail, strict: the mark must go with the fix).
+and the import names the file; 2: a name given for a stored configuration selects the rows of that
+configuration's other names (``benger.analysis._leaderboard_identity.same_configuration``), and the board says
+so; 3 is fixed.
 """
 
 from __future__ import annotations
@@ -43,9 +45,6 @@ def _record(task_id: str) -> str:
     return json.dumps({"id": task_id, "bereich": "Strafrecht", "fall": "T lädt sein Auto an der Wallbox.",
                        "frage": "Liegt eine verbotene Analogie vor?", "antwort": "Ja",
                        "begründung": "Strom ist keine Sache."}, ensure_ascii=False)  # fmt: skip
-
-
-OPEN = "open fault of the issue 10 audit, reported to the lead (not in cli/analysis): remove this mark with the fix"
 
 
 @pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
@@ -77,7 +76,6 @@ def _config(path: Path, name: str, base_url: str) -> Path:
 
 
 @pytest.mark.slow  # two runs against the stub server (2 s)
-@pytest.mark.xfail(strict=True, reason=OPEN)
 def test_a_renamed_system_has_its_leaderboard_row(tmp_path: Path) -> None:
     corpus = tmp_path / "meine.jsonl"
     corpus.write_text(_record("gp-1") + "\n", encoding="utf-8")
@@ -93,6 +91,8 @@ def test_a_renamed_system_has_its_leaderboard_row(tmp_path: Path) -> None:
     with (tmp_path / "lb" / "leaderboard.csv").open(encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     assert [(r["corpus"], r["n"]) for r in rows] == [("meine", "1")]
+    assert [r["system"] for r in rows] == ["alpha"]  # results keep the name they were made under, and say so
+    assert "System beta: the configuration of alpha (a name is a label)" in " ".join(board.output.split())
 
 
 def test_import_help_does_not_say_a_reused_task_id_is_refused() -> None:

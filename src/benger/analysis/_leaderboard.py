@@ -34,6 +34,7 @@ from functools import cache
 from typing import Any
 
 from benger.analysis._leaderboard_build import build
+from benger.analysis._leaderboard_identity import same_configuration
 from benger.analysis._leaderboard_metrics import MetricRecord, choose_signatures
 from benger.analysis._leaderboard_model import (  # noqa: F401  (re-exported)
     AGGREGATION,
@@ -252,6 +253,10 @@ def leaderboard_from_store(
     from benger.store import _aggregate_items as per_item
 
     agg.refresh_statistics(store)
+    configs = store.systems()
+    aliases = same_configuration(((s.name, s.config_hash()) for s in configs), systems or [])
+    if aliases:  # a name given for a configuration made under another name selects that name's rows too
+        systems = sorted({*(systems or []), *(other for names in aliases.values() for other in names)})
     superseded = agg.superseded_counts(store, corpora=corpora, systems=systems)
     scope: dict[str, Any] = {
         "corpora": corpora,
@@ -271,10 +276,9 @@ def leaderboard_from_store(
     chosen = {m: min(c, key=lambda s: (-c[s], s)) for m, c in sorted(counted.items())}
     signatures = _signatures(chosen, metric_signatures, counted)
     tiers: dict[str, str | None] = {}
-    configs = store.systems()
     for s in configs:
         tiers.setdefault(s.name, s.tier)
-    return build(
+    board = build(
         lambda: per_item.item_scores(store, **scope),
         counts,
         answers,
@@ -293,3 +297,4 @@ def leaderboard_from_store(
         superseded=superseded,
         include_superseded=include_superseded,
     )
+    return board.model_copy(update={"system_aliases": aliases}) if aliases else board

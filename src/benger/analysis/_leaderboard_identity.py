@@ -36,3 +36,23 @@ def identities(keys: Iterable[RowKey], system_hashes: Mapping[str, str | None]) 
         for config_hash in hashes:
             out[(system, config_hash, corpus)] = identity if len(hashes) == 1 else config_hash
     return out
+
+
+def same_configuration(registered: Iterable[tuple[str, str]], names: Iterable[str]) -> dict[str, list[str]]:
+    """For each of ``names`` that shares a system configuration with other names: those names, sorted.
+
+    ``registered``: (system name, ``SystemConfig.config_hash()``) of every configuration in the store. The name is
+    a label, not part of the configuration (renaming a system makes no new work): a run of ``beta`` with the
+    configuration of an earlier ``alpha`` reuses alpha's generations, which keep the name they were made under.
+    ``--system beta`` must still find them (issue 10 audit)."""
+    by_hash: dict[str, set[str]] = defaultdict(set)
+    hashes: dict[str, set[str]] = defaultdict(set)
+    for name, config_hash in registered:
+        by_hash[config_hash].add(name)
+        hashes[name].add(config_hash)
+    out: dict[str, list[str]] = {}
+    for name in names:
+        others = {other for h in hashes.get(name, ()) for other in by_hash[h]} - {name}
+        if others:
+            out[name] = sorted(others)
+    return out

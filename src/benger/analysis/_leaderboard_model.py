@@ -89,6 +89,9 @@ class Leaderboard(BaseModel):
     superseded: Literal["included", "excluded"] = "included"
     metric_signatures: dict[str, str] = {}
     benger_version: str = ""
+    #: a requested system name -> the other names of its configuration, whose rows it selected
+    #: (:func:`benger.analysis._leaderboard_identity.same_configuration`)
+    system_aliases: dict[str, list[str]] = {}
 
     def groups(self) -> list[str]:
         """The judge groups in display order."""

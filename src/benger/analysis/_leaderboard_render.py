@@ -150,6 +150,11 @@ def provenance_lines(board: Leaderboard) -> list[str]:
     if board.metric_signatures:
         sigs = "; ".join(f"{m} = {s}" for m, s in board.metric_signatures.items())
         lines.append(f"Metric signatures (most frequent per metric unless chosen): {sigs}.")
+    for name, others in board.system_aliases.items():
+        lines.append(
+            f"System {name}: the configuration of {', '.join(others)} (a name is a label): its results keep the "
+            "name they were made under."
+        )
     lines.append(f"benger {board.benger_version}.")
     return lines
 

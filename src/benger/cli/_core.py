@@ -198,7 +198,8 @@ def leaderboard(
         stored_systems = sorted({s.name for s in store.systems()} | ranked) if system else []
         hint = "--system takes the name, not the label the table shows; stored systems"
         _refuse_unknown(system, stored_systems, "system", "--system", hint)
-        idle = [name for name in system or [] if name not in ranked]
+        aliases = board.system_aliases  # a name given for a configuration made under another name
+        idle = [name for name in system or [] if name not in ranked and not ranked & set(aliases.get(name, []))]
         if idle and ranked:
             raise InputError(f"no generation of {', '.join(idle)} in the selected corpora", field="--system")
     finally:
