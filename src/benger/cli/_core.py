@@ -176,6 +176,9 @@ def leaderboard(
         metric, sep, signature = item.partition("=")
         if not sep or not metric or not signature:
             raise ConfigError(f"--metric-signature takes METRIC=SIGNATURE, not {item!r}")
+        if signatures.get(metric, signature) != signature:  # the last one would silently win
+            raise ConfigError(f"--metric-signature names two signatures of {metric}: {signatures[metric]!r} and "
+                              f"{signature!r}; give one")  # fmt: skip
         signatures[metric] = signature
     store = _open(require_existing_store(db))
     try:

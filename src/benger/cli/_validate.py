@@ -137,7 +137,9 @@ def validate_judge(
     release: ReleaseOpt = None,
     db: DbOption = None,
     judge_: JudgeOpt = None,
-    repeats: Annotated[int, typer.Option("--repeats", min=1, help="Judgements per pick (within-judge sd).")] = 1,
+    repeats: Annotated[
+        int | None, typer.Option("--repeats", min=1, help="Judgements per pick (within-judge sd). [default: 1]")
+    ] = None,
     concurrency: ConcOpt = None,
     quiet: QuietOpt = False,
     out: Annotated[Path | None, out_option("Write validate-judge.json/.md into this folder.")] = None,
@@ -151,13 +153,23 @@ def validate_judge(
     from benger.analysis._validate_judge import to_markdown
     from benger.analysis._validate_judge import validate_judge as run_validation
 
+    if recorded is not None:  # options that only apply to judging would be silently ignored
+        if config is not None or judge_:
+            raise ConfigError("give either --recorded or a judge configuration (CONFIG / --judge), not both")
+        judging = [
+            flag for flag, value in (("--repeats", repeats), ("--concurrency", concurrency)) if value is not None
+        ]
+        judging += ["--dry-run"] if dry_run else []
+        if judging:
+            raise ConfigError(
+                f"--recorded replays stored scores and judges nothing, so {', '.join(judging)} would be ignored: "
+                "give them with a judge configuration (CONFIG / --judge)"
+            )
     path = _release(release)
     data = StudyData.from_release(path)
     provenance: dict[str, Any] = {"release": str(path)}
     incomplete = False
     if recorded is not None:
-        if config is not None or judge_:
-            raise ConfigError("give either --recorded or a judge configuration (CONFIG / --judge), not both")
         scores, label = recorded_scores(recorded, data)
         provenance["judge"] = label
         if Path(recorded).suffix.lower() == ".csv":  # which file, exactly: its path and content hash
@@ -167,7 +179,7 @@ def validate_judge(
             provenance["scores_file"] = f"{Path(recorded).resolve()} (sha256 {digest})"
     else:
         scores, label, judged, incomplete = _judge_release(
-            data, path, config, judge_, db, repeats, concurrency, quiet, dry_run
+            data, path, config, judge_, db, repeats or 1, concurrency, quiet, dry_run
         )
         provenance.update(judged)
     from benger import __version__
