@@ -26,7 +26,7 @@ def _out() -> Console:
 
 
 def _err() -> Console:
-    return new_console(stderr=True)
+    return new_console(stderr=True, soft_wrap=True)  # one message per line when piped (no wrap at 80)
 
 
 def _config(
@@ -138,6 +138,7 @@ def _execute_then(
     try:
         result = asyncio.run(run_config(config, store, stages=stages, progress=reporter, model_factory=factory))
         extra = then(store, config, result) if then is not None else None
+        reasons = [] if result.complete else failure_reasons(store, result)
     except KeyboardInterrupt:
         _err().print("interrupted: every finished item is saved; run the same command again to continue")
         raise typer.Exit(130) from None
@@ -148,9 +149,28 @@ def _execute_then(
     for stats in (result.generation, result.judgement):
         if stats is not None and stats.errors:
             for key, message in stats.errors[:5]:
-                _err().print(f"[red]error[/red] {key}: {message}")
+                _err().print(f"error {key}: {message}")
             _err().print(f"{len(stats.errors)} item(s) failed with an error (see above)")
+    for line in reasons:
+        _err().print(line)
     return result, extra
+
+
+def failure_reasons(store: Any, result: Any, limit: int = 5) -> list[str]:
+    """Why the run is incomplete: the stored reasons of its failed generations (its systems on its corpora),
+    the first ``limit`` of them and how many there are in all. A provider failure (timeout, refused call,
+    budget cap) is saved with its reason, not raised, so without these lines "incomplete: items failed" said
+    nothing about why. Unscored judgements are final (listed by the leaderboard's Unsc column)."""
+    failed = [
+        (system, corpus, g)
+        for system in result.systems
+        for corpus in result.corpora
+        for g in store.generations(corpus=corpus, system=system, status="failed")
+    ]
+    lines = [f"failed: {system} on {corpus}/{g.task_id}: {g.reason}" for system, corpus, g in failed[:limit]]
+    if len(failed) > limit:
+        lines.append(f"... {len(failed)} failed generation(s) in all")
+    return lines
 
 
 def _exit_if_incomplete(result: Any) -> None:

@@ -238,7 +238,7 @@ def _judge_release(
     finally:
         store.close()
     for key, message in stats.errors[:5]:
-        _err().print(f"[red]error[/red] {key}: {message}")
+        _err().print(f"error {key}: {message}")
     for sid, reason in sorted(unscored.items())[:5]:
         _err().print(f"unscored pick {sid}: {reason}")
     sds = [statistics.pstdev(v) for v in per_pick.values() if len(v) >= 2]
