@@ -15,8 +15,9 @@ import pytest
 
 from benger.llm import ChatMessage, ChatRequest, ChatResponse, RetryPolicy
 from benger.llm._reply import MalformedOutput
+from benger.llm._retry import after_first_retry
 from benger.pipeline import PromptSet, plan_generations, run_generations
-from benger.pipeline._execute import _after_first_retry, _ask, _Tally
+from benger.pipeline._execute import _ask, _Tally
 from benger.schema import FalloesungTask, SystemConfig
 from benger.store import open_store
 from benger.testing.stub_server import run_stub_server
@@ -64,7 +65,7 @@ BASE = ChatRequest(messages=[ChatMessage(role="user", content="Frage")])
 
 def test_after_the_first_retry_the_waits_continue_the_policys_sequence() -> None:
     policy = RetryPolicy(max_retries=4, initial_wait=0.5, max_wait=3.0, jitter=0.0)
-    rest = _after_first_retry(policy)
+    rest = after_first_retry(policy)
     assert rest.max_retries == 3
     # original waits 0.5, 1, 2, 3 (capped); the rest: 1, 2, 3
     assert [rest.backoff(n) for n in (1, 2, 3)] == [1.0, 2.0, 3.0]

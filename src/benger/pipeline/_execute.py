@@ -5,8 +5,6 @@ These two coroutines are the whole work of a worker; the runner only schedules t
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
 import time
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -156,19 +154,8 @@ async def _ask(
             tally.last_bad_reply = response.text[:MAX_KEPT_REPLY]
             raise
 
-    try:  # the first ask outside the retry loop: most replies are fine, and tenacity costs ~40 us per call
-        return await attempt()
-    except MalformedOutput as first:
-        if policy.max_retries == 0:
-            raise
-        await asyncio.sleep(policy.wait_for(1, first))
-    return await retry_async(_after_first_retry(policy), attempt, retry_on=(MalformedOutput,))
-
-
-def _after_first_retry(policy: RetryPolicy) -> RetryPolicy:
-    """``policy`` once its first retry is spent: one retry fewer, the n-th wait the original's (n+1)-th
-    (``backoff(n) = min(max_wait, initial_wait * 2**(n-1))``; the same random source for the jitter)."""
-    return dataclasses.replace(policy, max_retries=policy.max_retries - 1, initial_wait=policy.initial_wait * 2)
+    # retry_async asks once outside its retry loop: most replies are fine at the first ask
+    return await retry_async(policy, attempt, retry_on=(MalformedOutput,))
 
 
 async def execute_generation(
