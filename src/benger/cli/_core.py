@@ -11,6 +11,7 @@ import typer
 from rich.table import Table
 
 from benger.cli._budget import DryRunOpt, MaxCostOpt, MaxTokensOpt, budget_or_estimate
+from benger.cli._checks import check_corpus_name, refuse_unknown
 from benger.cli._execute import _config, _err, _execute, _execute_ranked, _exit_if_incomplete, _open, _out, _show
 from benger.cli._options import (
     ConcOpt,
@@ -182,7 +183,7 @@ def leaderboard(
         signatures[metric] = signature
     store = _open(require_existing_store(db))
     try:
-        _refuse_unknown(corpus, store.corpus_names(), "corpus", "--corpus", "stored corpora")
+        refuse_unknown(corpus, store.corpus_names(), "corpus", "--corpus", "stored corpora")
         board = leaderboard_from_store(
             store,
             corpora=corpus or None,
@@ -200,7 +201,7 @@ def leaderboard(
         ranked = {r.system for r in board.rows}
         stored_systems = sorted({s.name for s in store.systems()} | ranked) if system else []
         hint = "--system takes the name, not the label the table shows; stored systems"
-        _refuse_unknown(system, stored_systems, "system", "--system", hint)
+        refuse_unknown(system, stored_systems, "system", "--system", hint)
         aliases = board.system_aliases  # a name given for a configuration made under another name
         idle = [name for name in system or [] if name not in ranked and not ranked & set(aliases.get(name, []))]
         if idle and ranked:
@@ -218,31 +219,6 @@ def leaderboard(
             "release:PATH for the paper's systems)"
         )
     _show(board, out)
-
-
-def _refuse_unknown(given: list[str] | None, stored: list[str], what: str, option: str, listing: str) -> None:
-    """InputError naming every value of ``option`` that is not in ``stored`` (and what is stored)."""
-    unknown = [name for name in given or [] if name not in stored]
-    if unknown:
-        listed = ", ".join(stored) if stored else "none (benger import ...)"
-        names = ", ".join(repr(name) for name in unknown)
-        raise InputError(f"unknown {what} {names}; {listing}: {listed}", field=option)
-
-
-def _check_corpus_name(name: str, file: str | None) -> None:
-    """A stored corpus name must be usable later: not empty, no spaces around it, not 'demo' (``--corpus demo``
-    and ``corpora: [demo]`` always mean the two built-in demo corpora, so a stored 'demo' could never be run).
-    ``file``: the user file whose stem is the name (else the name came from --as)."""
-    field = "--as" if file is None else None
-    problem = None
-    if not name.strip():
-        problem = "the corpus name is empty"
-    elif name != name.strip():
-        problem = f"corpus name {name!r} has spaces around it"
-    elif name == "demo":
-        problem = "corpus name 'demo' is taken: it always means the built-in demo corpora; import it with --as NAME"
-    if problem is not None:
-        raise InputError(problem, file=file, field=field)
 
 
 @contextmanager
@@ -302,7 +278,7 @@ def import_(
             raise ConfigError(f"--as names one corpus; {source!r} holds {len(loaded)}")
         loaded = [renamed(loaded[0], as_name)]
     for corpus in loaded:  # the name from --as or the file's stem
-        _check_corpus_name(corpus.name, None if as_name is not None else source)
+        check_corpus_name(corpus.name, None if as_name is not None else source)
     store = _open(db)
     try:
         with _named_source(source):

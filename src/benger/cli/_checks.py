@@ -1,0 +1,30 @@
+"""Checks of command-line values against what exists, shared by the core commands (``cli._core``)."""
+
+from __future__ import annotations
+
+from benger.errors import InputError
+
+
+def refuse_unknown(given: list[str] | None, stored: list[str], what: str, option: str, listing: str) -> None:
+    """InputError naming every value of ``option`` that is not in ``stored`` (and what is stored)."""
+    unknown = [name for name in given or [] if name not in stored]
+    if unknown:
+        listed = ", ".join(stored) if stored else "none (benger import ...)"
+        names = ", ".join(repr(name) for name in unknown)
+        raise InputError(f"unknown {what} {names}; {listing}: {listed}", field=option)
+
+
+def check_corpus_name(name: str, file: str | None) -> None:
+    """A stored corpus name must be usable later: not empty, no spaces around it, not 'demo' (``--corpus demo``
+    and ``corpora: [demo]`` always mean the two built-in demo corpora, so a stored 'demo' could never be run).
+    ``file``: the user file whose stem is the name (else the name came from --as)."""
+    field = "--as" if file is None else None
+    problem = None
+    if not name.strip():
+        problem = "the corpus name is empty"
+    elif name != name.strip():
+        problem = f"corpus name {name!r} has spaces around it"
+    elif name == "demo":
+        problem = "corpus name 'demo' is taken: it always means the built-in demo corpora; import it with --as NAME"
+    if problem is not None:
+        raise InputError(problem, file=file, field=field)
