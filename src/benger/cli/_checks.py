@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from benger.errors import InputError
 
 
@@ -28,3 +30,11 @@ def check_corpus_name(name: str, file: str | None) -> None:
         problem = "corpus name 'demo' is taken: it always means the built-in demo corpora; import it with --as NAME"
     if problem is not None:
         raise InputError(problem, file=file, field=field)
+
+
+def require_folder(path: Path, option: str = "--release") -> Path:
+    """``path`` when it is a folder; else an InputError that says what is there instead (nothing, or a file)."""
+    if not path.is_dir():
+        what = "a file, not a folder" if path.exists() else "no such folder"
+        raise InputError(f"{option} {path}: {what}")
+    return path

@@ -11,7 +11,7 @@ import typer
 from rich.table import Table
 
 from benger.cli._budget import DryRunOpt, MaxCostOpt, MaxTokensOpt, budget_or_estimate
-from benger.cli._checks import check_corpus_name, refuse_unknown
+from benger.cli._checks import check_corpus_name, refuse_unknown, require_folder
 from benger.cli._execute import _config, _err, _execute, _execute_ranked, _exit_if_incomplete, _open, _out, _show
 from benger.cli._options import (
     ConcOpt,
@@ -343,8 +343,7 @@ def demo(
     from benger.pipeline._demo import demo_config
 
     if release is not None:
-        if not release.is_dir():
-            raise ConfigError(f"--release {release}: no such folder")
+        require_folder(release)
         from benger.cli._demo import run_release_demo
 
         run_release_demo(release, db, quiet, out, limit)

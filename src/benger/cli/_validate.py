@@ -123,9 +123,9 @@ def _write(result: dict[str, Any], markdown: str, out: Path | None) -> None:
 def _release(release: Path | None) -> Path:
     if release is None:
         raise ConfigError("name the official release folder with --release PATH (or BENGER_RELEASE)")
-    if not release.is_dir():
-        raise InputError(f"--release {release}: no such folder")
-    return release
+    from benger.cli._checks import require_folder
+
+    return require_folder(release)
 
 
 def validate_judge(
