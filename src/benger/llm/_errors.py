@@ -99,6 +99,16 @@ def error_from_status(
     return PermanentError(text, status=status, provider=provider)
 
 
+def _root_cause(exc: BaseException) -> BaseException:
+    """The innermost exception of ``exc``'s ``__cause__``/``__context__`` chain (at most 10 links)."""
+    for _ in range(10):
+        inner = exc.__cause__ or exc.__context__
+        if inner is None:
+            break
+        exc = inner
+    return exc
+
+
 def map_sdk_error(exc: BaseException, provider: str) -> ProviderError:
     """Map an exception of the openai/anthropic SDKs (same shape) or httpx to a ProviderError."""
     if isinstance(exc, ProviderError):
@@ -110,6 +120,12 @@ def map_sdk_error(exc: BaseException, provider: str) -> ProviderError:
         headers = getattr(response, "headers", None)
         message = getattr(exc, "message", None) or str(exc)
         return error_from_status(status, str(message)[:500], headers=headers, provider=provider)
+    root = _root_cause(exc)
+    if root is not exc and "Connect" in type(root).__name__:
+        # the SDK reports a refused or unreachable host as APITimeoutError (its httpx layer says ConnectTimeout
+        # for "Connect call failed"): name what happened, not a timeout
+        detail = f"{name} from {type(root).__name__}: {str(root)[:300]}"
+        return TransientError(f"{provider}: connection failed ({detail})", provider=provider)
     if "Timeout" in name or isinstance(exc, TimeoutError):
         return TransientError(f"{provider}: request timed out ({name})", provider=provider)
     if "Connection" in name or isinstance(exc, ConnectionError | OSError):
