@@ -54,7 +54,14 @@ DUPLICATE_FAULTS = [
     ),
     (GOOD + "retry: {max_retries: 1, max_retries: 2}\n", 4, "retry.max_retries", "duplicate key 'max_retries'"),
 ]
-FAULTS = PROVIDER_FAULTS + SAMPLING_FAULTS + DUPLICATE_FAULTS
+# leaderboard options the run uses only after all its paid calls: a negative seed was "internal error:
+# ValueError" after the whole run (H3's hostile run); the CLI's --seed / --resamples bounds hold here too
+LEADERBOARD_FAULTS = [
+    (GOOD + "leaderboard: {seed: -1}\n", 4, "leaderboard.seed", "greater than or equal to 0, got -1"),
+    (GOOD + "leaderboard:\n  n_resamples: 100001\n", 5, "leaderboard.n_resamples", "less than or equal to 100000"),
+    (GOOD + "leaderboard:\n  n_resamples: 99\n", 5, "leaderboard.n_resamples", "greater than or equal to 100"),
+]
+FAULTS = PROVIDER_FAULTS + SAMPLING_FAULTS + DUPLICATE_FAULTS + LEADERBOARD_FAULTS
 
 
 @pytest.mark.parametrize(("text", "line", "field", "message"), FAULTS)

@@ -8,6 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
+from benger.pipeline._config import MAX_RESAMPLES
+
 DbOption = Annotated[
     str | None,
     typer.Option(
@@ -33,10 +35,6 @@ LimitOpt = Annotated[int | None, typer.Option("--limit", min=1, help="Only the f
 ConcOpt = Annotated[int | None, typer.Option("--concurrency", min=1, help="Items in flight at once.")]
 ExecOpt = Annotated[str | None, typer.Option("--executor", help="local (asyncio) or celery (benger worker processes).")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")]
-
-#: The most bootstrap resamples a command takes: 50 x the paper's 2,000. More only costs memory (the draws of
-#: a row are one array: B = 10^8 asked for 763 MiB per row and ended as "internal error: MemoryError").
-MAX_RESAMPLES = 100_000
 
 
 def seed_option(help_text: str = "Bootstrap seed.") -> Any:

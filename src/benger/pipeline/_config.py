@@ -28,13 +28,19 @@ class Filters(BaseModel):
     systems: list[str] | None = None
 
 
+#: The most bootstrap resamples a command or run config takes: 50 x the paper's 2,000. More only costs memory (the
+#: draws of a row are one array: B = 10^8 asked for 763 MiB per row and ended as "internal error: MemoryError").
+MAX_RESAMPLES = 100_000
+
+
 class LeaderboardOptions(BaseModel):
-    """Leaderboard settings: CI kind (bootstrap | normal), bootstrap seed and resamples, judge filter."""
+    """Leaderboard settings: CI kind (bootstrap | normal), bootstrap seed (>= 0: numpy refuses a negative one) and
+    resamples (100 to :data:`MAX_RESAMPLES`, as on the command line), judge filter."""
 
     model_config = _STRICT
     ci: Literal["bootstrap", "normal"] = "bootstrap"
-    seed: int = 0
-    n_resamples: int = Field(default=2000, ge=100)
+    seed: int = Field(default=0, ge=0)
+    n_resamples: int = Field(default=2000, ge=100, le=MAX_RESAMPLES)
     judges: list[str] | None = None
 
 
