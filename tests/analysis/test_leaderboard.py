@@ -148,6 +148,24 @@ def test_accuracy_counts_unanswered_items_as_wrong() -> None:
     assert "46% (6/13)" in board.to_markdown()
 
 
+def test_accuracy_of_a_system_that_answered_nothing_is_undefined() -> None:
+    """H3's hostile run: an endpoint that refused every call gave "Acc. 0% (0/13)" and accuracy 0.0 in the CSV,
+    a silent zero; with nothing answered the accuracy is undefined ("–", null) and the counts stay shown."""
+    tasks: dict[str, FalloesungTask | PrincipleItem] = {
+        f"p{i}": PrincipleItem(
+            task_id=f"p{i}", corpus="gp", area="Strafrecht", case="F", question="Q?", gold_answer="Ja",
+            gold_reasoning="w",
+        )
+        for i in range(3)
+    }  # fmt: skip
+    gens = [_gen("A", f"p{i}", answer=None) for i in range(3)]
+    board = leaderboard(gens, [], tasks)
+    (row,) = board.rows
+    assert (row.accuracy, row.answered, row.answer_items) == (None, 0, 3)
+    assert "– (0/3)" in board.to_markdown()
+    assert json.loads(board.to_json())["rows"][0]["accuracy"] is None
+
+
 def test_undefined_and_bounded_intervals() -> None:
     """Issue 11 item 8: n = 1 has no interval ("–", null); the normal interval of n = 2 stays inside 0-100."""
     one = leaderboard([_gen("A", "f1")], [_j("A-f1", 72)], _tasks(), ci="normal")

@@ -232,7 +232,10 @@ def build(
                 "ci_high": high,
                 "mean_grade_points": s.gp / s.gp_n if s.gp_n else None,
                 "pass_rate": s.passed / s.pass_n if s.pass_n else None,
-                "accuracy": accuracy([p for p, _ in pairs], [g for _, g in pairs]) if pairs else None,  # type: ignore[misc]
+                # undefined, not 0, when nothing was answered (every call failed): a number from no answer
+                "accuracy": accuracy([p for p, _ in pairs], [g for _, g in pairs])  # type: ignore[misc]
+                if any(p is not None for p, _ in pairs)
+                else None,
                 "answered": sum(1 for p, _ in pairs if p is not None),
                 "answer_items": len(pairs),
                 "generations": sum(v for k, v in cell.items() if k != "truncated"),
