@@ -126,7 +126,7 @@ def show_estimate(cfg: Any, db: str | None, stages: tuple[str, ...], release: Pa
     if release is None and os.environ.get("BENGER_RELEASE"):
         release = Path(os.environ["BENGER_RELEASE"])
     observed = Observed.from_release(release) if release else None  # a bad release: before the store is touched
-    store = _open(db, cfg)
+    store = _open(db, cfg, loads_corpora=True)
     try:
         estimate = estimate_run(cfg, store, stages=stages, observed=observed)
     finally:

@@ -87,10 +87,23 @@ def _config(
     return new
 
 
-def _open(db: str | None, config: Any = None) -> Any:
+def _open(db: str | None, config: Any = None, *, loads_corpora: bool = False) -> Any:
+    """The store of a command (``db``, else the run config's ``db``). For a command that loads the config's
+    corpora into the store (``loads_corpora``: run, generate, judge, estimate), a store that does not exist yet
+    is created only after the corpus sources are read: a missing or bad corpus file is reported without leaving
+    an empty new store behind (an existing store may hold corpora by name; the run checks those)."""
+    from benger.config import database_url
     from benger.store import open_store
 
-    return open_store(db if db is not None else (config.db if config is not None else None))
+    location = db if db is not None else (config.db if config is not None else None)
+    url = database_url(location)
+    new_file = url.startswith("sqlite:///") and not Path(url[len("sqlite:///") :]).exists()
+    if loads_corpora and config is not None and new_file:
+        from benger.corpora import resolve_corpus_source
+
+        for spec in config.corpora:
+            resolve_corpus_source(spec)
+    return open_store(location)
 
 
 def _execute(config: Any, db: str | None, stages: tuple[str, ...], quiet: bool, guard: Any = None) -> Any:
@@ -132,7 +145,7 @@ def _execute_then(
     from benger.pipeline import ProgressReporter, run_config
     from benger.pipeline._budget import guarded_factory
 
-    store = _open(db, config)
+    store = _open(db, config, loads_corpora=True)
     reporter = ProgressReporter(_err(), enabled=not quiet)
     factory = guarded_factory(config, guard) if guard is not None else None
     try:
