@@ -40,7 +40,7 @@ WITH_DB = [
     if any(p.name == "db" for p in command.params) and path not in (("generate",), ("judge",))
 ]
 _EXTRA = {("inspect-solution",): ["--generation", "g1"], ("validate-judge",): ["--judge", "gpt-5.4-mini"]}
-_REQUIRED_VALUES = {"role": "reviewer", "corpus": "demo", "out": "out-unused"}
+_REQUIRED_VALUES = {"role": "reviewer", "corpus": "demo", "source": "demo", "out": "out-unused"}
 
 
 def _args_for(path: tuple[str, ...], command: Any, tmp: Path) -> list[str]:
