@@ -30,7 +30,14 @@ def test_stub_server_command_serves_and_logs(tmp_path: Path) -> None:
         port = sock.getsockname()[1]
     log_file = tmp_path / "log.jsonl"
     args = ["stub-server", "--port", str(port), "--request-log", str(log_file), "--faults", '{"*": ["503"]}']
-    server = subprocess.Popen([*BENGER, *args], stdout=subprocess.PIPE, text=True)
+    # SIGINT restored in the child: a runner that ignores it (a background job) would pass SIG_IGN on, and the
+    # stub would then never stop on the SIGINT below
+    server = subprocess.Popen(
+        [*BENGER, *args],
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         assert server.stdout is not None and str(port) in server.stdout.readline()
         url = f"http://127.0.0.1:{port}/v1/chat/completions"

@@ -148,6 +148,8 @@ def test_cli_process_keeps_a_complete_log_when_the_client_is_killed(tmp_path: Pa
         ],
         stdout=subprocess.PIPE,
         text=True,
+        # SIGINT restored in the child: an inherited SIG_IGN (a background test run) would keep it running
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         assert server.stdout is not None
