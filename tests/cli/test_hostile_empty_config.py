@@ -22,7 +22,16 @@ MODEL = "provider: openai-compatible, base_url: 'http://127.0.0.1:9/v1'"
 ONLY_SYSTEMS = f"corpora: [demo]\nsystems:\n  - {{name: s, model: s, {MODEL}}}\n"
 ONLY_JUDGES = f"corpora: [demo]\njudges:\n  - {{name: j, model: j, {MODEL}}}\n"
 
+NO_CORPORA = f"systems:\n  - {{name: s, model: s, {MODEL}}}\njudges:\n  - {{name: j, model: j, {MODEL}}}\n"
+CORPORA_ADVICE = "(add one under corpora:, e.g. corpora: [demo])"
+
 CASES = [
+    # corpora: may be left out of a judge-only config for validate-judge, never for a command that runs tasks
+    (["run"], NO_CORPORA, "corpora", CORPORA_ADVICE),
+    (["generate"], NO_CORPORA, "corpora", CORPORA_ADVICE),
+    (["judge"], NO_CORPORA, "corpora", CORPORA_ADVICE),
+    (["estimate"], NO_CORPORA, "corpora", CORPORA_ADVICE),
+    (["run"], NO_CORPORA + "corpora: []\n", "corpora", CORPORA_ADVICE),
     (["judge"], ONLY_SYSTEMS, "judges", "(add one under judges: or pass --judge)"),
     (["judge", "--dry-run"], ONLY_SYSTEMS, "judges", "(add one under judges: or pass --judge)"),
     (["estimate", "--stage", "judge"], ONLY_SYSTEMS, "judges", "(add one under judges: or pass --judge)"),

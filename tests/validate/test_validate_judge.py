@@ -156,7 +156,8 @@ def test_stub_judge_end_to_end_and_resumes(tmp_path: Path, release_dir: Path, da
     with run_stub_server(latency_ms=1) as stub:
         config = tmp_path / "judge.yaml"
         config.write_text(
-            "name: vj\ncorpora: [benchathon]\njudges:\n  - {name: stub-judge, provider: openai-compatible, "
+            # a judge-only config, as docs/validate-judge.md describes it: no corpora: (it reads the release's picks)
+            "name: vj\njudges:\n  - {name: stub-judge, provider: openai-compatible, "
             f'model: stub-judge, base_url: "{stub.base_url}", temperature: 0.0}}\nconcurrency: 8\n',
             encoding="utf-8",
         )

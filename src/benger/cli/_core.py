@@ -49,7 +49,13 @@ def run(
 ) -> None:
     """Generate, judge and print the leaderboard for a run config. Rerunning continues where it stopped."""
     cfg = _config(
-        config, system=system, tasks=tasks, limit=limit, concurrency=concurrency, executor=executor, need=("systems",)
+        config,
+        system=system,
+        tasks=tasks,
+        limit=limit,
+        concurrency=concurrency,
+        executor=executor,
+        need=("corpora", "systems"),
     )
     guard = budget_or_estimate(cfg, db, ("generate", "judge"), dry_run, max_cost, max_tokens)
     result, board = _execute_ranked(cfg, db, quiet, guard)
@@ -82,7 +88,7 @@ def generate(
         concurrency=concurrency,
         executor=executor,
         repetitions=repetitions,
-        need=("systems",),
+        need=("corpora", "systems"),
     )
     guard = budget_or_estimate(cfg, db, ("generate",), dry_run, max_cost, max_tokens)
     _exit_if_incomplete(_execute(cfg, db, ("generate",), quiet, guard))
@@ -116,7 +122,7 @@ def judge(
         concurrency=concurrency,
         executor=executor,
         repeats=repeats,
-        need=("judges",),
+        need=("corpora", "judges"),
     )
     if human:
         cfg.judge_human_solutions = True

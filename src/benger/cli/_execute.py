@@ -79,7 +79,12 @@ def _config(
     new.source = config.source
     # a config file without them would do nothing and exit 0 (with a config, --judge replaces its judges while
     # --system only filters its systems)
-    for section, advice in (("systems", "add one under systems:"), ("judges", "add one under judges: or pass --judge")):
+    sections = (
+        ("corpora", "add one under corpora:, e.g. corpora: [demo]"),
+        ("systems", "add one under systems:"),
+        ("judges", "add one under judges: or pass --judge"),
+    )
+    for section, advice in sections:
         if section in need and not getattr(new, section):
             raise InputError(f"nothing to run: no {section} ({advice})", file=path, field=section)
     if new.executor not in ("local", "celery"):

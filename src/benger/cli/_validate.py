@@ -269,7 +269,7 @@ def estimate(
     stages = {"run": ("generate", "judge"), "generate": ("generate",), "judge": ("judge",)}.get(stage)
     if stages is None:
         raise ConfigError(f"--stage {stage!r}: expected run, generate or judge")
-    need = {"run": ("systems",), "generate": ("systems",), "judge": ("judges",)}[stage]
+    need = {"run": ("systems",), "generate": ("systems",), "judge": ("judges",)}[stage] + ("corpora",)
     cfg = _config(config, need=need)
     result = show_estimate(cfg, db, stages, release)
     if out is not None:

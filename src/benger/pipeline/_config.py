@@ -59,7 +59,9 @@ class RunConfig(BaseModel):
     model_config = _STRICT
     name: str = "run"
     db: str | None = None
-    corpora: list[str] = Field(min_length=1)
+    #: empty only for commands that read no corpus (``validate-judge`` judges the release's picks); run,
+    #: generate, judge and estimate refuse an empty list (``benger.cli._execute._config``)
+    corpora: list[str] = Field(default_factory=list)
     systems: list[SystemSpec] = Field(default_factory=list, description="empty: judge every stored generation")
     judges: list[SystemSpec] = Field(default_factory=list)
     repetitions: int | None = Field(default=None, ge=1, description="overrides each system's repetitions")
