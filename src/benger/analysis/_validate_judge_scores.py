@@ -14,7 +14,7 @@ import math
 from collections.abc import Collection
 from pathlib import Path
 
-from benger.corpora._reading import CsvProblem, csv_rows, read_text
+from benger.corpora._reading import csv_records
 from benger.errors import InputError
 
 COLUMNS = ("solution_id", "score")
@@ -22,48 +22,28 @@ COLUMNS = ("solution_id", "score")
 
 def read_recorded_scores(path: Path, picks: Collection[str] | None = None) -> dict[str, float]:
     """Pick id -> raw score (0-100) from the CSV at ``path``; ``picks``: the released pick ids, when known."""
-    text = read_text(path)
     scores: dict[str, float] = {}
     first_line: dict[str, int] = {}
-    rows = csv_rows(text)
-    try:
-        _, header = next(rows, (1, []))
-        header = [name.strip() for name in header]
-        missing = [name for name in COLUMNS if name not in header]
-        if missing:
-            found = ", ".join(header) or "nothing"
+    for line, cells in csv_records(path, COLUMNS, "expected the columns solution_id,score"):
+        sid, raw = cells["solution_id"].strip(), cells["score"].strip()
+        if not sid:
+            raise InputError("empty solution_id", file=path, line=line, field="solution_id")
+        if picks is not None and sid not in picks:
+            raise InputError(f"{sid!r} is not a released validation pick", file=path, line=line, field="solution_id")
+        if sid in first_line:
             raise InputError(
-                f"expected the columns solution_id,score (found: {found})", file=path, line=1, field=missing[0]
+                f"{sid!r} is scored twice (first on line {first_line[sid]}); give one score per pick",
+                file=path,
+                line=line,
+                field="solution_id",
             )
-        for line, row in rows:
-            if not any(cell.strip() for cell in row):
-                continue
-            if len(row) != len(header):
-                raise InputError(f"row has {len(row)} cells, the header {len(header)} columns", file=path, line=line)
-            cells = dict(zip(header, row, strict=True))
-            sid, raw = cells["solution_id"].strip(), cells["score"].strip()
-            if not sid:
-                raise InputError("empty solution_id", file=path, line=line, field="solution_id")
-            if picks is not None and sid not in picks:
-                raise InputError(
-                    f"{sid!r} is not a released validation pick", file=path, line=line, field="solution_id"
-                )
-            if sid in first_line:
-                raise InputError(
-                    f"{sid!r} is scored twice (first on line {first_line[sid]}); give one score per pick",
-                    file=path,
-                    line=line,
-                    field="solution_id",
-                )
-            try:
-                value = float(raw)
-            except ValueError:
-                raise InputError(f"not a number: {raw!r}", file=path, line=line, field="score") from None
-            if not (math.isfinite(value) and 0 <= value <= 100):
-                raise InputError(f"{raw} is not a raw score in 0..100", file=path, line=line, field="score")
-            scores[sid], first_line[sid] = value, line
-    except CsvProblem as exc:
-        raise InputError(exc.message, file=path, line=exc.line) from None
+        try:
+            value = float(raw)
+        except ValueError:
+            raise InputError(f"not a number: {raw!r}", file=path, line=line, field="score") from None
+        if not (math.isfinite(value) and 0 <= value <= 100):
+            raise InputError(f"{raw} is not a raw score in 0..100", file=path, line=line, field="score")
+        scores[sid], first_line[sid] = value, line
     if not scores:
         raise InputError("no scores below the header: nothing to validate", file=path)
     return scores

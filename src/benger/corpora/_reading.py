@@ -249,6 +249,29 @@ def csv_rows(text: str) -> Iterator[tuple[int, list[str]]]:
         yield start, row
 
 
+def csv_records(path: Path, required: Sequence[str], missing: str) -> Iterator[tuple[int, dict[str, str]]]:
+    """The data rows of the CSV file at ``path`` as (line, column name -> cell), header names stripped and blank
+    rows skipped. The first problem is an InputError naming file and line: a column of ``required`` absent from
+    the header (``missing`` says what was expected; the columns found are listed), a row whose cell count differs
+    from the header's, or a CSV dialect problem (:class:`CsvProblem`)."""
+    rows = csv_rows(read_text(path))
+    try:
+        _, header = next(rows, (1, []))
+        header = [name.strip() for name in header]
+        absent = [name for name in required if name not in header]
+        if absent:
+            found = ", ".join(header) or "nothing"
+            raise InputError(f"{missing} (found: {found})", file=path, line=1, field=absent[0])
+        for line, row in rows:
+            if not any(cell.strip() for cell in row):
+                continue
+            if len(row) != len(header):
+                raise InputError(f"row has {len(row)} cells, the header {len(header)} columns", file=path, line=line)
+            yield line, dict(zip(header, row, strict=True))
+    except CsvProblem as exc:
+        raise InputError(exc.message, file=path, line=exc.line) from None
+
+
 class CsvProblem(ValueError):
     """A CSV dialect problem (unclosed quote, wrong delimiter) at a 1-based line."""
 

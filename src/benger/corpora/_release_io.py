@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
-from benger.corpora._reading import CsvProblem, csv_rows, line_of, read_json_file, read_text
+from benger.corpora._reading import csv_records, line_of, read_json_file
 from benger.errors import InputError
 
 T = TypeVar("T")
@@ -102,32 +102,18 @@ def read_csv(path: Path, model: type[T], *, unique: tuple[str, ...] | None = Non
     line, naming the first row's line."""
     if not path.is_file():
         raise InputError("release file is missing", file=path)
-    rows = csv_rows(read_text(path))
+    fields = getattr(model, "model_fields", {})
+    required = [name for name, info in fields.items() if info.is_required()]
+    adapter = TypeAdapter(model)
     out: list[T] = []
     lines: list[int] = []
-    try:
-        _, header = next(rows, (1, []))
-        header = [name.strip() for name in header]
-        fields = getattr(model, "model_fields", {})
-        missing = [name for name, info in fields.items() if info.is_required() and name not in header]
-        if missing:
-            found = ", ".join(header) or "nothing"
-            raise InputError(
-                f"required column missing from the header (found: {found})", file=path, line=1, field=missing[0]
-            )
-        for line, row in rows:
-            if not any(cell.strip() for cell in row):
-                continue
-            if len(row) != len(header):
-                raise InputError(f"row has {len(row)} cells, the header {len(header)} columns", file=path, line=line)
-            try:
-                out.append(TypeAdapter(model).validate_python(dict(zip(header, row, strict=True))))
-            except ValidationError as exc:
-                first = exc.errors()[0]
-                raise InputError(_message(first), file=path, line=line, field=_field(first["loc"])) from None
-            lines.append(line)
-    except CsvProblem as exc:
-        raise InputError(exc.message, file=path, line=exc.line) from None
+    for line, cells in csv_records(path, required, "required column missing from the header"):
+        try:
+            out.append(adapter.validate_python(cells))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            raise InputError(_message(first), file=path, line=line, field=_field(first["loc"])) from None
+        lines.append(line)
     if not out:
         raise InputError("no data rows below the header (truncated?)", file=path)
     duplicate = first_duplicate(out, unique) if unique else None
