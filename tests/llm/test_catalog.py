@@ -112,7 +112,7 @@ def test_yaml_parsed_once_per_content_and_every_catalog_its_own(
     parses: list[str] = []
     real = cat.load_yaml
     monkeypatch.setattr(cat, "load_yaml", lambda text, source: parses.append(str(source)) or real(text, source))
-    monkeypatch.setattr(cat, "_PARSED", {})
+    cat._parsed_once.cache_clear()  # start without the parses of earlier tests
     first, second = load_catalog(), load_catalog()
     assert parses == ["benger/llm/catalog.yaml"]  # the second load reused the parsed YAML
     assert first.systems == second.systems and first.notes == second.notes and first.roles == second.roles
