@@ -23,8 +23,45 @@ from benger.pipeline import RunConfig
 from benger.schema import Corpus, FalloesungTask, PrincipleItem
 
 BENGER = Path(sys.executable).with_name("benger")
-# Redis databases reserved for these tests on the shared server (broker, results).
-BROKER_DB, RESULT_DB = 5, 6
+REDIS_BASE = "redis://127.0.0.1:6379"
+_LEASE_KEY = "benger:test-db-lease:{}"  # in database 0 of the shared server: one key per database in use
+_LEASE_SECONDS = 4 * 3600
+
+
+def _lease_redis_databases(n: int) -> list[int]:
+    """Claim ``n`` free database numbers (1..15) of the shared Redis for this test run.
+
+    ``BENGER_TEST_REDIS_DBS="7,8"`` names them instead. Otherwise each number is taken with ``SET NX`` on a lease key
+    in database 0, so two test runs (or other work that leases the same way) never flush each other's databases.
+    """
+    named = os.environ.get("BENGER_TEST_REDIS_DBS")
+    if named:
+        return [int(part) for part in named.split(",")][:n]
+    admin = redis.Redis.from_url(f"{REDIS_BASE}/0")
+    token = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    taken: list[int] = []
+    for db in range(1, 16):
+        if admin.set(_LEASE_KEY.format(db), token, nx=True, ex=_LEASE_SECONDS):
+            taken.append(db)
+            if len(taken) == n:
+                return taken
+    for db in taken:
+        admin.delete(_LEASE_KEY.format(db))
+    pytest.skip("no free Redis database on 127.0.0.1:6379 (all of 1..15 are leased by other test runs)")
+
+
+@pytest.fixture(scope="session")
+def redis_dbs() -> Iterator[tuple[int, int]]:
+    """This run's (broker, result) database numbers on the shared Redis, leased for the session."""
+    try:
+        broker, result = _lease_redis_databases(2)
+    except redis.ConnectionError as exc:
+        pytest.skip(f"Redis on 127.0.0.1:6379 is not reachable: {exc}")
+    yield broker, result
+    if not os.environ.get("BENGER_TEST_REDIS_DBS"):
+        admin = redis.Redis.from_url(f"{REDIS_BASE}/0")
+        for db in (broker, result):
+            admin.delete(_LEASE_KEY.format(db))
 
 
 def make_corpora(n_fall: int, n_gp: int) -> list[Corpus]:
@@ -72,17 +109,21 @@ def _set_redis_env(monkeypatch: pytest.MonkeyPatch, base: str, broker_db: int, r
 
 
 @pytest.fixture
-def shared_redis(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """Databases 5 and 6 of the shared Redis on 6379, emptied before and after; sets the BENGER_* URLs."""
-    base = "redis://127.0.0.1:6379"
-    clients = [redis.Redis.from_url(f"{base}/{db}") for db in (BROKER_DB, RESULT_DB)]
+def shared_redis(monkeypatch: pytest.MonkeyPatch, redis_dbs: tuple[int, int]) -> Iterator[str]:
+    """This run's two leased databases of the shared Redis on 6379, emptied before and after; sets the BENGER_* URLs.
+
+    The broker database's URL is the fixture's value (``redis://127.0.0.1:6379/<n>``).
+    """
+    base = REDIS_BASE
+    broker_db, result_db = redis_dbs
+    clients = [redis.Redis.from_url(f"{base}/{db}") for db in (broker_db, result_db)]
     try:
         for client in clients:
             client.flushdb()
     except redis.ConnectionError as exc:
         pytest.skip(f"Redis on 127.0.0.1:6379 is not reachable: {exc}")
-    _set_redis_env(monkeypatch, base, BROKER_DB, RESULT_DB)
-    yield base
+    _set_redis_env(monkeypatch, base, broker_db, result_db)
+    yield f"{base}/{broker_db}"
     for client in clients:
         client.flushdb()
 

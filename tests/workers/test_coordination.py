@@ -28,7 +28,7 @@ pytestmark = pytest.mark.redis
 
 @pytest.fixture
 def client(shared_redis: str) -> redis.Redis:
-    return redis.Redis.from_url(f"{shared_redis}/5")
+    return redis.Redis.from_url(shared_redis)
 
 
 def test_token_bucket_spaces_calls_fairly(client: redis.Redis) -> None:
@@ -44,8 +44,8 @@ def test_token_bucket_spaces_calls_fairly(client: redis.Redis) -> None:
 
 def test_token_bucket_is_shared_between_clients(shared_redis: str) -> None:
     prefix = f"test:{uuid.uuid4().hex}:"
-    a = RateLimiter(redis.Redis.from_url(f"{shared_redis}/5"), prefix=prefix)
-    b = RateLimiter(redis.Redis.from_url(f"{shared_redis}/5"), prefix=prefix)
+    a = RateLimiter(redis.Redis.from_url(shared_redis), prefix=prefix)
+    b = RateLimiter(redis.Redis.from_url(shared_redis), prefix=prefix)
     # one bucket of 1 token at 30/min (0.5 tokens/s): a takes it, b waits 1 / 0.5 = 2 s, a then 4 s
     assert a.reserve("ep", 30) == 0.0
     assert b.reserve("ep", 30) == pytest.approx(2.0, abs=0.05)
@@ -99,7 +99,7 @@ def test_redelivered_task_never_calls_twice(tmp_path: Path) -> None:
         # while another delivery holds the unit's lease, this one makes no call and asks to be retried later
         other = GenerationUnit(task_id="w-gp-02", system=system)
         payload["unit"] = other.model_dump(mode="json")
-        leases = Leases(redis.Redis.from_url("redis://127.0.0.1:6379/5"))
+        leases = Leases(redis.Redis.from_url(os.environ["BENGER_BROKER_URL"]))
         with leases.hold(record_id(store, other, PromptSet())), pytest.raises((Retry, LeaseHeld)):
             generate(payload)
         assert len(stub.log) == 1 and len(store.generations()) == 1
@@ -140,7 +140,7 @@ def test_obs11_waiting_for_a_lease_never_runs_out_of_retries(tmp_path: Path, mon
         system = SystemConfig.model_validate(stub_system(stub.base_url, "stub-gen"))
         unit = GenerationUnit(task_id="w-gp-01", system=system)
         payload = {"unit": unit.model_dump(mode="json"), "db": store_url(store), "prompts": {}, "options": {}}
-        leases = Leases(redis.Redis.from_url("redis://127.0.0.1:6379/5"))
+        leases = Leases(redis.Redis.from_url(os.environ["BENGER_BROKER_URL"]))
         generate.push_request(**_as_delivery(50, payload))
         try:
             with leases.hold(record_id(store, unit, PromptSet())), pytest.raises(Retry):
