@@ -28,6 +28,7 @@ RANK: dict[str, int] = {
     "_claim_ids": 0,
     "_yaml": 0,
     "_console": 0,
+    "outputs": 0,
     "store": 1,
     "llm": 2,
     "judge": 3,

@@ -218,8 +218,10 @@ def print_table(table: Any) -> None:
 def _show(board: Any, out: Path | None) -> None:
     print_table(board.to_rich())
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "leaderboard.csv").write_text(board.to_csv(), encoding="utf-8")
-        (out / "leaderboard.md").write_text(board.to_markdown(), encoding="utf-8")
-        (out / "leaderboard.json").write_text(board.to_json(), encoding="utf-8")
+        from benger.outputs import output_folder
+
+        with output_folder(out) as folder:
+            folder.write_text("leaderboard.csv", board.to_csv())
+            folder.write_text("leaderboard.md", board.to_markdown())
+            folder.write_text("leaderboard.json", board.to_json())
         _out().print(f"wrote {out}/leaderboard.csv, .md, .json")

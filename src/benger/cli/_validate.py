@@ -114,9 +114,11 @@ async def judge_picks(
 def _write(result: dict[str, Any], markdown: str, out: Path | None) -> None:
     if out is None:
         return
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "validate-judge.json").write_text(json.dumps(result, indent=2, default=str), encoding="utf-8")
-    (out / "validate-judge.md").write_text(markdown, encoding="utf-8")
+    from benger.outputs import output_folder
+
+    with output_folder(out) as folder:
+        folder.write_text("validate-judge.json", json.dumps(result, indent=2, default=str))
+        folder.write_text("validate-judge.md", markdown)
     _console().print(f"wrote {out}/validate-judge.json, .md")
 
 
@@ -273,8 +275,10 @@ def estimate(
     cfg = _config(config, need=need)
     result = show_estimate(cfg, db, stages, release)
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "estimate.json").write_text(json.dumps(result.as_dict(), indent=2), encoding="utf-8")
+        from benger.outputs import output_folder
+
+        with output_folder(out) as folder:
+            folder.write_text("estimate.json", json.dumps(result.as_dict(), indent=2))
 
 
 def register(app: typer.Typer) -> None:

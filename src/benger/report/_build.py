@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from benger.analysis.results import Results
 from benger.errors import InputError
+from benger.outputs import output_folder
 from benger.report import _fig_rq4 as fig4
 from benger.report import _figures as figs
 from benger.report import _tables as t14
@@ -29,7 +30,7 @@ from benger.report import _tables_calibration as tcal
 from benger.report import _tables_extras as tex
 from benger.report import _tables_release as trel
 from benger.report._fmt import display_names, judge_label, pool_label
-from benger.report._model import Figure, Item, Missing, Section, Table, atomic_write_text
+from benger.report._model import Figure, Item, Missing, Section, Table
 from benger.report._render import cell_text, render_latex, render_markdown
 
 TableFn = Callable[[Results], Table | Missing]
@@ -265,28 +266,29 @@ def render_html(results: Results, sections: list[Section], out_dir: Path) -> str
 
 
 def write_report(results: Mapping[str, Any], out_dir: str | Path) -> list[Section]:
-    """Write results.json, tables/*.md|.tex, figures/*.png|.svg and report.html under ``out_dir``.
+    """Write results.json, tables/*.md|.tex, figures/*.png|.svg and report.html under ``out_dir``, through
+    :func:`benger.outputs.output_folder` (the folder appears complete, with its manifest, or not at all).
 
     The tables, figures and HTML read the typed models of what results.json holds (:func:`parse_results`); a
     results dict that does not fit them raises :class:`InputError` naming the field, before anything is written."""
     text = results_json(results)
     typed = parse_results(text)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(out / "results.json", text)
-    sections = build_sections(typed, out)
-    for s in sections:
-        for item in s.items:
-            if isinstance(item, Table):
-                atomic_write_text(out / "tables" / f"{item.id}.md", render_markdown(item))
-                atomic_write_text(out / "tables" / f"{item.id}.tex", render_latex(item))
-            elif isinstance(item, Missing):  # drop what an earlier run wrote for an item that is now unavailable
-                stale = (
-                    [out / "figures" / f"{item.id[4:]}.{e}" for e in ("png", "svg")]
-                    if item.id.startswith("fig_")
-                    else [out / "tables" / f"{item.id}.{e}" for e in ("md", "tex")]
-                )
-                for path in stale:
-                    path.unlink(missing_ok=True)
-    atomic_write_text(out / "report.html", render_html(typed, sections, out))
+    with output_folder(out_dir) as folder:
+        out = folder.staging
+        folder.write_text("results.json", text)
+        sections = build_sections(typed, out)
+        for s in sections:
+            for item in s.items:
+                if isinstance(item, Table):
+                    folder.write_text(f"tables/{item.id}.md", render_markdown(item))
+                    folder.write_text(f"tables/{item.id}.tex", render_latex(item))
+                elif isinstance(item, Missing):  # drop what an earlier run wrote for an item now unavailable
+                    stale = (
+                        [f"figures/{item.id[4:]}.{e}" for e in ("png", "svg")]
+                        if item.id.startswith("fig_")
+                        else [f"tables/{item.id}.{e}" for e in ("md", "tex")]
+                    )
+                    for rel in stale:
+                        folder.discard(rel)
+        folder.write_text("report.html", render_html(typed, sections, out))
     return sections

@@ -18,9 +18,10 @@ from scipy import stats as sps
 
 from benger.analysis.results._models import CorpusCell, Leaderboard, LeaderboardRow, Meta, MetricValidity, TaskSystem
 from benger.analysis.results._models_rq5 import Calibration, PerDimension
+from benger.outputs import atomic_write_bytes
 from benger.report._fmt import judge_label, num, pool_label, provenance
 from benger.report._heatmap_fig import draw_heatmap, heatmap_grid
-from benger.report._model import Figure, Missing, atomic_write_bytes
+from benger.report._model import Figure, Missing
 from benger.report._tables import rq3_sources
 from benger.report._tables_calibration import per_dimension_pools
 

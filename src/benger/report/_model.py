@@ -1,11 +1,8 @@
-"""The report's document model: tables, figures, sections, and atomic file writes."""
+"""The report's document model: tables, figures, sections (atomic file writes: :mod:`benger.outputs`)."""
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass, field
-from pathlib import Path
 
 Cell = str | int | float | None
 
@@ -61,23 +58,3 @@ class Section:
     title: str
     intro: str = ""
     items: list[Item] = field(default_factory=list)
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and an atomic rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write UTF-8 text atomically."""
-    atomic_write_bytes(path, text.encode("utf-8"))

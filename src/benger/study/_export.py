@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from benger.outputs import output_folder
 from benger.store import Store
 from benger.study._errors import StudyError
 from benger.study._models import Pick, Review, ReviewAssignment, Study, StudyUser, Submission
@@ -124,11 +125,10 @@ def export_study(store: Store, study_id: int, out: Path) -> dict[str, int]:
             "picks": pick_rows,
             "assignments": assignment_rows,
         }
-    for rel, payload in (
-        ("data/interim/benchathon_human_grading_sample.json", sample),
-        ("data/processed/benchathon_human_grades.json", grades),
-    ):
-        path = out / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(payload, ensure_ascii=False, indent=2), encoding="utf-8")
+    with output_folder(out) as folder:
+        for rel, payload in (
+            ("data/interim/benchathon_human_grading_sample.json", sample),
+            ("data/processed/benchathon_human_grades.json", grades),
+        ):
+            folder.write_text(rel, json.dumps(payload, ensure_ascii=False, indent=2))
     return {"picks": len(pick_rows), "assignments": len(assignment_rows), "reviews": len(grades)}
