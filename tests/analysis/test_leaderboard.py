@@ -62,11 +62,11 @@ def _row(board: Leaderboard, system: str, corpus: str, judge: str | None = "J") 
 def test_rows_and_ranking_by_hand() -> None:
     board = leaderboard(GENS, JUDGEMENTS, _tasks(), systems=SYSTEMS, ci="normal", judges=["J"])
     # A on "fall": per-generation means f1 = (60+70)/2 = 65, f2 = 40 (unscored repeat left out) -> mean 52.5;
-    # grade points (7+10)/2 = 8.5 and 3 -> 5.75; pass 1.0 and 0.0 -> 0.5; sd([65, 40]) = 17.678,
-    # half width = 1.959964 * 17.678 / sqrt(2) = 24.4996 -> CI [28.0004, 76.9996].
+    # grade points (7+10)/2 = 8.5 and 3 -> 5.75; pass 1.0 and 0.0 -> 0.5; n = 2 < 3: no interval (issue 24;
+    # before: [28.0004, 76.9996] from two values)
     a = _row(board, "A", "fall")
     assert (a.n, a.mean, a.mean_grade_points, a.pass_rate, a.repeats) == (2, 52.5, 5.75, 0.5, 1.5)
-    assert a.ci_low == pytest.approx(28.0004, abs=1e-3) and a.ci_high == pytest.approx(76.9996, abs=1e-3)
+    assert (a.ci_low, a.ci_high, a.ci_kind) == (None, None, None)
     assert (a.unscored, a.excluded, a.failed, a.generations) == (1, 1, 0, 3)
     assert (a.accuracy, a.answered, a.answer_items) == (None, 0, 0)
     # A on "gp": (80 + 30)/2 = 55; answers Ja/Ja vs gold Ja/Nein -> accuracy 1/2 (2 of 2 answered)
@@ -167,14 +167,18 @@ def test_accuracy_of_a_system_that_answered_nothing_is_undefined() -> None:
 
 
 def test_undefined_and_bounded_intervals() -> None:
-    """Issue 11 item 8: n = 1 has no interval ("–", null); the normal interval of n = 2 stays inside 0-100."""
+    """Issue 11 item 8 / issue 24: n < 3 has no interval ("–", null); the normal interval stays inside 0-100."""
     one = leaderboard([_gen("A", "f1")], [_j("A-f1", 72)], _tasks(), ci="normal")
     assert "| 72.0 | – |" in one.to_markdown()
     assert json.loads(one.to_json())["rows"][0]["ci_low"] is None
     two = leaderboard([_gen("A", "f1"), _gen("A", "f2")], [_j("A-f1", 30), _j("A-f2", 100)], _tasks(), ci="normal")
-    (row,) = two.rows
-    # mean 65, sd 49.497, half width 1.959964 * 49.497 / sqrt(2) = 68.6 -> [-3.6, 133.6] clipped to [0, 100]
-    assert (row.mean, row.ci_low, row.ci_high) == (65.0, 0.0, 100.0)
+    assert (two.rows[0].mean, two.rows[0].ci_low, two.rows[0].ci_high) == (65.0, None, None)  # before: [0, 100]
+    gens = [_gen("A", "f1"), _gen("A", "f2"), _gen("A", "f3")]
+    three = leaderboard(gens, [_j("A-f1", 0), _j("A-f2", 100), _j("A-f3", 100)], _tasks(), ci="normal")
+    (row,) = three.rows
+    # mean 66.67, sd 57.735, half width 1.959964 * 57.735 / sqrt(3) = 65.33 -> [1.33, 132.0] clipped to 100
+    assert row.mean == pytest.approx(200 / 3) and row.ci_low == pytest.approx(1.3346, abs=1e-3)
+    assert row.ci_high == 100.0 and row.ci_kind == "normal"
     assert "clipped to 0–100" in two.ci_method and "clipped to 0–100" in two.to_markdown()
 
 
@@ -203,8 +207,8 @@ def test_bootstrap_ci_is_seeded_and_brackets_the_mean() -> None:
     a1 = next(r for r in one.rows if (r.system, r.corpus) == ("A", "fall"))
     a2 = next(r for r in two.rows if (r.system, r.corpus) == ("A", "fall"))
     assert (a1.ci_low, a1.ci_high) == (a2.ci_low, a2.ci_high)
-    # resampling two values 40 and 65: every resample mean lies in {40, 52.5, 65}
-    assert a1.ci_low in (40.0, 52.5) and a1.ci_high in (52.5, 65.0)
+    # two values 40 and 65: too few for an interval (issue 24: n < 3), whatever the seed
+    assert (a1.ci_low, a1.ci_high) == (None, None) and a1.mean == 52.5
 
 
 def test_exports() -> None:
@@ -346,7 +350,7 @@ def test_one_system_configuration_is_one_ranked_entity_across_corpora() -> None:
     b1_gp = next(r for r in board.rows if (r.config_hash, r.corpus) == ("b1", "gp"))
     assert (a1_gp.accuracy, a1_gp.answer_items, b1_gp.accuracy, b1_gp.answer_items) == (0.5, 2, 1.0, 1)
     # results.json's Table 1: one entry per system configuration with both corpus blocks
-    from benger.analysis._leaderboard_render import table1
+    from benger.analysis.leaderboard.table1 import table1
 
     entries = table1(board, bench_corpus="fall")["rows"]
     assert [(e["system"], e["bench"]["raw"], e["zjs"]) for e in entries] == [

@@ -7,7 +7,7 @@ import gc
 
 import pytest
 
-from benger.analysis._leaderboard_heap import heap_frozen
+from benger.analysis.leaderboard.heap import heap_frozen
 
 
 def test_the_heap_is_frozen_inside_and_unfrozen_after() -> None:

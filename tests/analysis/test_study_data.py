@@ -187,7 +187,7 @@ def test_from_store_one_signature_per_metric_and_one_judge_configuration(tmp_pat
 def test_analyze_leaderboard_is_the_leaderboard_of_the_store(tmp_path: Path) -> None:
     """Issue 10 obs. 4: the store's Table 1 block is `benger leaderboard`'s board for the primary judge."""
     from benger.analysis import leaderboard_from_store
-    from benger.analysis._leaderboard_render import table1_from_study
+    from benger.analysis.leaderboard.table1 import table1_from_study
 
     store = _store_with_two_signatures_and_repeats(tmp_path / "lb.db")
     data = StudyData.from_store(store)

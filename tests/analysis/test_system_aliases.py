@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from benger.analysis._leaderboard_identity import same_configuration
+from benger.analysis.leaderboard.identity import same_configuration
 
 REGISTERED = [("alpha", "h1"), ("beta", "h1"), ("gamma", "h2"), ("alpha", "h3"), ("delta", "h3"), ("solo", "h4")]
 

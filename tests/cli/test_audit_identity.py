@@ -16,7 +16,7 @@
 
 1 is refused alike on both backends by the store's one check of what a column holds (``benger.store._text``),
 and the import names the file; 2: a name given for a stored configuration selects the rows of that
-configuration's other names (``benger.analysis._leaderboard_identity.same_configuration``), and the board says
+configuration's other names (``benger.analysis.leaderboard.identity.same_configuration``), and the board says
 so; 3 is fixed.
 """
 

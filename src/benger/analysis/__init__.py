@@ -2,7 +2,7 @@
 
 from benger.analysis._compute import compute_all
 from benger.analysis._data import StudyData
-from benger.analysis._leaderboard import (
+from benger.analysis.leaderboard import (
     Leaderboard,
     LeaderboardRow,
     SystemRank,

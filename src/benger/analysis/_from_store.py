@@ -1,6 +1,6 @@
 """Build :class:`StudyData` from a benger store (what ``benger run`` / ``judge`` / the study app wrote).
 
-The per-generation score is the leaderboard's (:mod:`benger.analysis._leaderboard`): the mean over the primary
+The per-generation score is the leaderboard's (:mod:`benger.analysis.leaderboard`): the mean over the primary
 judge *configuration*'s scored repeats (judge name, judge config hash and rubric id; never two configurations
 or two judges mixed). Every metric is read under exactly one signature (``metric_signatures`` chooses; default:
 the metric's most frequent signature among generation values), recorded in ``inputs["metric_signatures"]``.
@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from benger.analysis._leaderboard import leaderboard_from_store
 from benger.analysis._records import (
     CorpusSummary,
     GenScore,
@@ -28,6 +27,7 @@ from benger.analysis._records import (
     SystemMeta,
     short_grader,
 )
+from benger.analysis.leaderboard import leaderboard_from_store
 from benger.store._aggregate import (
     JudgementColumns,
     corpus_generations,

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from benger.analysis._data import CorpusSummary, StudyData
-from benger.analysis._leaderboard_render import table1_from_study
+from benger.analysis.leaderboard.table1 import table1_from_study
 from benger.judge import grade_points
 from benger.stats import bootstrap_diff_ci, bootstrap_mean_ci, normal_ci_from_summary
 
@@ -75,7 +75,7 @@ def leaderboard(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> dict[s
     """Table 1: Benchathon (bootstrap CI), ZJS and Grundprinzipien (normal CI from summaries), ranked.
 
     For a study run from a store this is the one leaderboard of ``benger leaderboard``
-    (:func:`benger.analysis._leaderboard_render.table1_from_study`), plus the human rows.
+    (:func:`benger.analysis.leaderboard.table1.table1_from_study`), plus the human rows.
     """
     rng = np.random.default_rng(seed)
     block = table1_from_study(data, seed=seed, n_boot=n_boot)

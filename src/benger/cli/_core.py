@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, get_args
 
 import typer
 from rich.table import Table
@@ -136,8 +136,13 @@ def leaderboard(
     system: SystemOpt = None,
     judge_: JudgeOpt = None,
     ci: Annotated[
-        str, typer.Option("--ci", help="bootstrap (percentile, B resamples) or normal (z·sd/√n, clipped to 0–100).")
-    ] = "bootstrap",
+        str,
+        typer.Option(
+            "--ci",
+            help="auto (per row the method whose simulated coverage is closest to 95 % at its n), percentile "
+            "(bootstrap; 'bootstrap' is its old name), bca, t, or normal (z·sd/√n, clipped to 0–100).",
+        ),
+    ] = "auto",
     seed: Annotated[int, seed_option()] = 0,
     resamples: Annotated[int, resamples_option()] = 2000,
     pool_judges: Annotated[
@@ -169,9 +174,10 @@ def leaderboard(
     """Print the leaderboard (system configuration x judge x corpus, ranked per judge) and optionally export
     CSV/Markdown/JSON with each row's provenance."""
     from benger.analysis import leaderboard_from_store
+    from benger.analysis.leaderboard import CiKind
 
-    if ci not in ("bootstrap", "normal"):
-        raise ConfigError(f"--ci must be 'bootstrap' or 'normal', not {ci!r}")
+    if ci not in get_args(CiKind):
+        raise ConfigError(f"--ci must be one of {', '.join(get_args(CiKind))}, not {ci!r}")
     if pool_judges and judge_:
         raise typer.BadParameter(
             "--judge ranks one judge's scores, --pool-judges mixes every judge (the footer could not name one "
@@ -195,7 +201,7 @@ def leaderboard(
             corpora=corpus or None,
             systems=system or None,
             judges=judge_ or None,
-            ci="normal" if ci == "normal" else "bootstrap",
+            ci=ci,
             seed=seed,
             n_resamples=resamples,
             metric_signatures=signatures or None,

@@ -55,7 +55,7 @@ from benger.schema import (
 
 PRIMARY_JUDGE = "gpt-5.4-mini"
 #: The judge config hash of the released judgements (the release names its primary judge only): the judge
-#: identity of the paper's reference rows (:mod:`benger.analysis._leaderboard_build`)
+#: identity of the paper's reference rows (:mod:`benger.analysis.leaderboard.build`)
 RELEASE_JUDGE_CONFIG_HASH = stable_hash({"judge": PRIMARY_JUDGE})
 _PROVIDERS = {"anthropic": "anthropic", "openai": "openai", "google": "google"}
 

@@ -34,11 +34,12 @@ MAX_RESAMPLES = 100_000
 
 
 class LeaderboardOptions(BaseModel):
-    """Leaderboard settings: CI kind (bootstrap | normal), bootstrap seed (>= 0: numpy refuses a negative one) and
-    resamples (100 to :data:`MAX_RESAMPLES`, as on the command line), judge filter."""
+    """Leaderboard settings: CI kind (auto | percentile | bca | t | normal; bootstrap = percentile), bootstrap
+    seed (>= 0: numpy refuses a negative one) and resamples (100 to :data:`MAX_RESAMPLES`, as on the command
+    line), judge filter."""
 
     model_config = _STRICT
-    ci: Literal["bootstrap", "normal"] = "bootstrap"
+    ci: Literal["auto", "bootstrap", "percentile", "bca", "t", "normal"] = "auto"
     seed: int = Field(default=0, ge=0)
     n_resamples: int = Field(default=2000, ge=100, le=MAX_RESAMPLES)
     judges: list[str] | None = None

@@ -44,18 +44,36 @@ from benger.stats._intervals import (
     normal_mean_ci,
     paired_bootstrap_ci,
 )
+from benger.stats._mean_ci import (
+    CI_METHODS,
+    COVERAGE,
+    MIN_INTERVAL_N,
+    CiMethod,
+    bca_mean_ci,
+    best_method,
+    mean_ci,
+    t_mean_ci,
+)
+from benger.stats._proportions import ProportionMethod, proportion_ci
 
 __all__ = [
+    "CI_METHODS",
+    "COVERAGE",
+    "MIN_INTERVAL_N",
     "TIERS",
     "AltTestResult",
     "AnnotatorTest",
     "CalibrationFit",
+    "CiMethod",
     "ICCResult",
     "Interval",
     "PairComparison",
+    "ProportionMethod",
     "TostResult",
     "alt_test",
     "apply_calibration",
+    "bca_mean_ci",
+    "best_method",
     "blind_pool_outcomes",
     "bootstrap_diff_ci",
     "bootstrap_mean_ci",
@@ -74,6 +92,7 @@ __all__ = [
     "kendall_tau_b",
     "krippendorff_alpha_interval",
     "mae",
+    "mean_ci",
     "named_rng",
     "normal_ci_from_summary",
     "normal_mean_ci",
@@ -81,6 +100,8 @@ __all__ = [
     "paired_bootstrap_ci",
     "paired_system_comparisons",
     "pearson",
+    "proportion_ci",
     "single_expert_outcomes",
     "spearman",
+    "t_mean_ci",
 ]

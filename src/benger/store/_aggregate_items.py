@@ -33,6 +33,8 @@ class ItemScore(NamedTuple):
     grade_points: float | None
     passed: float | None
     status: str = "ok"
+    #: the generation's task: the unit the leaderboard resamples (a task's repetitions are nested in it)
+    task_id: str = ""
 
 
 def _item_stmt(
@@ -67,6 +69,7 @@ def _item_stmt(
             func.avg(when_scored(cast(_J.grade_points, Float))).label("grade_points"),
             func.avg(when_scored(cast(cast(_J.passed, Integer), Float))).label("passed"),
             func.min(_G.status).label("status"),
+            func.min(_G.task_id).label("task_id"),
         )
         .select_from(GenerationRow.__table__)
         .join(JudgementRow.__table__, and_(_J.target_kind == "generation", _J.target_id == _G.generation_id))
@@ -107,7 +110,9 @@ def item_scores(
             for r in connection.execute(_item_stmt(generations, corpora, systems, judges)):
                 found = (r[0], r[1], r[2], r[4], r[5], r[6], r[12])
                 k = shared.setdefault(found, found)
-                items.append(ItemScore(k[0], k[1], k[2], r[3], k[3], k[4], k[5], r[7], r[8], r[9], r[10], r[11], k[6]))
+                items.append(
+                    ItemScore(k[0], k[1], k[2], r[3], k[3], k[4], k[5], r[7], r[8], r[9], r[10], r[11], k[6], r[13])
+                )
     return items
 
 
@@ -142,6 +147,8 @@ class RowSums(NamedTuple):
     gp: float
     pass_n: int
     passed: float
+    #: distinct tasks among the ``n`` scored generations (fewer than ``n``: the row has repetitions)
+    tasks: int = 0
 
 
 def row_sums(
@@ -172,12 +179,25 @@ def row_sums(
             func.sum(c.grade_points),
             func.count(c.passed),
             func.sum(c.passed),
+            func.count(func.distinct(case((c.total.is_not(None), c.task_id)))),
         ).group_by(*keys)
         for r in _rows(store, stmt):
             sums = (int(r[7]), _zero(r[8]), _zero(r[9]), int(r[10]), int(r[11] or 0), int(r[12] or 0))
             out.append(
                 RowSums(
-                    r[0], r[1], r[2], r[3], r[4], r[5], r[6], *sums, int(r[13]), _zero(r[14]), int(r[15]), _zero(r[16])
+                    r[0],
+                    r[1],
+                    r[2],
+                    r[3],
+                    r[4],
+                    r[5],
+                    r[6],
+                    *sums,
+                    int(r[13]),
+                    _zero(r[14]),
+                    int(r[15]),
+                    _zero(r[16]),
+                    int(r[17]),
                 )
             )
     return out

@@ -9,6 +9,8 @@ from typing import Protocol
 
 from pydantic import BaseModel
 
+from benger.errors import InputError
+
 
 class MetricRecord(Protocol):
     """What the leaderboard reads of a stored metric value (``Store.metric_values()`` records)."""
@@ -54,3 +56,22 @@ def short_label(metric: str) -> str:
 
     label = LABELS.get(metric)
     return label.split(" (")[0].strip() if label else metric
+
+
+def resolve_signatures(
+    chosen: Mapping[str, str], override: Mapping[str, str] | None, stored: Mapping[str, Iterable[str]]
+) -> dict[str, str]:
+    """``chosen`` (metric -> default signature) updated by ``override``; ``stored``: metric -> its stored signatures.
+
+    Raises InputError (field ``--metric-signature``) when an override names a signature with no stored value of
+    its metric, listing the stored signatures (or saying that the metric has no stored value at all).
+    """
+    for metric, signature in sorted((override or {}).items()):
+        have = sorted(stored.get(metric, ()))
+        if signature not in have:
+            listed = f"stored signatures: {', '.join(have)}" if have else f"no value of metric {metric} is stored"
+            raise InputError(
+                f"no stored values of metric {metric} with signature {signature!r}; {listed}",
+                field="--metric-signature",
+            )
+    return {**chosen, **(override or {})}

@@ -17,6 +17,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
+from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from benger.schema import SystemConfig
 
 RowKey = tuple[str, str, str]  # system name, config hash, corpus
 
@@ -55,4 +60,28 @@ def same_configuration(registered: Iterable[tuple[str, str]], names: Iterable[st
         others = {other for h in hashes.get(name, ()) for other in by_hash[h]} - {name}
         if others:
             out[name] = sorted(others)
+    return out
+
+
+@cache
+def _catalog_aliases() -> dict[str, str]:
+    from benger.llm._catalog import load_catalog
+
+    aliases: dict[str, str] = {}
+    for entry in load_catalog().systems:
+        if entry.display_name:
+            aliases.setdefault(entry.name, entry.display_name)
+            aliases.setdefault(entry.model, entry.display_name)
+    return aliases
+
+
+def display_names(configs: Iterable[SystemConfig]) -> dict[str, str]:
+    """Short display names: the catalog's alias (by system name or model id, e.g. "Opus-4.7", "Qwen3-235B"),
+    else the stored config's ``display_name``."""
+    aliases = _catalog_aliases()
+    out: dict[str, str] = {}
+    for c in configs:
+        name = aliases.get(c.name) or c.display_name
+        if name:
+            out.setdefault(c.name, name)
     return out

@@ -1,4 +1,4 @@
-"""Exports of the leaderboard: JSON, CSV, Markdown, a rich table, and the Table 1 block of results.json.
+"""Exports of the leaderboard: JSON, CSV, Markdown, a rich table.
 
 Every row of the CSV/JSON carries its provenance: system config id and hash, judge, judge config id and hash,
 rubric id (with its content hash), prompt-set hash (when the generations record one), the metric signatures
@@ -13,10 +13,10 @@ import io
 import json
 from typing import TYPE_CHECKING, Any, get_args
 
-from benger.analysis._leaderboard_metrics import short_label
+from benger.analysis.leaderboard.metrics import short_label
 
 if TYPE_CHECKING:
-    from benger.analysis._leaderboard import Leaderboard, LeaderboardRow
+    from benger.analysis.leaderboard.model import Leaderboard, LeaderboardRow
 
 HEADERS = (
     "Rank",
@@ -200,62 +200,3 @@ def to_rich(board: Leaderboard) -> Any:
         table.add_row(*(v for i, v in enumerate(values) if i not in _RICH_SKIP))
         previous = key
     return table
-
-
-def table1(board: Leaderboard, *, group: str | None = None, bench_corpus: str = "benchathon") -> dict[str, Any]:
-    """The ``rq1.leaderboard`` block of results.json (paper Table 1 layout) for one judge group of ``board``.
-
-    ``group`` defaults to the group with the most scored generations. Rows are system configurations (a name
-    with several configurations is shown as ``name [config id]``); corpora map to the blocks ``bench``
-    (``bench_corpus``), ``zjs`` and ``gp`` (``grundprinzipien``). Ranked as in the board's group.
-    """
-    groups = [g for g in board.groups() if any(r.n for r in board.rows if r.group == g)]
-    if group is None:
-        group = max(groups, key=lambda g: sum(r.n for r in board.rows if r.group == g)) if groups else None
-    rows = [r for r in board.rows if r.group == group and r.rank is not None]
-    names: dict[str, set[str]] = {}
-    for r in rows:
-        names.setdefault(r.system, set()).add(r.config_hash)
-    slots = {bench_corpus: "bench", "zjs": "zjs", "grundprinzipien": "gp"}
-    out: dict[tuple[str, str], dict[str, Any]] = {}
-    for r in rows:
-        label = r.system if len(names[r.system]) == 1 else f"{r.system} [{r.config_id}]"
-        entry = out.setdefault(
-            (r.system, r.config_hash),
-            {"system": label, "display": label, "tier": r.tier, "config_id": r.config_id, "judge": r.judge,
-             "rubric": r.rubric, "kind": "system", "rank": r.rank, "bench": None, "zjs": None, "gp": None},
-        )  # fmt: skip
-        slot = slots.get(r.corpus)
-        if slot is None or r.n == 0:
-            continue
-        half = (r.ci_high - r.ci_low) / 2 if r.ci_low is not None and r.ci_high is not None else None
-        entry[slot] = {
-            "n": r.n, "raw": r.mean, "low": r.ci_low, "high": r.ci_high, "halfwidth": half,
-            "pass_rate": r.pass_rate, "grade_points": r.mean_grade_points, "source": "store",
-        }  # fmt: skip
-        if slot == "gp":
-            entry[slot]["acc"] = r.accuracy
-    ranked = sorted(out.values(), key=lambda e: e["rank"])
-    return {
-        "method": f"benger leaderboard, judge group {group}: {board.aggregation}; CI {board.ci_method}",
-        "inputs": {
-            "judge_group": group,
-            "seed": board.seed,
-            "n_boot": board.n_resamples,
-            "benger_version": board.benger_version,
-        },
-        "rows": ranked,
-    }
-
-
-def table1_from_study(data: Any, *, seed: int = 0, n_boot: int = 2000) -> dict[str, Any] | None:
-    """``rq1.leaderboard`` for a StudyData read from a store: :func:`table1` of the store's leaderboard (the
-    one definition, bootstrap CI with ``seed`` / ``n_boot``) for the primary judge; None for release data."""
-    if getattr(data, "leaderboard", None) is None:
-        return None
-    board = data.leaderboard(ci="bootstrap", seed=seed, n_resamples=n_boot)
-    groups = [
-        g for g in board.groups() if any(r.judge == data.primary_judge and r.n for r in board.rows if r.group == g)
-    ]
-    bench = str((data.inputs or {}).get("corpus") or "benchathon")
-    return table1(board, group=groups[0] if groups else None, bench_corpus=bench)

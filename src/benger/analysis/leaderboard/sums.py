@@ -13,8 +13,8 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
-from benger.analysis._leaderboard_model import POOLED, RAW_SCALE
-from benger.stats import normal_ci_from_summary
+from benger.analysis.leaderboard.model import POOLED, RAW_SCALE
+from benger.stats import MIN_INTERVAL_N, normal_ci_from_summary
 from benger.store._aggregate_items import SQUARES_SHIFT, ItemScore, RowSums
 
 JudgeKey = tuple[str, str, str]  # judge name, judge config hash, rubric id (POOLED, "", "" when pooled)
@@ -52,6 +52,23 @@ def per_generation(scored: Sequence[ItemScore]) -> tuple[list[float], list[float
     return scores, points, passes
 
 
+def unit_scores(scored: Sequence[ItemScore], unit: str) -> list[float]:
+    """The values a row's interval is computed from: per generation (``unit="generation"``, the paper's rule, or
+    a row without repetitions), else per task the mean over its generations' scores (a task's repetitions and
+    judge repeats are nested in it: 4 identical repetitions give the interval of 1), in the order of each task's
+    first generation id."""
+    scores = per_generation(scored)[0]
+    ordered = sorted(scored, key=lambda i: i.generation_id)
+    generations = list(dict.fromkeys(i.generation_id for i in ordered))
+    task_of = {i.generation_id: i.task_id for i in ordered}
+    if unit == "generation" or len(set(task_of.values())) == len(generations):
+        return scores
+    per_task: dict[str, list[float]] = defaultdict(list)
+    for gid, score in zip(generations, scores, strict=True):
+        per_task[task_of[gid]].append(score)
+    return [math.fsum(v) / len(v) for v in per_task.values()]
+
+
 def _mean(values: Sequence[float]) -> float | None:
     return math.fsum(values) / len(values) if values else None
 
@@ -78,6 +95,7 @@ def sums_from_items(items: Iterable[ItemScore], pool_judges: bool) -> list[RowSu
                 math.fsum(points),
                 len(passes),
                 math.fsum(passes),
+                len({it.task_id for it in scored}),
             )
         )
     return out
@@ -98,16 +116,19 @@ def merge(sums: Iterable[RowSums], remap: Mapping[RowKey, RowKey], pool_judges: 
         if found is None:
             out[key] = s._replace(system=rk[0], config_hash=rk[1], corpus=rk[2], status="ok")
         else:
-            added = [a + b for a, b in zip(found[7:], s[7:], strict=True)]
-            out[key] = RowSums(*found[:7], *added)  # type: ignore[arg-type]
+            added = [a + b for a, b in zip(found[7:-1], s[7:-1], strict=True)]
+            # two groups may share tasks (superseded generations of the same cases): distinct tasks unknown (0)
+            out[key] = RowSums(*found[:7], *added, 0)  # type: ignore[arg-type, call-arg]
     return out
 
 
 def normal_interval(s: RowSums, confidence: float) -> tuple[float | None, float | None] | None:
     """The normal interval of a row from its sums (``normal_ci_from_summary``: mean ± z·sd/√n, clipped to 0-100;
-    ends None for n < 2); None when cancellation leaves the sums too few digits (take the scores instead)."""
-    if s.n < 2:
+    ends None for n < 3); None when cancellation leaves the sums too few digits (take the scores instead)."""
+    if s.n < MIN_INTERVAL_N:
         return None, None
+    if s.tasks != s.n:  # repetitions (or unknown tasks): the interval is over task means, from the items
+        return None
     mean = s.total / s.n
     deviation = mean - SQUARES_SHIFT
     spread = s.squares - s.n * deviation * deviation  # sum of squared deviations from the mean

@@ -1,4 +1,4 @@
-"""The leaderboard's data model (rows, rankings, board) and its constants; see :mod:`benger.analysis._leaderboard`."""
+"""The leaderboard's data model (rows, rankings, board) and its constants; see :mod:`benger.analysis.leaderboard`."""
 
 from __future__ import annotations
 
@@ -6,9 +6,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from benger.analysis._leaderboard_metrics import MetricMean
+from benger.analysis.leaderboard.metrics import MetricMean
 
-CiKind = Literal["bootstrap", "normal"]
+#: ``auto``: per row the method whose simulated coverage is closest to 95 % at the row's n (``benger.stats.
+#: best_method``); ``bootstrap`` is the percentile bootstrap's old name (the paper's Table 1).
+CiKind = Literal["auto", "bootstrap", "percentile", "bca", "t", "normal"]
 AGGREGATION = (
     "per generation: mean over the judge configuration's scored repeats; per row: mean over generations "
     "(n = generations with a scored judgement); ranking: mean of per-corpus means within one judge group"
@@ -22,7 +24,7 @@ class LeaderboardRow(BaseModel):
     """One system configuration x judge configuration x corpus.
 
     ``config_hash`` is the system configuration's identity (``SystemConfig.config_hash()``, joined across corpora;
-    see :mod:`benger.analysis._leaderboard_identity`), ``config_id`` its first 8 hex characters;
+    see :mod:`benger.analysis.leaderboard.identity`), ``config_id`` its first 8 hex characters;
     ``generation_config_hash`` and ``prompt_hash`` are this corpus's generation config hash and prompt-set hash."""
 
     rank: int | None
@@ -49,6 +51,14 @@ class LeaderboardRow(BaseModel):
     mean_grade_points: float | None
     pass_rate: float | None
     accuracy: float | None
+    #: distinct tasks among the n scored generations: the unit the interval resamples (fewer than n: repetitions)
+    tasks: int = 0
+    #: the interval's method for this row (``auto`` resolved at its n); None without an interval
+    ci_kind: str | None = None
+    pass_ci_low: float | None = None
+    pass_ci_high: float | None = None
+    accuracy_ci_low: float | None = None
+    accuracy_ci_high: float | None = None
     answered: int
     answer_items: int
     generations: int
@@ -90,7 +100,7 @@ class Leaderboard(BaseModel):
     metric_signatures: dict[str, str] = {}
     benger_version: str = ""
     #: a requested system name -> the other names of its configuration, whose rows it selected
-    #: (:func:`benger.analysis._leaderboard_identity.same_configuration`)
+    #: (:func:`benger.analysis.leaderboard.identity.same_configuration`)
     system_aliases: dict[str, list[str]] = {}
 
     def groups(self) -> list[str]:
@@ -98,21 +108,21 @@ class Leaderboard(BaseModel):
         return list(dict.fromkeys(r.group for r in self.rows))
 
     def to_json(self) -> str:
-        from benger.analysis._leaderboard_render import to_json
+        from benger.analysis.leaderboard.render import to_json
 
         return to_json(self)
 
     def to_csv(self) -> str:
-        from benger.analysis._leaderboard_render import to_csv
+        from benger.analysis.leaderboard.render import to_csv
 
         return to_csv(self)
 
     def to_markdown(self) -> str:
-        from benger.analysis._leaderboard_render import to_markdown
+        from benger.analysis.leaderboard.render import to_markdown
 
         return to_markdown(self)
 
     def to_rich(self) -> Any:
-        from benger.analysis._leaderboard_render import to_rich
+        from benger.analysis.leaderboard.render import to_rich
 
         return to_rich(self)
