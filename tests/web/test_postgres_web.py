@@ -52,8 +52,8 @@ def test_participant_and_grader_over_http_on_postgres(pg_store: Store) -> None:
     token = csrf_of(participant, "/studies")
     base = f"/studies/{world.live}/tasks/0"
     assert participant.post(f"{base}/start", data={"csrf_token": token}, follow_redirects=False).status_code == 303
-    draft = participant.post(f"{base}/draft", data={"text": "Entwurf"}, headers={"X-CSRF-Token": token})
-    assert draft.json() == {"status": "saved"}
+    draft = participant.post(f"{base}/draft", data={"text": "Entwurf", "version": "0"}, headers={"X-CSRF-Token": token})
+    assert (draft.json()["status"], draft.json()["version"]) == ("saved", 1)
     page = participant.post(f"{base}/submit", data={"text": "Endfassung", "csrf_token": token})
     assert "Endfassung" in page.text
     assert participant.post(f"{base}/submit", data={"text": "nochmal", "csrf_token": token}).status_code == 409

@@ -22,7 +22,8 @@ from benger.study._assign import (
     design_violations,
     improving_moves,
 )
-from benger.study._errors import AlreadySubmitted, RateLimited, StudyError, WrongState
+from benger.study._drafts import DraftState, save_draft
+from benger.study._errors import AlreadySubmitted, DraftConflict, RateLimited, StudyError, WrongState
 from benger.study._export import export_study
 from benger.study._lifecycle import close_study, finish_study, open_study
 from benger.study._picks import Expertise, HumanCandidate, LlmCandidate, expertise_scores, pick_humans, pick_llm
@@ -32,7 +33,6 @@ from benger.study._service import (
     create_study,
     enrol,
     expire_overdue,
-    save_draft,
     save_expertise,
     set_author,
     set_study_groups,
@@ -43,6 +43,8 @@ from benger.study._service import (
 
 __all__ = [
     "AlreadySubmitted",
+    "DraftConflict",
+    "DraftState",
     "Expertise",
     "HumanCandidate",
     "LlmCandidate",

@@ -25,6 +25,10 @@ class AlreadySubmitted(StudyError):
     """The participant already submitted this task (or the timer submitted it); the page must reload."""
 
 
+class DraftConflict(StudyError):
+    """A save or submission based on a draft version the server no longer holds (another tab saved since)."""
+
+
 class RateLimited(StudyError):
     """Too many login attempts for this account or this account and address; try again later."""
 

@@ -147,6 +147,8 @@ class Attempt(Base):
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     draft: Mapped[str] = mapped_column(Text, default="")
+    #: Raised by one with every accepted save; a save based on another version is refused (benger.study._drafts).
+    draft_version: Mapped[int] = mapped_column(Integer, default=0)
     draft_saved_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     skip_reason: Mapped[str | None] = mapped_column(String(500))
 

@@ -23,7 +23,7 @@ from benger.schema import AREAS, FalloesungTask, HumanSolution
 from benger.store import Store
 from benger.study._accounts import aware, now_utc
 from benger.study._assign import assign_arms
-from benger.study._errors import AlreadySubmitted, StudyError
+from benger.study._errors import AlreadySubmitted, DraftConflict, StudyError
 from benger.study._models import EXPERTISE_LEVELS, Attempt, Enrolment, Study, StudyTask, StudyUser, Submission
 from benger.study._state import parse_groups, require_state, visible
 
@@ -204,31 +204,6 @@ def _overdue(attempt: Attempt, now: datetime) -> bool:
     return attempt.deadline is not None and now > aware(attempt.deadline) + GRACE
 
 
-def save_draft(store: Store, study_id: int, user_id: int, task_id: str, text: str, now: datetime | None = None) -> str:
-    """Autosave: returns "saved", or "submitted" when the timer had run out (the last draft was submitted)."""
-    now = now or now_utc()
-    expired = False
-    with store.session() as session:
-        require_state(session, study_id, "open", share=True)
-        attempt = _attempt(session, study_id, user_id, task_id)
-        if attempt.status != "started":
-            raise AlreadySubmitted(
-                "Aufgabe {task} ist nicht in Bearbeitung ({status}).",
-                field="status",
-                task=task_id,
-                status=_DONE.get(attempt.status, attempt.status),
-            )
-        if _overdue(attempt, now):
-            expired = True
-        else:
-            attempt.draft = text
-            attempt.draft_saved_at = now
-    if expired:
-        _finish(store, study_id, user_id, task_id, None, now)
-        return "submitted"
-    return "saved"
-
-
 def submit(
     store: Store,
     study_id: int,
@@ -237,12 +212,15 @@ def submit(
     text: str,
     now: datetime | None = None,
     ai_tools: str | None = None,
+    base_version: int | None = None,
 ) -> Submission:
     """Submit ``text``; after the deadline the last autosaved draft is submitted instead.
 
     ``ai_tools`` (co-creation arm only, at most 500 characters) names the AI tool(s) the participant used.
+    ``base_version``: the draft version the submitting page last saw; when another tab saved a different text
+    since, DraftConflict is raised and nothing is submitted (benger.study._drafts).
     """
-    return _finish(store, study_id, user_id, task_id, text, now or now_utc(), ai_tools)
+    return _finish(store, study_id, user_id, task_id, text, now or now_utc(), ai_tools, base_version)
 
 
 def _finish(
@@ -253,11 +231,20 @@ def _finish(
     text: str | None,
     now: datetime,
     ai_tools: str | None = None,
+    base_version: int | None = None,
 ) -> Submission:
     try:
         with store.session() as session:
             corpus = require_state(session, study_id, "open", share=True).corpus
             attempt = _attempt(session, study_id, user_id, task_id)
+            stale = base_version is not None and base_version != attempt.draft_version and attempt.draft != text
+            if text is not None and stale and attempt.status == "started" and not _overdue(attempt, now):
+                raise DraftConflict(
+                    "In einem anderen Fenster wurde zu Aufgabe {task} neuerer Text gespeichert; bitte die Seite neu "
+                    "laden und entscheiden, welcher Text gilt.",
+                    field="version",
+                    task=task_id,
+                )
             submission = submit_attempt(session, attempt, text, now, ai_tools)
             pseudonym = session.get(StudyUser, user_id).pseudonym  # type: ignore[union-attr]
     except IntegrityError as exc:

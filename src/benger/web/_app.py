@@ -22,7 +22,7 @@ from starlette.middleware.sessions import SessionMiddleware
 
 from benger.errors import InputError
 from benger.store import Store
-from benger.study import AlreadySubmitted, StudyError, WrongState, expire_overdue
+from benger.study import AlreadySubmitted, DraftConflict, StudyError, WrongState, expire_overdue
 from benger.study._accounts import secret_key
 from benger.web import _admin, _auth, _grading, _participant
 from benger.web._i18n import message, translator
@@ -109,7 +109,7 @@ def create_app(store: Store, *, secure_cookies: bool = False, sweep_every_s: flo
     @app.exception_handler(InputError)
     async def _input(request: Request, exc: InputError) -> Response:
         # 409: already submitted or the study moved on (the page must reload); 422: fix the input, try again
-        status = 409 if isinstance(exc, AlreadySubmitted | WrongState) else 422
+        status = 409 if isinstance(exc, AlreadySubmitted | WrongState | DraftConflict) else 422
         text = message(exc, lang_of(request)) if isinstance(exc, StudyError) else exc.reason
         if _wants_json(request):
             return JSONResponse({"error": text, "field": exc.field}, status_code=status)

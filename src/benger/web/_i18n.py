@@ -351,6 +351,36 @@ EN: dict[str, str] = {
     "Bemerkung": "Note",
     "Stelle (in der Lösung markieren, dann übernehmen)": "Passage (select it in the solution, then take it over)",
     "Markierte Stelle übernehmen": "Take over the selected passage",
+    "Gespeichert": "Saved",
+    "gespeichert": "saved",
+    "Nicht gespeichert – wird erneut versucht": "Not saved – retrying",
+    "In einem anderen Fenster (oder Gerät) wurde neuerer Text gespeichert":
+        "Newer text was saved in another window (or device)",
+    "Zeichen": "characters",
+    "Ihr Text hier wurde nicht gespeichert. Welcher Text soll gelten?":
+        "Your text here was not saved. Which text should count?",
+    "Nicht gespeichert – anderer Text liegt vor, bitte entscheiden": "Not saved – there is other text, please decide",
+    "Anderer Text übernommen": "Other text taken over",
+    "Zeit abgelaufen. Gewertet wird der zuletzt vom Server bestätigte Text":
+        "Time is up. What counts is the text the server last confirmed",
+    "später Geschriebenes zählt nicht.": "anything written later does not count.",
+    "Nicht gespeichert – bitte in einem anderen Fenster neu anmelden; wird erneut versucht":
+        "Not saved – please log in again in another window; retrying",
+    "Änderungen werden gespeichert …": "Saving changes …",
+    "Keine Verbindung – Abgabe erst wieder mit Verbindung möglich; Ihr Text bleibt in diesem Browser erhalten":
+        "No connection – you can submit once the connection is back; your text is kept in this browser",
+    "Nicht gespeicherter Text aus diesem Browser wiederhergestellt – wird gespeichert …":
+        "Unsaved text restored from this browser – saving …",
+    "Dieser Browser hatte Text, den der Server vor Ablauf der Zeit nicht mehr bestätigt hat; er zählt nicht":
+        "This browser had text that the server did not confirm before the time ran out; it does not count",
+    "Neuerer Text in einem anderen Fenster": "Newer text in another window",
+    "Der andere gespeicherte Text": "The other saved text",
+    "Den anderen Text übernehmen": "Take the other text",
+    "Meinen Text behalten und speichern": "Keep my text and save it",
+    "Gewertet wird der Text, den der Server zuletzt bestätigt hat": "What counts is the text the server last confirmed",
+    "In einem anderen Fenster wurde zu Aufgabe {task} neuerer Text gespeichert; bitte die Seite neu laden und "
+    "entscheiden, welcher Text gilt.":
+        "Newer text for task {task} was saved in another window; please reload the page and decide which text counts.",
 }
 # fmt: on
 #: Strings the browser script needs (read from the page, so the script has no language of its own).
@@ -364,6 +394,21 @@ JS_STRINGS: tuple[str, ...] = (
     "Noch 15 Minuten.",
     "Noch 5 Minuten – bitte zum Ende kommen.",
     "Kopiert",
+    "Gespeichert",
+    "gespeichert",
+    "Nicht gespeichert – wird erneut versucht",
+    "In einem anderen Fenster (oder Gerät) wurde neuerer Text gespeichert",
+    "Zeichen",
+    "Ihr Text hier wurde nicht gespeichert. Welcher Text soll gelten?",
+    "Nicht gespeichert – anderer Text liegt vor, bitte entscheiden",
+    "Anderer Text übernommen",
+    "Zeit abgelaufen. Gewertet wird der zuletzt vom Server bestätigte Text",
+    "später Geschriebenes zählt nicht.",
+    "Nicht gespeichert – bitte in einem anderen Fenster neu anmelden; wird erneut versucht",
+    "Änderungen werden gespeichert …",
+    "Keine Verbindung – Abgabe erst wieder mit Verbindung möglich; Ihr Text bleibt in diesem Browser erhalten",
+    "Nicht gespeicherter Text aus diesem Browser wiederhergestellt – wird gespeichert …",
+    "Dieser Browser hatte Text, den der Server vor Ablauf der Zeit nicht mehr bestätigt hat; er zählt nicht",
 )
 
 

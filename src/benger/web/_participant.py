@@ -3,6 +3,8 @@ autosave, submit (with the AI tools used in the co-creation arm) and skip (with 
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from sqlalchemy import select
@@ -10,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from benger.schema import FalloesungTask
 from benger.study import StudyError, enrol, save_draft, skip, start, submit
+from benger.study._accounts import aware, now_utc
 from benger.study._models import Enrolment, Study, StudyTask, StudyUser, Submission
 from benger.study._service import attempts, expire_overdue, get_attempt, remaining_s, study_tasks
 from benger.study._state import visible
@@ -128,29 +131,57 @@ def work_page(request: Request, user: Participant, study_id: int, position: int)
             arm=ARM_LABELS[attempt.arm],
             instructions=INSTRUCTIONS[attempt.arm],
             remaining=remaining_s(attempt),
+            deadline_ms=epoch_ms(attempt.deadline),
+            server_now_ms=epoch_ms(now_utc()),
+            saved_at_ms=epoch_ms(attempt.draft_saved_at),
             submission=submission,
             statuses=STATUS_LABELS,
             ai_tools=AI_TOOLS,
         )
 
 
+def epoch_ms(value: datetime | None) -> int | None:
+    """A time as milliseconds since the epoch (what the browser's Date takes), None stays None."""
+    return None if value is None else int(aware(value).timestamp() * 1000)
+
+
 @router.post("/studies/{study_id}/tasks/{position}/draft", dependencies=[Depends(check_csrf)])
-def draft_post(request: Request, user: Participant, study_id: int, position: int, text: str = Form("")) -> Response:
+def draft_post(
+    request: Request, user: Participant, study_id: int, position: int, version: int = Form(...), text: str = Form("")
+) -> Response:
+    """Autosave (benger.study._drafts): 200 ``saved``; 409 ``conflict`` with the newer text, or ``submitted``.
+
+    Every answer carries ``server_time`` (ms), from which the page measures its clock offset for the timer.
+    """
     store = store_of(request)
     with store.session() as session:
         task_id = _task(session, study_id, position).task_id
-    result = save_draft(store, study_id, user.id, task_id, text)
-    return JSONResponse({"status": result}, status_code=200 if result == "saved" else 409)
+    state = save_draft(store, study_id, user.id, task_id, text, base_version=version)
+    body = {
+        "status": state.status,
+        "version": state.version,
+        "saved_at": epoch_ms(state.saved_at),
+        "server_time": epoch_ms(now_utc()),
+    }
+    if state.status != "saved":
+        body |= {"text": state.text, "chars": len(state.text or ""), "auto": state.auto}
+    return JSONResponse(body, status_code=200 if state.status == "saved" else 409)
 
 
 @router.post("/studies/{study_id}/tasks/{position}/submit", dependencies=[Depends(check_csrf)])
 def submit_post(
-    request: Request, user: Participant, study_id: int, position: int, text: str = Form(""), ai_tools: str = Form("")
+    request: Request,
+    user: Participant,
+    study_id: int,
+    position: int,
+    text: str = Form(""),
+    ai_tools: str = Form(""),
+    version: int | None = Form(None),
 ) -> Response:
     store = store_of(request)
     with store.session() as session:
         task_id = _task(session, study_id, position).task_id
-    submit(store, study_id, user.id, task_id, text, ai_tools=ai_tools)
+    submit(store, study_id, user.id, task_id, text, ai_tools=ai_tools, base_version=version)
     return RedirectResponse(f"/studies/{study_id}/tasks/{position}", status_code=303)
 
 

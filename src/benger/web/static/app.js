@@ -14,35 +14,184 @@
     return 18;
   }
 
-  function status(text) {
+  // The server's clock: offset = server time - browser time, measured on load and on every save
+  // (midpoint of request and answer); the countdown never trusts the browser's own clock.
+  var clock = {offset: 0};
+  function serverNow() { return Date.now() + clock.offset; }
+  function measure(sentAt, receivedAt, serverTime) {
+    if (typeof serverTime === "number") { clock.offset = serverTime - (sentAt + receivedAt) / 2; }
+  }
+  function timeOf(ms) { return new Date(ms).toLocaleTimeString(document.documentElement.lang); }
+
+  function status(state, text) {
     var el = document.getElementById("autosave-status");
-    if (el) { el.textContent = text; }
+    if (el) { el.textContent = text; el.setAttribute("data-state", state); }
   }
 
+  // Autosave protocol (benger.study._drafts): each save names the version it is based on; "conflict" shows the
+  // newer text and asks; a failed save is retried with backoff (1 s doubling to 10 s, at once when the browser is
+  // back online); until acknowledged the text is mirrored in localStorage and restored after a reload.
   function autosave(form) {
     var url = form.getAttribute("data-autosave");
-    var timer = null;
-    var inflight = false;
+    var key = "benger-draft:" + form.getAttribute("data-attempt");
+    var area = form.querySelector("textarea[name=text]");
+    var versionInput = form.querySelector("input[name=version]");
+    var st = {version: parseInt(versionInput.value, 10), acked: area.value, inflight: false, conflict: null,
+              delay: 1000, timer: null, over: false, failing: false};
+    var savedAt = parseInt(form.getAttribute("data-saved-at"), 10);
+    if (!isNaN(savedAt)) { status("saved", T("Gespeichert") + " " + timeOf(savedAt)); }
+    function mirror() {
+      try {
+        if (area.value === st.acked) { localStorage.removeItem(key); }
+        else { localStorage.setItem(key, JSON.stringify({text: area.value, base: st.version})); }
+      } catch (e) { /* storage full or disabled: the server copy still counts */ }
+    }
+    function schedule(ms) { clearTimeout(st.timer); st.timer = setTimeout(save, ms); }
+    function retry() {
+      st.failing = true;
+      status("retry", T("Nicht gespeichert – wird erneut versucht"));
+      schedule(st.delay);
+      st.delay = Math.min(st.delay * 2, 10000);
+    }
+    function setVersion(v) { st.version = v; versionInput.value = String(v); }
+    function showConflict(serverText, serverVersion, at) {
+      st.conflict = {text: serverText, version: serverVersion};
+      var box = document.getElementById("draft-conflict");
+      document.getElementById("conflict-message").textContent = T("In einem anderen Fenster (oder Gerät) wurde neuerer Text gespeichert") +
+        (at ? " (" + timeOf(at) + ", " : " (") + serverText.length + " " + T("Zeichen") + "). " +
+        T("Ihr Text hier wurde nicht gespeichert. Welcher Text soll gelten?");
+      document.getElementById("conflict-text").value = serverText;
+      box.hidden = false;
+      status("conflict", T("Nicht gespeichert – anderer Text liegt vor, bitte entscheiden"));
+    }
+    function resolve(takeServer) {
+      var c = st.conflict;
+      if (!c) { return; }
+      st.conflict = null;
+      document.getElementById("draft-conflict").hidden = true;
+      setVersion(c.version);
+      if (takeServer) { area.value = c.text; st.acked = c.text; mirror(); status("saved", T("Anderer Text übernommen")); }
+      else { st.acked = c.text; mirror(); schedule(0); }
+      area.focus();
+    }
+    function finished(d) {
+      st.over = true;
+      clearTimeout(st.timer);
+      status("submitted", T("Zeit abgelaufen. Gewertet wird der zuletzt vom Server bestätigte Text") +
+        (d.saved_at ? " (" + T("gespeichert") + " " + timeOf(d.saved_at) + ", " + d.chars + " " + T("Zeichen") + ")" : "") +
+        (area.value !== d.text ? "; " + T("später Geschriebenes zählt nicht.") : "."));
+      setTimeout(reloadWhenOnline, 4000);
+    }
+    function save() {
+      if (st.conflict || st.over) { return; }
+      if (st.inflight) { schedule(300); return; }
+      if (area.value === st.acked) { if (st.failing) { st.failing = false; } return; }
+      st.inflight = true;
+      var sent = area.value, sentAt = Date.now();
+      var body = new FormData();
+      body.append("version", String(st.version));
+      body.append("text", sent);
+      fetch(url, {method: "POST", body: body, headers: {"X-CSRF-Token": csrf, "Accept": "application/json"},
+                  credentials: "same-origin"})
+        .then(function (resp) { return resp.json().then(function (d) { return [resp.status, d]; }); })
+        .then(function (r) {
+          st.inflight = false;
+          var d = r[1] || {};
+          measure(sentAt, Date.now(), d.server_time);
+          if (d.status === "saved") {
+            setVersion(d.version);
+            st.acked = sent; st.delay = 1000; st.failing = false;
+            mirror();
+            status("saved", T("Gespeichert") + " " + timeOf(d.saved_at || serverNow()));
+            if (area.value !== st.acked) { schedule(700); }
+          } else if (d.status === "conflict") { showConflict(d.text || "", d.version, d.saved_at); }
+          else if (d.status === "submitted") { finished(d); }
+          else if (r[0] === 401) { status("retry", T("Nicht gespeichert – bitte in einem anderen Fenster neu anmelden; wird erneut versucht")); schedule(st.delay); st.delay = Math.min(st.delay * 2, 10000); }
+          else if (r[0] >= 500 || r[0] === 0) { retry(); }
+          else { status("error", T("Nicht gespeichert") + ": " + (d.error || r[0])); if (r[0] === 409) { setTimeout(function () { window.location.reload(); }, 4000); } }
+        })
+        .catch(function () { st.inflight = false; retry(); });
+    }
+    area.addEventListener("input", function () {
+      mirror();
+      if (st.conflict || st.over) { return; }
+      if (!st.failing) { status("pending", T("Änderungen werden gespeichert …")); schedule(700); }
+    });
+    window.addEventListener("online", function () { st.delay = 1000; if (!st.conflict && !st.over) { schedule(0); } });
+    document.getElementById("conflict-take").addEventListener("click", function () { resolve(true); });
+    document.getElementById("conflict-keep").addEventListener("click", function () { resolve(false); });
+    form.addEventListener("submit", function (event) {
+      if (st.conflict) { event.preventDefault(); return; }
+      if (!navigator.onLine) {
+        event.preventDefault();
+        status("retry", T("Keine Verbindung – Abgabe erst wieder mit Verbindung möglich; Ihr Text bleibt in diesem Browser erhalten"));
+        return;
+      }
+      if (!window.confirm(form.getAttribute("data-confirm"))) { event.preventDefault(); }
+    });
+    // A copy from an earlier visit that the server never acknowledged: restore it (same base) or ask (older base).
+    var local = null;
+    try { local = JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { local = null; }
+    if (local && typeof local.text === "string" && local.text !== area.value) {
+      if (local.base === st.version) {
+        area.value = local.text;
+        status("pending", T("Nicht gespeicherter Text aus diesem Browser wiederhergestellt – wird gespeichert …"));
+        schedule(0);
+      } else {
+        var serverText = area.value;
+        area.value = local.text;
+        showConflict(serverText, st.version, isNaN(savedAt) ? null : savedAt);
+      }
+    } else if (local) { try { localStorage.removeItem(key); } catch (e) { /* ignore */ } }
+  }
+
+  // The grading form's draft: saved 700 ms after the last input, retried with backoff while it fails.
+  function reviewAutosave(form) {
+    var url = form.getAttribute("data-autosave");
+    var timer = null, inflight = false, delay = 1000;
     function save() {
       if (inflight) { timer = setTimeout(save, 300); return; }
       inflight = true;
       fetch(url, {method: "POST", body: new FormData(form), headers: {"X-CSRF-Token": csrf, "Accept": "application/json"},
                   credentials: "same-origin"})
         .then(function (resp) {
-          if (resp.status === 409 || resp.status === 401) { window.location.reload(); return null; }
-          return resp.json();
+          if (resp.status === 409) { window.location.reload(); return null; }
+          return resp.json().then(function (d) { return [resp.status, d]; });
         })
-        .then(function (data) {
-          if (data && data.status === "saved") { status(T("Gespeichert um") + " " + new Date().toLocaleTimeString(document.documentElement.lang)); }
-          else if (data && data.error) { status(T("Nicht gespeichert") + ": " + data.error); }
+        .then(function (r) {
+          inflight = false;
+          if (!r) { return; }
+          if (r[1].status === "saved") { delay = 1000; status("saved", T("Gespeichert") + " " + timeOf(Date.now())); }
+          else if (r[0] >= 500) { throw new Error("server"); }
+          else { status("error", T("Nicht gespeichert") + ": " + (r[1].error || r[0])); }
         })
-        .catch(function () { status(T("Speichern fehlgeschlagen – Verbindung prüfen")); })
-        .finally(function () { inflight = false; });
+        .catch(function () {
+          inflight = false;
+          status("retry", T("Nicht gespeichert – wird erneut versucht"));
+          clearTimeout(timer); timer = setTimeout(save, delay); delay = Math.min(delay * 2, 10000);
+        });
     }
-    form.addEventListener("input", function () {
-      clearTimeout(timer);
-      timer = setTimeout(save, 700);
-    });
+    form.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(save, 700); });
+    window.addEventListener("online", function () { clearTimeout(timer); timer = setTimeout(save, 0); });
+  }
+
+  // After the submission: a local copy that differs from what counted is reported, then dropped.
+  function submitted(note) {
+    var key = "benger-draft:" + note.getAttribute("data-attempt");
+    var local = null;
+    try { local = JSON.parse(localStorage.getItem(key) || "null"); localStorage.removeItem(key); } catch (e) { local = null; }
+    var text = (document.getElementById("submitted-text") || {}).textContent;
+    var lost = document.getElementById("lost-note");
+    if (local && typeof local.text === "string" && local.text !== text && lost) {
+      lost.textContent = T("Dieser Browser hatte Text, den der Server vor Ablauf der Zeit nicht mehr bestätigt hat; er zählt nicht") +
+        " (" + local.text.length + " " + T("Zeichen") + ").";
+      lost.hidden = false;
+    }
+  }
+
+  function reloadWhenOnline() {
+    if (navigator.onLine) { window.location.reload(); return; }
+    window.addEventListener("online", function () { window.location.reload(); });
   }
 
   function hms(left) {
@@ -52,7 +201,10 @@
 
   // Visible hh:mm:ss (role=timer, not announced every second); warnings at 15 and 5 minutes go to a live region.
   function countdown(el) {
-    var end = Date.now() + parseInt(el.getAttribute("data-remaining"), 10) * 1000;
+    var end = parseInt(el.getAttribute("data-deadline"), 10);
+    var now = parseInt(el.getAttribute("data-server-now"), 10);
+    if (!isNaN(now)) { clock.offset = now - Date.now(); }
+    if (isNaN(end)) { end = serverNow() + parseInt(el.getAttribute("data-remaining"), 10) * 1000; }
     var warning = document.getElementById("timer-warning");
     var bar = document.getElementById("timer-bar");
     var warned = {};
@@ -63,14 +215,15 @@
       if (bar) { bar.classList.add(minutes === 15 ? "warn-15" : "warn-5"); }
     }
     function tick() {
-      var left = Math.max(0, Math.round((end - Date.now()) / 1000));
+      var left = Math.max(0, Math.round((end - serverNow()) / 1000));
       el.textContent = hms(left);
       if (left <= 15 * 60 && left > 5 * 60) { warn(15); }
       if (left <= 5 * 60 && left > 0) { warn(5); }
       if (left <= 0) {
         el.textContent = T("Zeit abgelaufen – Ihr letzter Entwurf wird abgegeben …");
-        // The server submits the last autosaved draft; reload once its grace period has passed.
-        setTimeout(function () { window.location.reload(); }, 3500);
+        // The server submits the last acknowledged draft; reload once its grace period has passed (offline:
+        // once the connection is back, so the page with the text stays instead of the browser's error page).
+        setTimeout(reloadWhenOnline, 3500);
         return;
       }
       setTimeout(tick, 1000);
@@ -100,15 +253,17 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    document.querySelectorAll("form[data-autosave]").forEach(autosave);
     var cd = document.getElementById("countdown");
     if (cd) { countdown(cd); }
     var work = document.getElementById("work-form");
-    if (work) {
-      work.addEventListener("submit", function (event) {
-        if (!window.confirm(work.getAttribute("data-confirm"))) { event.preventDefault(); }
-      });
-    }
+    if (work) { autosave(work); }
+    var review = document.querySelector("#grade-form[data-autosave]");
+    if (review) { reviewAutosave(review); }
+    var done = document.getElementById("submitted-notice");
+    if (done && done.getAttribute("data-attempt")) { submitted(done); }
+    document.querySelectorAll(".server-time[data-ms]").forEach(function (el) {
+      el.textContent = timeOf(parseInt(el.getAttribute("data-ms"), 10));
+    });
     var grade = document.getElementById("grade-form");
     if (grade) { liveTotal(grade); }
     // Margin notes: the passage selected in the solution goes into the new note's "Stelle" field.
