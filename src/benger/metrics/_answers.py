@@ -21,6 +21,13 @@
    Within the two upper tiers different answers are a contradiction -> None, unless a correction marker
    ("Korrektur", "korrigiere", "endgültig", …) lies between them (then the later one counts). "Ja und Nein"
    decides nothing -> None.
+
+   Only decisions the author *states as the result* count (``benger.metrics._answer_scope``): not one in a
+   question, an Obersatz ("Fraglich ist, ob die Frage zu bejahen ist."), a hypothesis ("könnte", "wäre",
+   "…, wenn …"), a reported or quoted view ("Man könnte meinen …", "Nach einer Mindermeinung …", "B meint,
+   … sei …") or a view the next sentence rejects ("Das überzeugt nicht."). Intensified answers ("Klares
+   Nein.", "Jawohl.", "ein eindeutiges Ja") and negated ones ("Die Antwort ist nicht Ja, sondern Nein.",
+   "nicht zu bejahen") decide.
 """
 
 from __future__ import annotations
@@ -32,14 +39,16 @@ from typing import Any, Literal
 
 from benger.llm import AmbiguousOutput, MalformedOutput, find_json_objects, read_json_reply, split_reasoning
 from benger.llm._reply import CORRECTION_PATTERN
+from benger.metrics._answer_scope import Scope
 from benger.schema import normalise_answer
 
 Answer = Literal["Ja", "Nein"]
 _JSON_KEYS = ("antwort", "answer", "entscheidung", "decision", "ergebnis", "result", "gold_answer")
-_WORDS: dict[str, Answer] = {"ja": "Ja", "yes": "Ja", "nein": "Nein", "no": "Nein"}
+_WORDS: dict[str, Answer] = {"ja": "Ja", "jawohl": "Ja", "yes": "Ja", "nein": "Nein", "no": "Nein"}
 _Q = "\"'„“”‚‘’«»*_`"  # quotes and markdown emphasis around a word
-_W = rf"[{_Q}\s]*(?P<w>ja|nein|yes|no)(?![\w-])[{_Q}]*"
-_AFTER = r"(?=[^\S\n]*(?:[.,!;:?)\]–—-]|\n|$)|\s+(?:weil|denn|da|because|since)\b)(?![.,]?\s*zwar\b)"
+_INTENSIFIER = r"(?:(?:ein(?:e)?\s+)?(?:klares|eindeutiges|deutliches|entschiedenes|glattes|definitives)\s+)?"
+_W = rf"[{_Q}\s]*{_INTENSIFIER}[{_Q}]*(?P<w>jawohl|ja|nein|yes|no)(?![\w-])[{_Q}]*"
+_AFTER = r"(?=[^\S\n]*(?:[.,!;:?)\]–—-]|\n|$)|\s+(?:weil|denn|da|because|since)\b)(?!,?\s*zwar\b)"
 _TEMPLATE = re.compile(
     rf"[(\[]?[{_Q}]*\b(?:ja|yes)\b[{_Q}]*\s*(?:/|\||\boder\b|\bor\b|\bbzw\.?)\s*[{_Q}]*(?:nein|no)\b[{_Q}]*[)\]]?"
     rf"|[(\[]?[{_Q}]*\b(?:nein|no)\b[{_Q}]*\s*(?:/|\||\boder\b|\bor\b)\s*[{_Q}]*(?:ja|yes)\b[{_Q}]*[)\]]?",
@@ -49,12 +58,16 @@ _LABELS = (
     r"antwort|ergebnis|endergebnis|gesamtergebnis|entscheidung|fazit|l(?:ö|oe)sung|answer|result|decision|conclusion"
 )
 _ADVERBS = r"somit|daher|also|folglich|mithin|demnach|deshalb|insgesamt|damit|therefore|thus|so"
-_VERB = r"(?P<neg>nicht\s+|keineswegs\s+)?(?:zu\s+)?(?P<v>bejah|vernein)(?:en|t|e)\b"
+_VERB = r"(?P<neg>nicht\s+|keineswegs\s+|keinesfalls\s+)?(?:zu\s+)?(?P<v>bejah|vernein)(?:en|t|e)\b"
 _FINAL = [
     re.compile(rf"\b(?:{_LABELS})\b[{_Q}\s]*(?:\([^)\n]{{0,30}}\))?[{_Q}\s]*[:=]\s*{_W}", re.IGNORECASE),
     re.compile(rf"\b(?:antwort|ergebnis|entscheidung|answer)\s+(?:lautet|ist|hei(?:ß|ss)t|is)"
-               rf"(?:\s+(?:daher|somit|also|folglich|demnach|mithin|im\s+ergebnis))?\s*:?\s*{_W}", re.IGNORECASE),
-    re.compile(rf"\blautet\s*:?\s*{_W}", re.IGNORECASE),
+               rf"(?:\s+(?:daher|somit|also|folglich|demnach|mithin|im\s+ergebnis))?\s*:?\s*(?P<neg>nicht\s+)?{_W}"
+               r"(?!\s*,?\s*sondern)", re.IGNORECASE),
+    re.compile(rf"\blautet\s*:?\s*(?P<neg>nicht\s+)?{_W}(?!\s*,?\s*sondern)", re.IGNORECASE),
+    re.compile(rf"\bnicht\s+[{_Q}]*(?:ja|nein)[{_Q}]*\s*,?\s*sondern\s+{_W}", re.IGNORECASE),
+    re.compile(rf"(?:^|[.!?:\n]\s*)[{_Q}]*(?:klar|eindeutig|definitiv|ganz\s+klar|selbstverst(?:ä|ae)ndlich)"
+               rf"[{_Q}]*\s*[:,]?\s*{_W}{_AFTER}", re.IGNORECASE),
     re.compile(rf"\bim\s+ergebnis\s*[:,–—-]?\s*(?:(?:also|daher|aber|jedoch|doch|dann)\s+)?{_W}", re.IGNORECASE),
     re.compile(rf"\bmit\s+{_W}\s+(?:zu\s+)?beantwort", re.IGNORECASE),
     re.compile(rf"(?:^|[.!?\n]\s*)[{_Q}]*(?:{_ADVERBS})[{_Q}]*\s*[:,]?\s*{_W}{_AFTER}", re.IGNORECASE),
@@ -84,10 +97,17 @@ def _verb_answer(match: re.Match[str]) -> Answer:
     return "Ja" if positive else "Nein"
 
 
+def _word_answer(match: re.Match[str]) -> Answer:
+    answer = _WORDS[match.group("w").lower()]
+    if match.groupdict().get("neg"):
+        return "Nein" if answer == "Ja" else "Ja"
+    return answer
+
+
 def _decisions(text: str) -> list[_Decision]:
     found: list[_Decision] = []
     for pattern in _FINAL:
-        found += [_Decision(4, m.start(), m.end(), _WORDS[m.group("w").lower()]) for m in pattern.finditer(text)]
+        found += [_Decision(4, m.start(), m.end(), _word_answer(m)) for m in pattern.finditer(text)]
     for pattern in _FINAL_VERB:
         found += [_Decision(4, m.start(), m.end(), _verb_answer(m)) for m in pattern.finditer(text)]
     lead = _LEADING.match(text)
@@ -99,7 +119,8 @@ def _decisions(text: str) -> list[_Decision]:
 
 
 def _decide(text: str) -> Answer | None:
-    decisions = _decisions(text)
+    scope = Scope.of(text)
+    decisions = [d for d in _decisions(text) if scope.stated(d.start, d.end)]
     if not decisions:
         return None
     top = max(d.tier for d in decisions)
