@@ -62,6 +62,8 @@ class ParsedJudgement:
     answer: Answer | None = None
     overall: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    #: prose after the judgement object that corrects it ("Korrektur: …"): the reply contradicts itself
+    correction_after: str | None = None
 
 
 def _first(mapping: dict[str, Any], keys: tuple[str, ...]) -> Any:
@@ -173,10 +175,15 @@ def parse_judgement(
     format echo (placeholders) -> ``Unscored`` with a precise reason (that of the last object);
     several different valid objects -> ``Unscored(kind="ambiguous")``. Otherwise a ``ParsedJudgement``
     whose total is the sum of the dimensions (a differing model total is recorded in ``model_total`` and
-    flagged, not trusted).
+    flagged, not trusted). A key stated twice with different values (``"punkte": 14, "punkte": 0``) makes the
+    reply ``Unscored`` with ``duplicate key '<path>' …``; a prose correction after the object
+    (``Korrektur: …``) is kept in ``correction_after`` (stored in the judgement's meta).
     """
     try:
-        return read_json_reply(text, _validated(rubric), reasoning=reasoning, quoted=quoted).value
+        reply = read_json_reply(text, _validated(rubric), reasoning=reasoning, quoted=quoted)
+        if reply.correction_after is not None:
+            reply.value.correction_after = reply.correction_after
+        return reply.value
     except AmbiguousOutput as exc:
         return Unscored(exc.reason, kind="ambiguous")
     except MalformedOutput as exc:

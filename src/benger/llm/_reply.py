@@ -16,8 +16,12 @@ The one place where generation, judging and the Ja/Nein parser turn reply text i
    for a judge and the format example for everyone) or a *format echo* (a string value that is a
    placeholder: ``<Text>``, ``[Begründung]``, ``...``, ``Ja/Nein``, see ``PLACEHOLDER_WORDS``), or when
    the caller's ``validate`` rejects it.
+   An object that states a key twice with **different values** (``"punkte": 14, "punkte": 0``) contradicts
+   itself and is not a candidate either (``duplicate key '<path>' with different values: …``); ``json``
+   would silently keep the last value.
 4. A valid object followed (before the next valid object) by a **correction marker** (``Korrektur``,
-   ``korrigiert``, ``Berichtigung``, ``endgültige Bewertung``, ``Correction``, …) is superseded.
+   ``korrigiert``, ``Berichtigung``, ``endgültige Bewertung``, ``Correction``, …) is superseded. A correction
+   marker after the *selected* object (prose, no object follows) is returned as ``Reply.correction_after``.
 5. Of the remaining valid objects the **last** is the answer. When they are not all equal (canonical JSON),
    the reply is **ambiguous**: ``AmbiguousOutput`` — never silently the first or the last.
 """
@@ -76,18 +80,65 @@ class AmbiguousOutput(ValueError):
 
 @dataclass(frozen=True)
 class JsonObject:
-    """A top-level JSON object of a text: the decoded value and its character span ``[start, end)``."""
+    """A top-level JSON object of a text: the decoded value and its character span ``[start, end)``.
+
+    ``duplicates``: the keys the object states more than once with *different* values, as dotted paths with
+    the values in order (``("dimensionen.sachverhalt.punkte", (14, 0))``); ``json`` itself keeps the last."""
 
     value: dict[str, Any]
     start: int
     end: int
+    duplicates: tuple[tuple[str, tuple[Any, ...]], ...] = ()
+
+
+class _DuplicateRecorder:
+    """``object_pairs_hook`` that builds plain dicts and remembers, per dict, keys given different values."""
+
+    def __init__(self) -> None:
+        self.seen: dict[int, dict[str, list[Any]]] = {}
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        conflicts: dict[str, list[Any]] = {}
+        for key, value in pairs:
+            if key in result and canonical(result[key]) != canonical(value):
+                conflicts.setdefault(key, [result[key]]).append(value)
+            result[key] = value
+        if conflicts:
+            self.seen[id(result)] = conflicts
+        return result
+
+    def paths(self, value: Any, prefix: str = "") -> list[tuple[str, tuple[Any, ...]]]:
+        found: list[tuple[str, tuple[Any, ...]]] = []
+        if isinstance(value, dict):
+            for key, values in self.seen.get(id(value), {}).items():
+                found.append((f"{prefix}{key}", tuple(values)))
+            for key, item in value.items():
+                found += self.paths(item, f"{prefix}{key}.")
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                found += self.paths(item, f"{prefix}{index}.")
+        return found
+
+
+def duplicate_reason(obj: JsonObject) -> str | None:
+    """Why ``obj`` contradicts itself (a key stated twice with different values), or None.
+
+    ``"duplicate key 'dimensionen.sachverhalt.punkte' with different values: 14, 0"``."""
+    if not obj.duplicates:
+        return None
+    path, values = obj.duplicates[0]
+    shown = ", ".join(canonical(v) for v in values)
+    return f"duplicate key {path!r} with different values: {shown}"
 
 
 @dataclass(frozen=True)
 class Reply(Generic[T]):
     """What ``read_json_reply`` selected: the validated value, the visible text and the reasoning.
 
-    ``candidates``: top-level objects found; ``dropped``: why each non-selected object was not taken."""
+    ``candidates``: top-level objects found; ``dropped``: why each non-selected object was not taken;
+    ``correction_after``: prose after the selected object that corrects it (``Korrektur: …``, at most 200
+    characters) — the object is still the answer, but the reply contradicts itself and callers flag it."""
 
     value: T
     raw: dict[str, Any]
@@ -95,6 +146,7 @@ class Reply(Generic[T]):
     reasoning: str | None
     candidates: int
     dropped: tuple[str, ...] = field(default_factory=tuple)
+    correction_after: str | None = None
 
 
 def split_reasoning(text: str, provider_reasoning: str | None = None) -> tuple[str, str | None]:
@@ -123,17 +175,19 @@ def split_reasoning(text: str, provider_reasoning: str | None = None) -> tuple[s
 
 def find_json_objects(text: str) -> list[JsonObject]:
     """Every top-level JSON object of ``text`` in order (raw_decode scanning; raw newlines in strings allowed)."""
-    decoder = json.JSONDecoder(strict=False)
+    recorder = _DuplicateRecorder()
+    decoder = json.JSONDecoder(strict=False, object_pairs_hook=recorder)
     found: list[JsonObject] = []
     start = text.find("{")
     while start != -1:
+        recorder.seen.clear()
         try:
             value, end = decoder.raw_decode(text, start)
         except json.JSONDecodeError:
             start = text.find("{", start + 1)
             continue
         if isinstance(value, dict):
-            found.append(JsonObject(value, start, end))
+            found.append(JsonObject(value, start, end, tuple(recorder.paths(value)) if recorder.seen else ()))
             start = text.find("{", end)
         else:  # pragma: no cover - raw_decode from "{" only yields objects
             start = text.find("{", start + 1)
@@ -210,6 +264,11 @@ def read_json_reply(
             dropped.append("quoted from the prompt")
             last_reason = "the only JSON object(s) are quoted from the prompt"
             continue
+        contradiction = duplicate_reason(obj)
+        if contradiction is not None:
+            dropped.append(contradiction)
+            last_reason = contradiction
+            continue
         placeholder = find_placeholder(obj.value) if check_placeholders else None
         if placeholder is not None:
             dropped.append(f"format echo: placeholder {placeholder!r}")
@@ -233,7 +292,11 @@ def read_json_reply(
     if len(distinct) > 1:
         raise AmbiguousOutput(f"ambiguous: {len(distinct)} different valid JSON objects in the reply", len(distinct))
     obj, value, _ = kept[-1]
-    return Reply(value, obj.value, visible, thoughts, len(objects), tuple(dropped))
+    after = _CORRECTION.search(visible, obj.end)
+    correction = None
+    if after is not None:  # from the start of the line that holds the marker
+        correction = visible[max(obj.end, visible.rfind("\n", obj.end, after.start()) + 1) :].strip()[:200]
+    return Reply(value, obj.value, visible, thoughts, len(objects), tuple(dropped), correction)
 
 
 def first_json_object(text: str) -> dict[str, Any]:

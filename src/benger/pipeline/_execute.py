@@ -326,6 +326,8 @@ async def execute_judgement(
             "answer": parsed.answer,
         }
         extra = {"total_mismatch": parsed.total_mismatch, "overall": parsed.overall}
+        if parsed.correction_after is not None:
+            extra["correction_after_json"] = parsed.correction_after
     except MalformedOutput as exc:
         fields = {"status": "unscored", "reason": f"unparseable after {tally.attempts} attempts: {exc.reason}"}
         extra = {}
