@@ -1,18 +1,21 @@
 """Loader for the official BenGER release (Dataset_ARR layout: ``data/interim`` and ``data/processed``).
 
 ``load_release(path)`` reads every released file the project uses, validates each file whole against its
-pydantic model (:mod:`benger.corpora._release_models`) and only then builds the typed, frozen
-:class:`Release`; nothing is written anywhere. Bad input raises one :class:`benger.errors.InputError` naming
-the file, the line (as an editor counts), the 1-based record and the field.
+pydantic model (:mod:`benger.corpora._release_models`), checks the files against each other
+(:mod:`benger.corpora._release_check`: systems, tasks, generations, picks, reviews, assignments, counts) and
+only then builds the typed, frozen :class:`Release`; nothing is written anywhere. Bad input raises one
+:class:`benger.errors.InputError` naming the file, the line (as an editor counts), the 1-based record and the field.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from benger.corpora._release_check import ReleaseCheck, check_unique_cases, check_unique_items
 from benger.corpora._release_io import JsonFile, read_csv
 from benger.corpora._release_models import (
     AnchorRecord,
@@ -74,6 +77,7 @@ def _build(file: JsonFile, idx: int, make: Any) -> Any:
 def _tasks(root: Path, picks: list[Any], grades: list[GradeRecord], sample: JsonFile) -> Corpus:
     file = JsonFile(root / "data/interim/benchathon.json")
     cases: list[BenchathonCase] = file.validate(list[BenchathonCase])
+    check_unique_cases(file, cases)
     solution_task = {g.solution_id: g.task_id for g in grades}
     inner_to_uuid: dict[int, str] = {}
     for pick in picks:
@@ -103,6 +107,7 @@ def _tasks(root: Path, picks: list[Any], grades: list[GradeRecord], sample: Json
 def _principles(root: Path) -> Corpus:
     file = JsonFile(root / "data/interim/grundprinzipien.json")
     items: list[PrincipleRecord] = file.validate(list[PrincipleRecord])
+    check_unique_items(file, items)
     tasks = [
         _build(
             file,
@@ -148,11 +153,14 @@ def _reviews(file: JsonFile, grades: list[GradeRecord]) -> tuple[HumanReview, ..
     )
 
 
-def _evaluations(path: Path, texts: dict[str, str], hashes: dict[str, str]) -> tuple[list[Any], list[Any]]:
+def _evaluations(
+    path: Path, texts: dict[str, str], hashes: dict[str, str], verify: Callable[[JsonFile, list[Any]], None]
+) -> tuple[list[Any], list[Any]]:
     file = JsonFile(path)
     records: list[EvaluationRecord] = file.validate(
         list[EvaluationRecord], context={"maxima": falloesung_rubric().maxima()}, unique="generation_id"
     )
+    verify(file, records)
     gens, judgements = [], []
     rubric_id = RELEASED_RUBRIC_ID  # the released judgements carry the id without our content hash
     judge_hash = RELEASE_JUDGE_CONFIG_HASH
@@ -211,13 +219,15 @@ def _systems(path: Path) -> tuple[SystemInfo, ...]:
     return tuple(out)
 
 
-def _metrics(processed: Path) -> tuple[MetricRow, ...]:
+def _metrics(processed: Path, verify: Callable[[JsonFile, list[Any]], None]) -> tuple[MetricRow, ...]:
     rows: list[MetricRow] = []
     for name, superseded in (
         ("benchathon_automatic_metrics.json", False),
         ("benchathon_superseded_automatic_metrics.json", True),
     ):
-        records: list[MetricRecord] = JsonFile(processed / name).validate(list[MetricRecord])
+        file = JsonFile(processed / name)
+        records: list[MetricRecord] = file.validate(list[MetricRecord], unique=("generation_id", "metric"))
+        verify(file, records)
         rows.extend(MetricRow(r.system, r.task_id, r.generation_id, r.metric, r.value, superseded) for r in records)
     return tuple(rows)
 
@@ -246,6 +256,10 @@ def load_release(path: str | Path) -> Release:
     reviews = _reviews(grades_file, grades)
     benchathon = _tasks(root, sample.picks, grades, sample_file)
     inner_to_uuid = {t.meta["inner_id"]: t.task_id for t in benchathon.tasks}
+    task_ids = set(inner_to_uuid.values())
+    check = ReleaseCheck(root, sample_file=sample_file, sample=sample, n_cases=len(benchathon.tasks), task_ids=task_ids)
+    check.sample_counts()
+    check.assignments_csv()
 
     picks = tuple(
         Pick(
@@ -267,11 +281,19 @@ def load_release(path: str | Path) -> Release:
         Assignment(rec.pick_id, rec.reviewer_name, rec.reviewer_role, str(rec.pass_)) for rec in sample.assignments
     )
 
+    check.grades(grades_file, grades, {p.pick_id: p.task_id for p in picks})
     systems = _systems(processed / "systems.json")
+    names = check.system_names(systems)
     hashes = {s.config.name: s.config.config_hash() for s in systems}
     texts = {p.subject_id: p.text for p in picks if p.subject_type == "model"}
-    gens, judg = _evaluations(processed / "benchathon_model_evaluations.json", texts, hashes)
-    sup_g, sup_j = _evaluations(processed / "benchathon_superseded_evaluations.json", texts, hashes)
+    gens, judg = _evaluations(
+        processed / "benchathon_model_evaluations.json", texts, hashes,
+        lambda f, recs: check.evaluations(f, recs, names, final=True),
+    )  # fmt: skip
+    sup_g, sup_j = _evaluations(
+        processed / "benchathon_superseded_evaluations.json", texts, hashes,
+        lambda f, recs: check.evaluations(f, recs, names, final=False),
+    )  # fmt: skip
     final_ids = {g.generation_id for g in gens}
     for index, gen in enumerate(sup_g):  # one generation per record, in file order
         if gen.generation_id in final_ids:
@@ -282,24 +304,31 @@ def load_release(path: str | Path) -> Release:
                 "generation_id",
             )
 
-    repeats: list[RepeatRecord] = JsonFile(processed / "benchathon_human_judge_repeats.json").validate(
-        list[RepeatRecord], unique="generation_id"
-    )
+    by_id = {g.generation_id: g for g in gens + sup_g}
+    repeats_file = JsonFile(processed / "benchathon_human_judge_repeats.json")
+    repeats: list[RepeatRecord] = repeats_file.validate(list[RepeatRecord], unique="generation_id")
+    check.references(repeats_file, repeats, by_id)
     human_metrics: list[HumanMetricRecord] = JsonFile(processed / "benchathon_human_automatic_metrics.json").validate(
         list[HumanMetricRecord]
     )
-    anchors = read_csv(processed / "csv/creator_calibration_anchors.csv", AnchorRecord, unique=("judge", "solution_id"))
+    anchors_path = processed / "csv/creator_calibration_anchors.csv"
+    anchors = read_csv(anchors_path, AnchorRecord, unique=("judge", "solution_id"))
+    check.anchors(anchors_path, anchors)
+    principles = _principles(root)
     zjs_file = JsonFile(processed / "zjs_model_summary.json")
     zjs_file.validate(list[ZjsSummaryRecord])
+    check.summaries(zjs_file, names)
     gp_file = JsonFile(processed / "grundprinzipien_model_summary.json")
     gp_file.validate(list[PrincipleSummaryRecord])
+    check.summaries(gp_file, names, len(principles.tasks))
     stats_file = JsonFile(processed / "benchathon_generations_stats.json")
-    stats_file.validate(list[GenerationStat])
+    stats: list[GenerationStat] = stats_file.validate(list[GenerationStat], unique=("model", "task"))
+    check.generation_stats(stats_file, stats, {(g.system, g.task_id) for g in gens + sup_g})
     op_path = processed / "operational_metadata.json"
     return Release(
         path=root,
         benchathon=benchathon,
-        grundprinzipien=_principles(root),
+        grundprinzipien=principles,
         picks=picks,
         assignments=assignments,
         reviews=reviews,
@@ -307,7 +336,7 @@ def load_release(path: str | Path) -> Release:
         judgements=tuple(judg + sup_j),
         superseded_ids=frozenset(g.generation_id for g in sup_g),
         judge_repeats=tuple(JudgeRepeat(r.generation_id, tuple(r.raw_scores)) for r in repeats),
-        metrics=_metrics(processed),
+        metrics=_metrics(processed, lambda f, recs: check.references(f, recs, by_id)),
         instruction_variants=dict(_object(processed / "benchathon_instruction_variants.json")),
         human_metrics=tuple(HumanMetricRow(r.annotation_id, r.metric, r.value, r.variant) for r in human_metrics),
         anchors=tuple(
