@@ -14,7 +14,7 @@ from study_helpers import add_generations, mini_corpus, user
 from web_helpers import csrf_of, login, populate
 
 from benger.store import Store, open_store
-from benger.study._models import Submission
+from benger.study._models import Attempt, Submission
 from benger.web import create_app
 
 pytestmark = pytest.mark.postgres
@@ -54,6 +54,18 @@ def test_participant_and_grader_over_http_on_postgres(pg_store: Store) -> None:
     assert participant.post(f"{base}/start", data={"csrf_token": token}, follow_redirects=False).status_code == 303
     draft = participant.post(f"{base}/draft", data={"text": "Entwurf", "version": "0"}, headers={"X-CSRF-Token": token})
     assert (draft.json()["status"], draft.json()["version"]) == ("saved", 1)
+    pasted = "Aus dem PDF:\x00 Entwurf"  # a NUL on PostgreSQL: was HTTP 500 and nothing saved
+    draft = participant.post(f"{base}/draft", data={"text": pasted, "version": "1"}, headers={"X-CSRF-Token": token})
+    assert (draft.status_code, draft.json()["status"]) == (200, "saved")
+    with pg_store.session() as session:
+        assert (
+            session.scalar(
+                select(Attempt.draft).filter_by(
+                    user_id=world.ids["participant"], study_id=world.live, task_id="mini-t1"
+                )
+            )
+            == pasted
+        )
     page = participant.post(f"{base}/submit", data={"text": "Endfassung", "csrf_token": token})
     assert "Endfassung" in page.text
     assert participant.post(f"{base}/submit", data={"text": "nochmal", "csrf_token": token}).status_code == 409

@@ -8,6 +8,13 @@ string of those columns is escaped (backslash -> ``\\\\``, NUL -> ``\\0``) and t
 (:func:`restored`) reverses this only for flagged rows, so rows written before (or without a NUL) read
 unchanged. The same escaping runs on SQLite, so both backends hold the same bytes.
 
+Tables written through the ORM (the study platform's drafts, submissions, justifications, margin notes,
+skip reasons, AI tools, problem reports) use the column types :class:`StorableText`, :class:`StorableString`
+and :class:`StorableJSON` instead of a flag column: the same :func:`escape` runs per string, and a string that
+needed it is written with the prefix :data:`ESCAPED_PREFIX` (a private-use character and a tag), which reading
+removes before :func:`unescape`. A string that happens to start with the prefix is escaped too, so every
+string reads back as written, and rows written before read unchanged.
+
 A NUL in a key or short label column (``String``: ids, names, hashes) is refused with an ``InputError``
 naming the column: such a value is never a legitimate id. So is a value longer than the column's declared
 length (``String(200)``): PostgreSQL refuses it (``value too long``), SQLite would keep it, so a store would
@@ -21,7 +28,10 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import JSON, String, Text
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.types import TypeDecorator, TypeEngine
 
 from benger.errors import InputError
 
@@ -129,3 +139,71 @@ def restored_json(value: Any) -> Any:
     if not isinstance(value, dict) or not value.get(ESCAPED_KEY):
         return value
     return _walk({k: v for k, v in value.items() if k != ESCAPED_KEY}, unescape)
+
+
+#: Written before a string stored escaped by the column types below (U+E000 is a private-use character).
+ESCAPED_PREFIX = "\ue000benger-escaped:"
+
+
+def to_column(text: str) -> str:
+    """``text`` as a column value every backend stores: unchanged unless it holds a NUL (or starts with
+    ESCAPED_PREFIX), then ESCAPED_PREFIX + :func:`escape`. Reversed by :func:`from_column`."""
+    if NUL in text or text.startswith(ESCAPED_PREFIX):
+        return ESCAPED_PREFIX + escape(text)
+    return text
+
+
+def from_column(text: str) -> str:
+    """The inverse of :func:`to_column`."""
+    return unescape(text[len(ESCAPED_PREFIX) :]) if text.startswith(ESCAPED_PREFIX) else text
+
+
+class StorableText(TypeDecorator[str]):
+    """``Text`` that stores any string, NUL included, on SQLite and PostgreSQL (see :func:`to_column`)."""
+
+    impl = Text
+    cache_ok = True
+
+    def process_bind_param(self, value: str | None, dialect: Dialect) -> str | None:
+        return None if value is None else to_column(value)
+
+    def process_result_value(self, value: str | None, dialect: Dialect) -> str | None:
+        return None if value is None else from_column(value)
+
+
+class StorableString(TypeDecorator[str]):
+    """``String(length)`` for free text (a reason, a note): NUL stored as in :class:`StorableText`.
+
+    Callers cut free text to the column's length; when escaping makes the stored form longer than that, the
+    text's end is cut until it fits (PostgreSQL would refuse it, SQLite keep it)."""
+
+    impl = String
+    cache_ok = True
+
+    def process_bind_param(self, value: str | None, dialect: Dialect) -> str | None:
+        if value is None:
+            return None
+        stored, length = to_column(value), getattr(self.impl, "length", None)
+        while length is not None and len(stored) > length:  # escaping made it longer: cut the text's end
+            value = value[: len(value) - (len(stored) - length)]
+            stored = to_column(value)
+        return stored
+
+    def process_result_value(self, value: str | None, dialect: Dialect) -> str | None:
+        return None if value is None else from_column(value)
+
+
+class StorableJSON(TypeDecorator[Any]):
+    """The store's JSON (JSONB on PostgreSQL) with every string, keys included, passed through :func:`to_column`."""
+
+    impl = JSON
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
+        return dialect.type_descriptor(JSONB() if dialect.name == "postgresql" else JSON())
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
+        return None if value is None else _walk(value, to_column)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> Any:
+        return None if value is None else _walk(value, from_column)

@@ -3,6 +3,9 @@
 All tables live on the store's one ``Base``; migrations ``0002_study`` and ``0004_study_lifecycle`` create
 them. Uniqueness that the study relies on is enforced by the database, not by the application: one
 submission per participant and task, one review assignment per pick and grader, one row per review version.
+Every free text a user types (drafts, submissions, justifications, margin notes, reasons, reports) uses the
+store's Storable* column types, so a NUL pasted from a PDF is stored on PostgreSQL as on SQLite
+(benger.store._text).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Integer, String, Te
 from sqlalchemy.orm import Mapped, mapped_column
 
 from benger.store._base import Base, JSONType, utcnow
+from benger.store._text import StorableJSON, StorableString, StorableText
 
 ROLES: tuple[str, ...] = ("admin", "participant", "grader", "creator")
 #: The lifecycle of a study, in order (see benger.study._lifecycle).
@@ -88,7 +92,7 @@ class Study(Base):
     __tablename__ = "studies"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    name: Mapped[str] = mapped_column(String(200), unique=True)
+    name: Mapped[str] = mapped_column(StorableString(200), unique=True)
     corpus: Mapped[str] = mapped_column(String(200))
     seed: Mapped[int] = mapped_column(Integer)
     time_limit_s: Mapped[int] = mapped_column(Integer)
@@ -109,7 +113,7 @@ class StudyTask(Base):
     position: Mapped[int] = mapped_column(Integer)
     area: Mapped[str] = mapped_column(String(40))
     difficulty: Mapped[str | None] = mapped_column(String(40))
-    title: Mapped[str | None] = mapped_column(String(300))
+    title: Mapped[str | None] = mapped_column(StorableString(300))
     author_id: Mapped[int | None] = mapped_column(ForeignKey("study_users.id"))
 
 
@@ -146,11 +150,11 @@ class Attempt(Base):
     status: Mapped[str] = mapped_column(String(20), default="open")  # open | started | submitted | skipped
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    draft: Mapped[str] = mapped_column(Text, default="")
+    draft: Mapped[str] = mapped_column(StorableText, default="")
     #: Raised by one with every accepted save; a save based on another version is refused (benger.study._drafts).
     draft_version: Mapped[int] = mapped_column(Integer, default=0)
     draft_saved_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    skip_reason: Mapped[str | None] = mapped_column(String(500))
+    skip_reason: Mapped[str | None] = mapped_column(StorableString(500))
 
 
 class Submission(Base):
@@ -166,11 +170,11 @@ class Submission(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("study_users.id"))
     task_id: Mapped[str] = mapped_column(String(200))
     arm: Mapped[str] = mapped_column(String(20))
-    text: Mapped[str] = mapped_column(Text)
+    text: Mapped[str] = mapped_column(StorableText)
     auto_submitted: Mapped[bool] = mapped_column(Boolean, default=False)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     submitted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    ai_tools: Mapped[str | None] = mapped_column(String(500))  # co-creation arm: the AI tool(s) used
+    ai_tools: Mapped[str | None] = mapped_column(StorableString(500))  # co-creation arm: the AI tool(s) used
 
 
 class Pick(Base):
@@ -189,7 +193,7 @@ class Pick(Base):
     provenance: Mapped[str] = mapped_column(String(20))  # traditional | co_creation | llm
     target_kind: Mapped[str] = mapped_column(String(20))  # human_solution | generation
     target_id: Mapped[str] = mapped_column(String(200))
-    meta: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
+    meta: Mapped[dict[str, Any]] = mapped_column(StorableJSON, default=dict)
 
 
 class ReviewAssignment(Base):
@@ -219,13 +223,13 @@ class Review(Base):
     assignment_id: Mapped[int] = mapped_column(ForeignKey("study_review_assignments.id"), index=True)
     version: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(20))  # draft | submitted
-    dimensions: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
-    justifications: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
+    dimensions: Mapped[dict[str, Any]] = mapped_column(StorableJSON, default=dict)
+    justifications: Mapped[dict[str, Any]] = mapped_column(StorableJSON, default=dict)
     total: Mapped[float | None] = mapped_column(Float)
     grade_points: Mapped[int | None] = mapped_column(Integer)
     passed: Mapped[bool | None] = mapped_column(Boolean)
     supersedes: Mapped[str | None] = mapped_column(String(64))
-    margin_notes: Mapped[list[dict[str, str]] | None] = mapped_column(JSONType)  # [{"quote", "note"}]
+    margin_notes: Mapped[list[dict[str, str]] | None] = mapped_column(StorableJSON)  # [{"quote", "note"}]
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     submitted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
@@ -237,7 +241,7 @@ class ProblemReport(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     assignment_id: Mapped[int] = mapped_column(ForeignKey("study_review_assignments.id"), index=True)
-    text: Mapped[str] = mapped_column(String(2000))
+    text: Mapped[str] = mapped_column(StorableString(2000))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
