@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic.script import ScriptDirectory
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +18,7 @@ from benger.analysis import Leaderboard, leaderboard, leaderboard_from_store
 from benger.errors import InputError
 from benger.schema import Corpus, FalloesungTask, Generation, Judgement, PrincipleItem, SystemConfig
 from benger.store import Store, open_store
+from benger.store._engine import MIGRATIONS_DIR
 
 
 def _close(a: Any, b: Any) -> bool:
@@ -169,7 +171,8 @@ def test_migration_0005_creates_the_covering_indexes(tmp_path: Path) -> None:
     store = open_store(tmp_path / "ix.db")
     assert _index_names(store) >= LEADERBOARD_INDEXES
     with store.engine.connect() as connection:
-        assert connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0007_task_identity"
+        head = ScriptDirectory(str(MIGRATIONS_DIR)).get_current_head()  # a later migration keeps the indexes
+        assert connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == head
         plan = connection.exec_driver_sql(
             "EXPLAIN QUERY PLAN SELECT judge, avg(total) FROM judgements WHERE target_kind = 'generation' "
             "GROUP BY judge"
