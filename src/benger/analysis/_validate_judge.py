@@ -248,3 +248,35 @@ def to_markdown(result: Mapping[str, Any]) -> str:
                 f"{a['test']} | {a['p_value']:.4g} | {'yes' if a['rejected_BY'] else 'no'} |"
             )
     return "\n".join(lines) + "\n"
+
+
+def validation_record(
+    result: Mapping[str, Any], *, judge: str, judge_config_hash: str, rubric_id: str, source: str = "validate-judge"
+) -> Any:
+    """The :class:`benger.store._validations.JudgeValidation` of a :func:`validate_judge` result's candidate
+    (human picks vs the mean blind pool: r, kappa; ICC(2,k) with the judge in a reviewer's place; the blind-pool
+    alt-test at epsilon 0.15), to store so that the judge's rows carry its status."""
+    from benger.store._validations import JudgeValidation
+
+    block = result["candidate"]
+    human = block["agreement"].get("human") or {}
+    alt = block["alt_test_blind"].get("human") or {}
+    omega = alt.get("omega")
+    verdict = "undefined" if omega is None else ("passes" if alt.get("passes") else "fails")
+    return JudgeValidation(
+        judge=judge,
+        judge_config_hash=judge_config_hash,
+        rubric_id=rubric_id,
+        picks="BenGER picks",
+        n_picks=int(result["coverage"]["n_scored"]),
+        pearson=human.get("pearson"),
+        kappa=human.get("kappa"),
+        icc=block["icc_placement"].get("icc_2_k_judge_in_place_mean"),
+        omega=omega,
+        verdict=verdict,
+        source=source,
+        details={
+            "coverage": {k: v for k, v in result["coverage"].items() if k != "missing"},
+            "provenance": dict(result.get("provenance", {})),
+        },
+    )

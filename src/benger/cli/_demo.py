@@ -27,9 +27,9 @@ def run_release_demo(release: Path, db: str, quiet: bool, out: Path | None, limi
 
     from benger.analysis import leaderboard_from_store
     from benger.analysis._data import StudyData
-    from benger.analysis._validate_judge import HEADER, table_rows, validate_judge
+    from benger.analysis._validate_judge import HEADER, table_rows, validate_judge, validation_record
     from benger.cli._execute import _err, _execute, _open, _out, _show
-    from benger.cli._validate import judge_picks
+    from benger.cli._validate import judge_picks, picks_judge_key
     from benger.corpora import load_release
     from benger.llm import load_catalog
     from benger.pipeline import ProgressReporter, RunConfig
@@ -81,8 +81,16 @@ def run_release_demo(release: Path, db: str, quiet: bool, out: Path | None, limi
         per_pick.update(pick_scores)
         unscored.update(missed)
         errors += stats.errors
+    study = StudyData.from_release(release)
+    scores = {sid: sum(v) / len(v) for sid, v in per_pick.items()}
+    report = validate_judge(
+        study, scores, label=f"{judge.name} [{judge.config_hash()[:8]}]", provenance={"release": str(release)}
+    )
+    judge_hash, rubric_id = picks_judge_key(judge_cfg, judge)
+    record = validation_record(report, judge=judge.name, judge_config_hash=judge_hash, rubric_id=rubric_id)
     store = _open(db)
-    try:
+    try:  # the validation first: the leaderboard names the demo judge's status on its rows
+        store.save_judge_validation(record)
         board = leaderboard_from_store(store, corpora=["benchathon", "grundprinzipien"], ci="normal")
     finally:
         store.close()
@@ -90,11 +98,6 @@ def run_release_demo(release: Path, db: str, quiet: bool, out: Path | None, limi
     _out().print(
         f"The local system is ranked only within its own judge ({cfg.resolved_judges()[0].name}): not "
         "comparable with the paper's rows, which GPT-5.4-mini judged."
-    )
-    study = StudyData.from_release(release)
-    scores = {sid: sum(v) / len(v) for sid, v in per_pick.items()}
-    report = validate_judge(
-        study, scores, label=f"{judge.name} [{judge.config_hash()[:8]}]", provenance={"release": str(release)}
     )
     table = Table(title=f"Judge validation on {len(scores)} real picks ({picks_label}; paper judges: all 45 picks)")
     for col in HEADER:

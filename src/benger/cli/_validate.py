@@ -111,6 +111,33 @@ async def judge_picks(
     return stats, scores, {k: v for k, v in unscored.items() if k not in scores}, judge
 
 
+def picks_judge_key(config: Any, judge: Any) -> tuple[str, str]:
+    """(judge config hash, rubric id) of the judgements ``judge_picks`` makes: the key of the judge's rows."""
+    from benger.pipeline._orchestrate import run_prompts
+    from benger.pipeline._units import rubric_for_kind
+
+    rubric = rubric_for_kind("falloesung")
+    return run_prompts(config).judge_config_hash(judge, rubric), rubric.id
+
+
+def _store_validation(db: str | None, result: dict[str, Any], provenance: dict[str, Any]) -> None:
+    """Saves the candidate's validation (``validation_record``) in the store, for its rows' judge status."""
+    from benger.analysis._validate_judge import validation_record
+    from benger.cli._execute import _open
+
+    record = validation_record(
+        result,
+        judge=provenance["judge"],
+        judge_config_hash=provenance["judge_config_hash"],
+        rubric_id=provenance["rubric_id"],
+    )
+    store = _open(db)
+    try:
+        store.save_judge_validation(record)
+    finally:
+        store.close()
+
+
 def _write(result: dict[str, Any], markdown: str, out: Path | None) -> None:
     if out is None:
         return
@@ -191,6 +218,8 @@ def validate_judge(
         result = run_validation(data, scores, label=label, provenance=provenance)
     except ValueError as exc:
         raise InputError(str(exc)) from None
+    if "judge_config_hash" in provenance:  # a judge configuration was judged into a store: keep the verdict there
+        _store_validation(db, result, provenance)
     markdown = to_markdown(result)
     _console().print(markdown)
     _write(result, markdown, out)
@@ -245,9 +274,12 @@ def _judge_release(
         _err().print(f"unscored pick {sid}: {reason}")
     sds = [statistics.pstdev(v) for v in per_pick.values() if len(v) >= 2]
     scores = {sid: statistics.fmean(v) for sid, v in per_pick.items()}
+    judge_hash, rubric_id = picks_judge_key(cfg, judge)
     provenance = {
         "judge": judge.name,
         "judge_config": judge.config_hash()[:8],
+        "judge_config_hash": judge_hash,
+        "rubric_id": rubric_id,
         "model": f"{judge.provider}:{judge.model}",
         "repeats": cfg.repeats,
         "within_judge_sd_mean": statistics.fmean(sds) if sds else None,

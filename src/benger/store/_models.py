@@ -177,6 +177,27 @@ class ClaimRow(Base):
     expires_at: Mapped[float] = mapped_column(Float)
 
 
+class JudgeValidationRow(_Timestamps, Base):
+    """A judge configuration's validation against human reviews (``benger validate-judge``), one per
+    (judge config hash, rubric id, picks); a new validation of the same picks replaces it."""
+
+    __tablename__ = "judge_validations"
+
+    judge_config_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    rubric_id: Mapped[str] = mapped_column(String(100), primary_key=True)
+    picks: Mapped[str] = mapped_column(String(200), primary_key=True)
+    judge: Mapped[str] = mapped_column(String(200), index=True)
+    n_picks: Mapped[int] = mapped_column(Integer)
+    pearson: Mapped[float | None] = mapped_column(Float)
+    kappa: Mapped[float | None] = mapped_column(Float)
+    icc: Mapped[float | None] = mapped_column(Float)
+    omega: Mapped[float | None] = mapped_column(Float)
+    verdict: Mapped[str] = mapped_column(String(20))
+    source: Mapped[str] = mapped_column(String(40))
+    validated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    details: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
+
+
 CORE_TABLES: tuple[str, ...] = (
     "corpora",
     "tasks",
@@ -187,4 +208,5 @@ CORE_TABLES: tuple[str, ...] = (
     "human_reviews",
     "metric_values",
     "claims",
+    "judge_validations",
 )

@@ -41,6 +41,7 @@ from benger.store._models import (
 )
 from benger.store._session import StoreBase, row_values
 from benger.store._text import restored_json
+from benger.store._validations import ValidationsMixin
 
 _GEN_KEY = ["corpus", "task_id", "config_hash", "run_index"]
 _JUDGE_KEY = ["target_kind", "target_id", "judge_config_hash", "rubric_id", "repeat_index"]
@@ -60,7 +61,7 @@ def _id_filter(stmt: Select[Any], column: Any, ids: Iterable[str] | None) -> tup
     return stmt, set(wanted)
 
 
-class Store(ClaimsMixin, StoreBase):
+class Store(ValidationsMixin, ClaimsMixin, StoreBase):
     """Typed access to the benger database (SQLite file or PostgreSQL); safe across threads and processes."""
 
     # -- corpora and tasks -------------------------------------------------------------------------

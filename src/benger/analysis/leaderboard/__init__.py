@@ -27,7 +27,8 @@ leaves them out (the release's manuscript: n = 15, 66.6). The board says which (
 Modules, lowest first (no module imports one above it): ``model`` (rows, board, constants) <- ``context`` (the
 :class:`LeaderboardContext`: scope, CI settings, switches) <- ``identity``, ``metrics``, ``sums``, ``ranking``,
 ``heap`` <- ``build`` (the one aggregation) <- ``records`` / ``store`` (its two input paths); ``render`` (CSV,
-JSON, Markdown, rich) and ``table1`` (results.json's Table 1 block) read a finished board.
+JSON, Markdown, rich) and ``table1`` (results.json's Table 1 block) read a finished board; ``validity`` gives a
+judge's status (:func:`judge_status`, also for the viewer).
 """
 
 from benger.analysis.leaderboard.context import CiSettings, LeaderboardContext
@@ -44,19 +45,23 @@ from benger.analysis.leaderboard.model import (
 )
 from benger.analysis.leaderboard.records import leaderboard
 from benger.analysis.leaderboard.store import leaderboard_from_store
+from benger.analysis.leaderboard.validity import NOT_MEANINGFUL, JudgeStatus, judge_status
 
 __all__ = [
     "AGGREGATION",
+    "NOT_MEANINGFUL",
     "NOT_RANKED",
     "POOLED",
     "RAW_SCALE",
     "CiKind",
     "CiSettings",
+    "JudgeStatus",
     "Leaderboard",
     "LeaderboardContext",
     "LeaderboardRow",
     "SystemRank",
     "display_names",
+    "judge_status",
     "leaderboard",
     "leaderboard_from_store",
 ]

@@ -32,12 +32,14 @@ from benger.analysis.leaderboard.sums import (
     sums_from_items,
     unit_scores,
 )
+from benger.analysis.leaderboard.validity import JudgeStatus, judge_status
 from benger.corpora._release import RELEASE_JUDGE_CONFIG_HASH
 from benger.metrics._answers import accuracy
 from benger.stats import MIN_INTERVAL_N, best_method, bootstrap_mean_cis, mean_ci, proportion_ci
 from benger.stats._mean_ci import describe
 from benger.store._aggregate import Answer, ConfigProvenance, GenerationCount, MetricGroupMean
 from benger.store._aggregate_items import ItemScore, RowSums
+from benger.store._validations import JudgeValidation
 
 ItemSource = Union[Sequence[ItemScore], Callable[[], Sequence[ItemScore]]]  # noqa: UP007  (a runtime alias)
 Interval = tuple[Any, Any, Any]  # low, high, the method used (None: no interval)
@@ -65,6 +67,8 @@ class BoardInputs:
     displays: Mapping[str, str] = field(default_factory=dict)
     sums: Sequence[RowSums] | None = None
     superseded: Mapping[RowKey, int] = field(default_factory=dict)
+    #: stored judge validations (``Store.judge_validations()``): each row names its judge's status
+    validations: Sequence[JudgeValidation] = ()
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -225,6 +229,13 @@ def build(inputs: BoardInputs, context: LeaderboardContext) -> Leaderboard:
                 "metrics": dict(sorted(metric_by_row.get(rk, {}).items())),
             }
         )
+    statuses: dict[tuple[str, str], JudgeStatus] = {}
+    for r in raw:
+        if r["judge"] is not None and r["judge_config_hash"] is not None:
+            key = (r["judge"], r["judge_config_hash"])
+            if key not in statuses:
+                statuses[key] = judge_status(*key, inputs.validations)
+            r["judge_status"], r["scores_meaningful"] = statuses[key].label, statuses[key].meaningful
     for r in raw:
         _proportion_cis(r, context, answer_tasks.get((r["system"], r["config_hash"], r["corpus"]), 0))
     return _board(raw, inputs, context)

@@ -59,6 +59,11 @@ class LeaderboardRow(BaseModel):
     pass_ci_high: float | None = None
     accuracy_ci_low: float | None = None
     accuracy_ci_high: float | None = None
+    #: the judge configuration's validation status (``benger.analysis.leaderboard.judge_status``): "validated on
+    #: BenGER picks: ω = 0.60, passes", "failed ...: r = −0.74", "not validated"; None for unjudged/pooled rows
+    judge_status: str | None = None
+    #: False when the judge failed its validation: the row's scores are marked "scores not meaningful"
+    scores_meaningful: bool = True
     answered: int
     answer_items: int
     generations: int

@@ -17,6 +17,7 @@ from benger.analysis.leaderboard.model import Leaderboard
 from benger.schema import FalloesungTask, Generation, Judgement, PrincipleItem, SystemConfig
 from benger.store._aggregate import Answer, ConfigProvenance, GenerationCount, MetricGroupMean
 from benger.store._aggregate_items import ItemScore
+from benger.store._validations import JudgeValidation
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -94,15 +95,16 @@ def leaderboard(
     *,
     systems: Mapping[str, SystemConfig] | None = None,
     metric_values: Sequence[MetricRecord] | None = None,
+    validations: Sequence[JudgeValidation] = (),
     **options: Any,
 ) -> Leaderboard:
     """The leaderboard from records (``tasks``: task id -> task; ``systems``: name -> config, for the tier).
 
     ``context`` (or the flat ``options`` of :meth:`LeaderboardContext.of`: ``ci``, ``seed``, ``n_resamples``,
-    ``confidence``, ``judges``, ``rubrics``, ``metric_signatures``, ``pool_judges``, ``include_superseded``) sets
-    the scope and the CI; ``metric_values`` add per-row metric means under one signature per metric (default: each
-    metric's most frequent signature). The store path :func:`leaderboard_from_store` computes the same numbers in
-    SQL.
+    ``confidence``, ``unit``, ``judges``, ``rubrics``, ``metric_signatures``, ``pool_judges``,
+    ``include_superseded``) sets the scope and the CI; ``metric_values`` add per-row metric means under one
+    signature per metric (default: each metric's most frequent signature); ``validations``: judge validations, for
+    each row's judge status. The store path :func:`leaderboard_from_store` computes the same numbers in SQL.
     """
     ctx = LeaderboardContext.of(context, **options)
     judges = ctx.judges
@@ -143,5 +145,6 @@ def leaderboard(
         displays=display_names(systems.values() if systems else []),
         signatures=signatures,
         superseded=superseded,
+        validations=validations,
     )
     return build(inputs, ctx)

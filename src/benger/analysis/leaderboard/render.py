@@ -14,6 +14,7 @@ import json
 from typing import TYPE_CHECKING, Any, get_args
 
 from benger.analysis.leaderboard.metrics import short_label
+from benger.analysis.leaderboard.validity import NOT_MEANINGFUL
 
 if TYPE_CHECKING:
     from benger.analysis.leaderboard.model import Leaderboard, LeaderboardRow
@@ -38,6 +39,7 @@ HEADERS = (
     "Unjudged",
     "Unscored",
     "Vs paper",
+    "Judge status",
 )
 _LEFT = {"System", "Config", "Tier", "Judge", "Judge cfg", "Corpus"}
 
@@ -99,6 +101,11 @@ def _vs_paper(row: LeaderboardRow) -> str:
     return "–"
 
 
+def _judge_status(row: LeaderboardRow) -> str:
+    """The judge's validation status (a failed judge's label ends "scores not meaningful", issue 24)."""
+    return row.judge_status or "–"
+
+
 def cells(board: Leaderboard, row: LeaderboardRow) -> list[str]:
     """The printed cells of one row (``HEADERS`` then one column per metric)."""
     ci = f"[{_f(row.ci_low)}, {_f(row.ci_high)}]" if row.ci_low is not None and row.ci_high is not None else "–"
@@ -122,6 +129,7 @@ def cells(board: Leaderboard, row: LeaderboardRow) -> list[str]:
         str(row.unjudged),
         str(row.unscored),
         _vs_paper(row),
+        _judge_status(row),
     ] + [_f(row.metrics[m].mean if m in row.metrics else None, 3) for m in board.metric_signatures]
 
 
@@ -145,6 +153,9 @@ def provenance_lines(board: Leaderboard) -> list[str]:
         configs = sorted({r.judge_config_id for r in board.rows if r.group == group and r.judge_config_id})
         if rubrics:
             lines.append(f"Judge group {group}: judge config {', '.join(configs) or '–'}; rubric {', '.join(rubrics)}.")
+    failed = sorted({f"{r.judge} [{r.judge_config_id}]" for r in board.rows if not r.scores_meaningful})
+    if failed:
+        lines.append(f"Judge validation failed for {', '.join(failed)}: those rows' {NOT_MEANINGFUL}.")
     reasons = sorted({r.comparable for r in board.rows if r.comparable and r.comparable.startswith("not comparable")})
     lines += [f"Vs paper: {reason}." for reason in reasons]
     if board.metric_signatures:
@@ -175,7 +186,7 @@ def to_markdown(board: Leaderboard) -> str:
 
 
 _RICH = ("Rank", "System", "Config", "Judge", "Corpus", "n", "Mean", "95% CI", "GP", "Pass",
-         "Acc. (ans/all)", "Fail", "Excl", "Trunc", "Unjdg", "Unsc", "Vs paper")  # fmt: skip
+         "Acc. (ans/all)", "Fail", "Excl", "Trunc", "Unjdg", "Unsc", "Vs paper", "Judge status")  # fmt: skip
 _RICH_SKIP = (3, 5)  # tier and judge config id: in the exports, the Markdown and (per judge group) the caption
 
 

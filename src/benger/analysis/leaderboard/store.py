@@ -69,6 +69,7 @@ def leaderboard_from_store(store: Any, context: LeaderboardContext | None = None
         displays=display_names(configs),
         signatures=signatures,
         superseded=superseded,
+        validations=store.judge_validations(),
     )
     board = build(inputs, ctx)
     return board.model_copy(update={"system_aliases": aliases}) if aliases else board

@@ -180,13 +180,15 @@ def _creator_calibration(ctx: Context) -> Any:
 @statistic("extras.paired_systems", m.PairedSystems, unit=RAW, order=700)
 def _paired_systems(ctx: Context) -> Any:
     """Paired comparisons of every two systems over shared tasks."""
-    scores: dict[str, dict[str, float]] = {}
-    for g in ctx.data.final_generations():
-        scores.setdefault(g.system, {})[g.task_id] = g.raw
+    per_task: dict[str, dict[str, list[float]]] = {}
+    for g in ctx.data.final_generations():  # the task is the unit: its generations (repetitions) are averaged
+        per_task.setdefault(g.system, {}).setdefault(g.task_id, []).append(g.raw)
+    scores = {s: {t: sum(v) / len(v) for t, v in tasks.items()} for s, tasks in per_task.items()}
     pairs = paired_system_comparisons(scores, n_resamples=ctx.n_boot, seed=ctx.seed + 16)
     return {
-        "method": "paired percentile bootstrap of the mean per-task score difference over shared tasks; "
-        "two-sided bootstrap p, Holm-corrected over all pairs",
+        "method": "per system and task the mean over the task's generations; paired percentile bootstrap CI of "
+        "the mean per-task difference over shared tasks; two-sided sign-flip p (exact up to 12 tasks, else "
+        "(1 + #)/(B + 1)), Holm-corrected over all pairs",
         "inputs": {"systems": len(scores), "n_boot": ctx.n_boot},
         "pairs": [p._asdict() for p in pairs],
     }

@@ -248,10 +248,11 @@ class CoCreation(Block):
 
 
 class PairedSystems(Block):
-    """Every pair of systems: paired bootstrap of the mean per-task score difference over shared tasks.
+    """Every pair of systems: paired bootstrap CI of the mean per-task score difference over shared tasks and a
+    sign-flip p-value, Holm-corrected.
 
-    ``pairs: [{a, b, n, delta, low, high, p_value, p_holm, significant, n_missing}]`` (``n_missing``: shared tasks
-    dropped for a missing score)."""
+    ``pairs: [{a, b, n, delta, low, high, p_value, p_holm, significant, n_missing, test, correction}]``
+    (``n_missing``: shared tasks dropped for a missing score; ``test``: exact or monte carlo)."""
 
     pairs: list[SystemPair]
 

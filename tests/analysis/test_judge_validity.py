@@ -1,0 +1,94 @@
+"""Issue 24 item 4: judge validity travels with the scores (stored validations, a status on every row, failed
+judges' rows marked "scores not meaningful" in the terminal table, CSV, JSON and Markdown)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+from benger.analysis import leaderboard, leaderboard_from_store
+from benger.analysis.leaderboard import NOT_MEANINGFUL, judge_status
+from benger.analysis.leaderboard.validity import RELEASED_VALIDATIONS
+from benger.corpora._release import PRIMARY_JUDGE, RELEASE_JUDGE_CONFIG_HASH
+from benger.schema import Corpus, FalloesungTask, Generation, Judgement
+from benger.store import open_store
+from benger.store._validations import JudgeValidation
+
+TASKS = [FalloesungTask(task_id=f"t{i}", corpus="fall", area="Zivilrecht", facts="SV", reference="ML")
+         for i in range(3)]  # fmt: skip
+
+
+def _failed(when: int = 1) -> JudgeValidation:
+    return JudgeValidation(judge="tiny", judge_config_hash="jh-tiny", rubric_id="falloesung@1+abc",
+                           picks="BenGER picks", n_picks=12, pearson=-0.74, kappa=-0.1, omega=0.0,
+                           verdict="fails", validated_at=datetime(2026, 12, when, tzinfo=UTC))  # fmt: skip
+
+
+def _records() -> tuple[list[Generation], list[Judgement]]:
+    gens = [Generation(generation_id=f"g{i}", task_id=f"t{i}", system="S", config_hash="h", text="x")
+            for i in range(3)]  # fmt: skip
+    judgements = [
+        Judgement(judgement_id=f"g{i}-{judge}", target_kind="generation", target_id=f"g{i}", judge=judge,
+                  judge_config_hash=f"jh-{judge}", rubric_id="falloesung@1+abc", repeat_index=0, status="scored",
+                  total=83.0, grade_points=13, passed=True)
+        for i in range(3) for judge in ("tiny", "other")
+    ]  # fmt: skip
+    return gens, judgements
+
+
+def test_status_labels() -> None:
+    assert judge_status("tiny", "jh-tiny", [_failed()]).label == (
+        f"failed on BenGER picks (falloesung@1+abc): r = −0.74, ω = 0.00 — {NOT_MEANINGFUL}"
+    )
+    assert not judge_status("tiny", "jh-tiny", [_failed()]).meaningful
+    assert judge_status("nobody", "x", []).label == "not validated"
+    primary = judge_status(PRIMARY_JUDGE, RELEASE_JUDGE_CONFIG_HASH)
+    assert (primary.label, primary.meaningful) == ("validated on BenGER picks: ω = 0.60, passes", True)
+    # another configuration of a validated judge name says which configuration the verdict is about
+    assert judge_status("tiny", "jh-new", [_failed()]).label.endswith("(as judge config jh-tiny)")
+    passing = _failed(2).model_copy(update={"verdict": "passes", "omega": 0.7, "pearson": 0.8})
+    assert judge_status("tiny", "jh-tiny", [_failed(1), passing]).state == "passes"  # the newest one counts
+
+
+def test_a_failed_judges_rows_say_their_scores_are_not_meaningful() -> None:
+    """Before: the demo's 0.5B judge gave 83/100, pass 100 %, with r = −0.74 and no sign of it on the row."""
+    gens, judgements = _records()
+    board = leaderboard(gens, judgements, {t.task_id: t for t in TASKS}, validations=[_failed()])
+    rows = {r.judge: r for r in board.rows}
+    assert (rows["tiny"].scores_meaningful, rows["other"].scores_meaningful) == (False, True)
+    assert rows["other"].judge_status == "not validated"
+    md = board.to_markdown()
+    assert NOT_MEANINGFUL in md and "Judge validation failed for tiny [jh-tiny]" in md
+    exported = {r["judge"]: r for r in csv.DictReader(io.StringIO(board.to_csv()))}
+    assert exported["tiny"]["scores_meaningful"] == "False" and NOT_MEANINGFUL in exported["tiny"]["judge_status"]
+    assert json.loads(board.to_json())["rows"][0]["judge_status"] is not None
+    from rich.console import Console
+
+    console = Console(record=True, width=400)
+    console.print(board.to_rich())
+    assert NOT_MEANINGFUL in console.export_text()
+
+
+def test_validations_are_stored_and_read_by_the_store_leaderboard(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "v.db")
+    try:
+        store.add_corpus(Corpus(name="fall", tasks=TASKS))
+        gens, judgements = _records()
+        for g in gens:
+            store.save_generation(g)
+        for j in judgements:
+            store.save_judgement(j)
+        store.save_judge_validation(_failed(1))
+        store.save_judge_validation(_failed(1).model_copy(update={"pearson": -0.5}))  # same key: replaced
+        (stored,) = store.judge_validations()
+        assert stored.pearson == -0.5 and stored.verdict == "fails"
+        board = leaderboard_from_store(store)
+        tiny = next(r for r in board.rows if r.judge == "tiny")
+        assert not tiny.scores_meaningful and "r = −0.50" in (tiny.judge_status or "")
+        assert judge_status("tiny", "jh-tiny", store=store).state == "failed"
+    finally:
+        store.close()
+    assert RELEASED_VALIDATIONS[0].judge == PRIMARY_JUDGE
