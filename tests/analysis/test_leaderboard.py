@@ -263,7 +263,7 @@ def test_metric_columns_by_hand() -> None:
     assert by_key[("A", "fall")]["bleu"]["mean"] == pytest.approx(0.3) and by_key[("A", "fall")]["bleu"]["n"] == 2
     # the tables gain short-labelled columns with 3 decimals
     md = board.to_markdown().splitlines()
-    assert md[2].endswith("| Unscored | Vs paper | BLEU | chrF |")
+    assert md[2].endswith("| Unscored | Vs paper | Judge status | BLEU | chrF |")
     assert md[4].endswith("| 0.600 | 70.000 |") and md[5].endswith("| – | 35.000 |")
     assert "bleu = bleu@2; chrf = chrf@1" in board.to_markdown()
     # the user may choose a signature: the minority bleu@1 then gives A fall 0.99 (n 1)

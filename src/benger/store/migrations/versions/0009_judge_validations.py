@@ -2,8 +2,8 @@
 r, kappa, ICC, alt-test omega and verdict, date), so that every leaderboard row can name its judge's status
 (issue 24).
 
-Revision ID: 0008_judge_validations
-Revises: 0007_task_identity
+Revision ID: 0009_judge_validations
+Revises: 0008_draft_version
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from alembic import op
 
 from benger.store._base import JSONType
 
-revision: str = "0008_judge_validations"
-down_revision: str | None = "0007_task_identity"
+revision: str = "0009_judge_validations"
+down_revision: str | None = "0008_draft_version"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
