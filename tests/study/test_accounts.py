@@ -3,6 +3,7 @@ password reset and change, roles, and the account commands of the CLI."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager
@@ -25,7 +26,7 @@ from benger.study import (
     set_password,
     set_roles,
 )
-from benger.study._accounts import FAILURE_WINDOW, MAX_ACCOUNT_FAILURES, MAX_FAILURES, now_utc
+from benger.study._accounts import BACKOFF, FAILURE_WINDOW, MAX_ACCOUNT_FAILURES, MAX_FAILURES, now_utc
 from benger.study._models import StudyUser
 
 
@@ -125,3 +126,42 @@ def test_cli_account_commands(store: Store, tmp_path: Path) -> None:
         assert row.groups == "kurs-a kurs-b"
     missing = runner.invoke(app, ["study", "deactivate", "niemand", "--db", db])
     assert missing.exit_code != 0 and "Es gibt kein Konto niemand" in str(missing.exception or missing.output)
+
+
+def test_21_wrong_logins_never_refuse_the_owner_on_a_known_device(store: Store) -> None:
+    """Issue 25, observation 4: 21 wrong logins for a name made the owner's right password fail with 429 for
+    15 minutes. Now the attacker is slowed (one guess per BACKOFF), the owner's known device is not refused."""
+    user(store, "ziel", "participant")
+    now = now_utc()
+    outcomes = [_outcome(store, "ziel", "falsch-falsch", f"10.0.0.{i}") for i in range(21)]
+    assert outcomes == ["wrong"] * MAX_ACCOUNT_FAILURES + ["limited"]
+    assert authenticate(store, "ziel", PASSWORD, "192.168.1.5", known_device="geraet-1") is not None
+    # from an unknown device: backoff, not a lockout: one more attempt per minute since the window began
+    now = now_utc()  # (the owner's login reset the counters; the attack starts again)
+    for i in range(21):
+        _outcome(store, "ziel", "falsch-falsch", f"10.0.1.{i}")
+    with pytest.raises(RateLimited, match=r"in \d+ Sekunden"):
+        authenticate(store, "ziel", PASSWORD, "10.9.9.9", now=now + timedelta(seconds=5))
+    assert authenticate(store, "ziel", PASSWORD, "10.9.9.9", now=now + BACKOFF + timedelta(seconds=1)) is not None
+
+
+def test_a_known_device_has_its_own_limit(store: Store) -> None:
+    user(store, "ziel", "participant")
+    outcomes = []
+    for _ in range(MAX_FAILURES + 1):
+        try:
+            outcomes.append(bool(authenticate(store, "ziel", "falsch-falsch", "a", known_device="gestohlen")))
+        except RateLimited:
+            outcomes.append(None)
+    assert outcomes == [False] * MAX_FAILURES + [None]  # a stolen device cookie gives no unlimited guessing
+    assert authenticate(store, "ziel", PASSWORD, "a", known_device="anderes") is not None
+
+
+def test_refused_attempts_are_not_counted(store: Store) -> None:
+    user(store, "ziel", "participant")
+    t0 = now_utc()
+    for i in range(MAX_FAILURES + 10):  # 10 refused on top of the 5 checked
+        with contextlib.suppress(RateLimited):
+            authenticate(store, "ziel", "falsch-falsch", "a", now=t0 + timedelta(seconds=i))
+    # one minute in, exactly one more attempt is checked (the refused ones did not use it up)
+    assert authenticate(store, "ziel", PASSWORD, "a", now=t0 + BACKOFF + timedelta(seconds=1)) is not None

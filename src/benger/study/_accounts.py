@@ -1,9 +1,14 @@
 """Accounts: argon2 password hashes, roles, invitation links, login limits, server-side session revocation.
 
-Login limit: every attempt first increments two counters in one short transaction (one per account name,
-one per account name and client address) with ``INSERT ... ON CONFLICT DO UPDATE ... RETURNING``; on
-PostgreSQL the conflicting insert waits for the row lock, so parallel attempts are numbered one by one
-and only attempts numbered within both limits reach the password check. A successful login resets both.
+Login limit (backoff that cannot be turned against the owner): every attempt first increments its counters
+in one short transaction with ``INSERT ... ON CONFLICT DO UPDATE ... RETURNING``; on PostgreSQL the
+conflicting insert waits for the row lock, so parallel attempts are numbered one by one and only attempts
+numbered within every limit reach the password check; a refused attempt is taken back out, so counters count
+checked attempts only. The counters: per account name and client (address, or the known device), and per
+account name from anywhere. Each allows its limit within the window and then one more attempt per
+``BACKOFF`` elapsed (an attacker gets one guess a minute, not a lockout). The per-account counter does not
+apply to a *known device* (a browser in which this account logged in before, ``known_device=True``): 21
+wrong passwords from elsewhere never refuse the owner there. A successful login resets the counters.
 
 Sessions: a login copies the account's ``session_version`` into the signed cookie; logout, deactivation
 and a password change raise it, which ends every session of the account (the cookie alone no longer opens
@@ -12,6 +17,7 @@ anything, see benger.web._security.user_of).
 
 from __future__ import annotations
 
+import math
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -35,6 +41,8 @@ MAX_FAILURES = 5
 #: Login attempts per account name (from any address) within the window: caps spread-out guessing.
 MAX_ACCOUNT_FAILURES = 20
 FAILURE_WINDOW = timedelta(minutes=15)
+#: Beyond a limit, one more attempt is allowed per BACKOFF elapsed since the window began.
+BACKOFF = timedelta(minutes=1)
 
 
 def aware(value: datetime) -> datetime:
@@ -102,8 +110,9 @@ def create_user(session: Session, username: str, password: str, roles: list[str]
     return user
 
 
-def _bump(session: Session, key: str, now: datetime) -> int:
-    """Atomically count one attempt under ``key`` (a new window after FAILURE_WINDOW); returns the count."""
+def _bump(session: Session, key: str, now: datetime) -> tuple[int, datetime]:
+    """Atomically count one attempt under ``key`` (a new window after FAILURE_WINDOW); returns the count and
+    the window's start."""
     dialect = session.get_bind().dialect.name
     insert = postgresql.insert(LoginCounter) if dialect == "postgresql" else sqlite.insert(LoginCounter)
     stale = LoginCounter.window_start < now - FAILURE_WINDOW
@@ -116,9 +125,19 @@ def _bump(session: Session, key: str, now: datetime) -> int:
                 "window_start": case((stale, now), else_=LoginCounter.window_start),
             },
         )
-        .returning(LoginCounter.attempts)
+        .returning(LoginCounter.attempts, LoginCounter.window_start)
     )
-    return int(session.execute(stmt).scalar_one())
+    attempts, start = session.execute(stmt).one()
+    return int(attempts), aware(start)
+
+
+def allowed(attempts: int, limit: int, window_start: datetime, now: datetime) -> timedelta | None:
+    """None when attempt number ``attempts`` is within ``limit`` plus one per BACKOFF elapsed since
+    ``window_start``; otherwise how long until the next one is allowed."""
+    extra = int((now - window_start) / BACKOFF)
+    if attempts <= limit + extra:
+        return None
+    return window_start + BACKOFF * (attempts - limit) - now
 
 
 @dataclass(frozen=True)
@@ -130,27 +149,47 @@ class LoggedIn:
     session_version: int
 
 
-def login_keys(username: str, address: str) -> tuple[str, str]:
-    """The counter keys of an attempt: per account and address, and per account (sorted: one lock order)."""
+def login_keys(username: str, client: str) -> tuple[str, str]:
+    """The counter keys of an attempt: per account and client, and per account (sorted: one lock order)."""
     name = username.strip().lower()
-    return f"addr:{name}|{address}", f"name:{name}"
+    return f"addr:{name}|{client}", f"name:{name}"
 
 
 def authenticate(
-    store: Store, username: str, password: str, address: str, now: datetime | None = None
+    store: Store,
+    username: str,
+    password: str,
+    address: str,
+    now: datetime | None = None,
+    known_device: str | None = None,
 ) -> LoggedIn | None:
-    """Check a login; None for a wrong name or password. Raises RateLimited beyond the limits.
+    """Check a login; None for a wrong name or password. Raises RateLimited beyond the limits (the message
+    says in how many seconds the next attempt is possible).
 
-    The attempt is counted (and committed) before the password is checked, so the limit holds under any
-    number of parallel requests; a success resets the counters of this account and address.
+    ``known_device``: the id of a browser in which this account logged in before (a signed cookie, see
+    benger.web._auth); its attempts count per device instead of per address and are exempt from the
+    per-account limit. The attempt is counted (and committed) before the password is checked, so the limits
+    hold under any number of parallel requests; a success resets the counters of this account and client.
     """
     now = now or now_utc()
-    by_address, by_name = login_keys(username, address)
+    by_client, by_name = login_keys(username, f"device:{known_device}" if known_device else address)
+    limits = [(by_client, MAX_FAILURES)] + ([] if known_device else [(by_name, MAX_ACCOUNT_FAILURES)])
     with store.session() as session:
-        per_address = _bump(session, by_address, now)
-        per_name = _bump(session, by_name, now)
-    if per_address > MAX_FAILURES or per_name > MAX_ACCOUNT_FAILURES:
-        raise RateLimited("Zu viele Fehlversuche. Bitte später erneut versuchen.", field="password")
+        counted = {key: _bump(session, key, now) for key, _ in limits}
+        waits = [w for key, limit in limits if (w := allowed(counted[key][0], limit, counted[key][1], now))]
+        if waits:  # refused: not counted, so the counters count checked attempts only
+            session.execute(
+                update(LoginCounter)
+                .where(LoginCounter.key.in_(list(counted)))
+                .values(attempts=LoginCounter.attempts - 1)
+            )
+    if waits:
+        seconds = max(1, math.ceil(max(waits).total_seconds()))
+        raise RateLimited(
+            "Zu viele Fehlversuche. Der nächste Versuch ist in {seconds} Sekunden möglich.",
+            field="password",
+            seconds=seconds,
+        )
     with store.session() as session:
         user = session.scalar(select(StudyUser).where(StudyUser.username == username.strip()))
         ok = False
@@ -163,7 +202,7 @@ def authenticate(
             _HASHER.hash(password)  # same cost for unknown names, so timing does not reveal them
         if not ok or user is None:
             return None
-        session.execute(delete(LoginCounter).where(LoginCounter.key.in_((by_address, by_name))))
+        session.execute(delete(LoginCounter).where(LoginCounter.key.in_((by_client, by_name))))
         if _HASHER.check_needs_rehash(user.password_hash):
             user.password_hash = _HASHER.hash(password)
         return LoggedIn(user.id, user.roles, user.session_version)

@@ -68,6 +68,7 @@ def create_app(store: Store, *, secure_cookies: bool = False, sweep_every_s: flo
     app.state.store = store
     with store.session() as session:
         key = secret_key(session)
+    app.state.secret_key = key
     app.add_middleware(
         SessionMiddleware,
         secret_key=key,

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import secrets
+
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import RedirectResponse, Response
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from benger.schema import AREAS
 from benger.study import (
@@ -18,8 +21,8 @@ from benger.study import (
 )
 from benger.study._errors import de_number
 from benger.study._models import EXPERTISE_LEVELS
-from benger.web._i18n import LANGS
-from benger.web._render import render
+from benger.web._i18n import LANGS, message
+from benger.web._render import lang_of, render
 from benger.web._security import (
     LoggedInUser,
     Participant,
@@ -32,6 +35,9 @@ from benger.web._security import (
 )
 
 router = APIRouter()
+#: The signed cookie of a browser in which accounts logged in before (known device), and how long it lasts.
+DEVICE_COOKIE = "benger_device"
+DEVICE_MAX_AGE_S = 180 * 24 * 3600
 LEVEL_LABELS = {
     "layperson": "Laie",
     "law_student": "Jurastudent*in",
@@ -81,14 +87,53 @@ def login_page(request: Request) -> Response:
 
 @router.post("/login", dependencies=[Depends(check_csrf)])
 def login_post(request: Request, username: str = Form(...), password: str = Form(...)) -> Response:
+    """Log in; the browser keeps a signed device cookie naming the accounts that logged in with it, so an
+    attacker's failed attempts elsewhere never refuse the owner here (benger.study._accounts)."""
+    signer = device_signer(request)
+    device_id, names = read_device(signer, request.cookies.get(DEVICE_COOKIE))
+    name = username.strip().lower()
     try:
-        user = authenticate(store_of(request), username, password, client_address(request))
+        user = authenticate(
+            store_of(request),
+            username,
+            password,
+            client_address(request),
+            known_device=device_id if name in names else None,
+        )
     except RateLimited as exc:
-        return render(request, "login.html", 429, error=exc.template)
+        return render(request, "login.html", 429, error=message(exc, lang_of(request)))
     if user is None:
         return render(request, "login.html", 401, error="Benutzername oder Passwort ist falsch.")
     login(request, user)
-    return RedirectResponse(home_of(user.roles), status_code=303)
+    response = RedirectResponse(home_of(user.roles), status_code=303)
+    device = signer.dumps({"d": device_id or secrets.token_urlsafe(16), "n": sorted({*names, name})[-20:]})
+    response.set_cookie(
+        DEVICE_COOKIE,
+        device,
+        max_age=DEVICE_MAX_AGE_S,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+    return response
+
+
+def device_signer(request: Request) -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(request.app.state.secret_key, salt="benger-device")
+
+
+def read_device(signer: URLSafeTimedSerializer, cookie: str | None) -> tuple[str | None, set[str]]:
+    """(device id, account names that logged in on it) from the signed device cookie; (None, {}) if absent or
+    forged."""
+    if not cookie:
+        return None, set()
+    try:
+        data = signer.loads(cookie, max_age=DEVICE_MAX_AGE_S)
+    except BadSignature:
+        return None, set()
+    if not isinstance(data, dict) or not isinstance(data.get("d"), str) or not isinstance(data.get("n"), list):
+        return None, set()
+    return data["d"], {str(n) for n in data["n"]}
 
 
 @router.post("/logout", dependencies=[Depends(check_csrf)])

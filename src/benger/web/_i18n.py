@@ -104,7 +104,8 @@ EN: dict[str, str] = {
     "Keine Berechtigung für diesen Eintrag.": "You may not open this entry.",
     "Das Formular ist abgelaufen (CSRF). Bitte neu laden.": "The form has expired (CSRF). Please reload.",
     "Benutzername oder Passwort ist falsch.": "User name or password is wrong.",
-    "Zu viele Fehlversuche. Bitte später erneut versuchen.": "Too many failed attempts. Please try again later.",
+    "Zu viele Fehlversuche. Der nächste Versuch ist in {seconds} Sekunden möglich.":
+        "Too many failed attempts. The next attempt is possible in {seconds} seconds.",
     "Lösen Sie den Fall im Gutachtenstil allein, ohne KI-Werkzeuge. Gesetzestexte dürfen Sie verwenden. Ihr "
     "Entwurf wird laufend gespeichert; bei Ablauf der Zeit wird er abgegeben.":
         "Solve the case in expert-opinion style on your own, without AI tools. You may use statutes. Your "
