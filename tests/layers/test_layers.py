@@ -29,6 +29,7 @@ RANK: dict[str, int] = {
     "_yaml": 0,
     "_console": 0,
     "outputs": 0,
+    "spreadsheet": 0,
     "store": 1,
     "llm": 2,
     "judge": 3,

@@ -11,11 +11,11 @@ import statistics
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select
-from study_helpers import HALF_MARKS
+from study_helpers import HALF_MARKS, user
 from web_helpers import World, csrf_of, login, opened
 
-from benger.study import save_review, skip, start
-from benger.study._models import Pick, ReviewAssignment
+from benger.study import enrol, save_review, skip, start, submit
+from benger.study._models import Attempt, Pick, ReviewAssignment, StudyUser
 
 NOTES = dict.fromkeys(HALF_MARKS, "passt")
 
@@ -123,3 +123,28 @@ def test_study_visible_only_to_its_groups(world: World, app: FastAPI) -> None:
     assert joined.status_code == 200 and "Fall 1" in joined.text
     bad = admin.post(f"/admin/studies/{study}/groups", data={"groups": "kurs a!", "csrf_token": token})
     assert bad.status_code == 422 and "Ungültiger Gruppenname a!" in bad.text
+
+
+def test_formula_cells_in_the_downloads_are_neutralised(world: World, app: FastAPI) -> None:
+    """Issue 25, observation 5: skip reasons and "AI tools used" went verbatim into submissions.csv."""
+
+    from benger.study import skip, start
+
+    pid = user(world.store, "formel", "participant")
+    enrol(world.store, world.live, pid)
+    with world.store.session() as session:
+        arms = {a.task_id: a.arm for a in session.scalars(select(Attempt).filter_by(study_id=world.live, user_id=pid))}
+        pseudonym = session.get(StudyUser, pid).pseudonym  # type: ignore[union-attr]
+    co = next(t for t, arm in arms.items() if arm == "co_creation")
+    other = next(t for t in arms if t != co)
+    start(world.store, world.live, pid, co)
+    submit(world.store, world.live, pid, co, "Lösung", ai_tools='=HYPERLINK("http://böse.example","KI")')
+    skip(world.store, world.live, pid, other, "@SUM(1+1)*cmd|' /C calc'!A0")
+    admin = login(TestClient(app), "admin")
+    text = admin.get(f"/admin/studies/{world.live}/export/submissions.csv").text
+    mine = [r for r in csv.DictReader(io.StringIO(text)) if r["participant"] == pseudonym]
+    assert {r["ai_tools"] for r in mine if r["ai_tools"]} == {'\'=HYPERLINK("http://böse.example","KI")'}
+    assert {r["skip_reason"] for r in mine if r["skip_reason"]} == {"'@SUM(1+1)*cmd|' /C calc'!A0"}
+    assert len(mine) == 6
+    for row in csv.reader(io.StringIO(text)):
+        assert not any(cell.startswith(("=", "+", "@", "\t", "\r")) for cell in row)

@@ -3,17 +3,15 @@ lifecycle, task authors, pick selection, review assignment, the progress dashboa
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlalchemy import func, select
 
+from benger.spreadsheet import write_csv
 from benger.store import Store
 from benger.study import (
     StudyError,
@@ -208,14 +206,6 @@ def _download(body: str, filename: str, media_type: str) -> Response:
     return Response(body, media_type=media_type, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
-def _csv(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> str:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    return out.getvalue()
-
-
 @router.get("/studies/{study_id}/export/{name}")
 def export(request: Request, study_id: int, name: str) -> Response:
     """Downloads: submissions.csv, reviews.csv, study.json (both tables, picks; pseudonyms only)."""
@@ -224,9 +214,9 @@ def export(request: Request, study_id: int, name: str) -> Response:
         if study is None:
             raise StudyError("Die Studie {study} gibt es nicht.", field="study_id", study=study_id)
         if name == "submissions.csv":
-            return _download(_csv(submission_rows(session, study_id), SUBMISSION_COLUMNS), name, "text/csv")
+            return _download(write_csv(submission_rows(session, study_id), SUBMISSION_COLUMNS), name, "text/csv")
         if name == "reviews.csv":
-            return _download(_csv(review_rows(session, study_id), REVIEW_COLUMNS), name, "text/csv")
+            return _download(write_csv(review_rows(session, study_id), REVIEW_COLUMNS), name, "text/csv")
         if name == "study.json":
             picks = session.scalars(select(Pick).filter_by(study_id=study_id).order_by(Pick.code))
             payload = {

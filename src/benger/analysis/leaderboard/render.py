@@ -8,13 +8,12 @@ JSON and "–" in the tables.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from typing import TYPE_CHECKING, Any, get_args
 
 from benger.analysis.leaderboard.metrics import short_label
 from benger.analysis.leaderboard.validity import NOT_MEANINGFUL
+from benger.spreadsheet import write_csv
 
 if TYPE_CHECKING:
     from benger.analysis.leaderboard.model import Leaderboard, LeaderboardRow
@@ -62,14 +61,12 @@ def to_csv(board: Leaderboard) -> str:
     # The columns are the fields of the board's row model, read from the board itself: this module imports no
     # model module (the model's ``to_csv`` calls this one).
     (row_model,) = get_args(type(board).model_fields["rows"].annotation)
-    buffer = io.StringIO()
     fields = [f for f in row_model.model_fields if f != "metrics"]
     metric_fields = [
         name for m in board.metric_signatures for name in (f"metric_{m}", f"metric_{m}_n", f"metric_{m}_signature")
     ]
     extra = ["ci_method", "benger_version"]
-    writer = csv.DictWriter(buffer, fieldnames=fields + metric_fields + extra, lineterminator="\n")
-    writer.writeheader()
+    lines = []
     for row in board.rows:
         cells: dict[str, Any] = {k: "" if v is None else v for k, v in row.model_dump(exclude={"metrics"}).items()}
         for m, signature in board.metric_signatures.items():
@@ -79,8 +76,8 @@ def to_csv(board: Leaderboard) -> str:
             cells[f"metric_{m}_signature"] = signature
         cells["ci_method"] = board.ci_method
         cells["benger_version"] = board.benger_version
-        writer.writerow(cells)
-    return buffer.getvalue()
+        lines.append(cells)
+    return write_csv(lines, fields + metric_fields + extra)
 
 
 def _accuracy(row: LeaderboardRow) -> str:
