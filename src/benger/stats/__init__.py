@@ -6,11 +6,13 @@ from benger.stats._agreement import (
     cohen_kappa,
     complete_pairs,
     icc2,
+    kappa_undefined_reason,
     kendall_tau_b,
     krippendorff_alpha_interval,
     mae,
     pearson,
     spearman,
+    undefined_reason,
 )
 from benger.stats._alt_test import (
     AltTestResult,
@@ -89,6 +91,7 @@ __all__ = [
     "fit_calibration",
     "fit_calibration_batch",
     "icc2",
+    "kappa_undefined_reason",
     "kendall_tau_b",
     "krippendorff_alpha_interval",
     "mae",
@@ -104,4 +107,5 @@ __all__ = [
     "single_expert_outcomes",
     "spearman",
     "t_mean_ci",
+    "undefined_reason",
 ]

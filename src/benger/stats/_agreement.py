@@ -13,6 +13,8 @@ from benger.stats._intervals import resample_index_chunks
 
 Values = Sequence[float | None] | np.ndarray
 MIN_PAIRS = 3
+#: A denominator or variance below this share of its scale is 0 up to floating-point rounding: undefined.
+ROUNDING = 1e-12
 
 
 def complete_pairs(a: Values, b: Values) -> tuple[np.ndarray, np.ndarray]:
@@ -66,13 +68,22 @@ def cohen_kappa(a: Sequence[object], b: Sequence[object]) -> float | None:
     """Unweighted Cohen's kappa of two label sequences (paper Table 17, pass/fail).
 
     A pair with a missing label (None or any float NaN) is dropped; None when no pair remains or when chance
-    agreement is 1 (undefined). ``ValueError`` for unequal lengths.
+    agreement is 1 (undefined: :func:`undefined_reason` says why). ``ValueError`` for unequal lengths or for
+    mixed label types (``1`` and ``'1'`` were silently two labels, issue 24).
     """
     if len(a) != len(b):
         raise ValueError(f"kappa needs two label sequences of equal length ({len(a)} vs {len(b)})")
     pairs = [(x, y) for x, y in zip(a, b, strict=True) if not is_missing(x) and not is_missing(y)]
     if not pairs:
         return None
+    kinds = {"text" if isinstance(v, str) else "number" if isinstance(v, int | float | np.number) else type(v).__name__
+             for pair in pairs for v in pair}  # fmt: skip
+    if len(kinds) > 1:
+        example = next(v for pair in pairs for v in pair if isinstance(v, str))
+        raise ValueError(
+            f"cohen_kappa: mixed label types ({', '.join(sorted(kinds))}): a label such as {example!r} would count "
+            "as different from the same value as a number; convert both sequences to one type"
+        )
     labels = sorted({p for pair in pairs for p in pair}, key=str)
     index = {label: i for i, label in enumerate(labels)}
     table = np.zeros((len(labels), len(labels)))
@@ -96,12 +107,15 @@ class ICCResult(NamedTuple):
     msr: float
     msc: float
     mse: float
+    #: why an ICC is undefined (None when both are defined)
+    reason: str | None = None
 
 
 def icc2(matrix: Sequence[Sequence[float]] | np.ndarray) -> ICCResult:
     """ICC(2,1) and ICC(2,k) of an n targets × k raters matrix (no missing cells).
 
-    Both are None (undefined) when their denominator is 0, e.g. when every rating is identical.
+    Both are None (undefined, ``reason`` says why) when their denominator is 0 up to rounding
+    (:data:`ROUNDING` times the squared largest rating), e.g. when every rating is identical.
     """
     rows = [to_float_array(row, f"ICC row {i}") for i, row in enumerate(matrix)]
     if len({r.size for r in rows}) > 1:
@@ -120,9 +134,12 @@ def icc2(matrix: Sequence[Sequence[float]] | np.ndarray) -> ICCResult:
     mse = (sst - ssr - ssc) / ((n - 1) * (k - 1))
     den1 = msr + (k - 1) * mse + k * (msc - mse) / n
     denk = msr + (msc - mse) / n
-    icc1 = (msr - mse) / den1 if den1 != 0 else None
-    icck = (msr - mse) / denk if denk != 0 else None
-    return ICCResult(icc1, icck, n, k, msr, msc, mse)
+    # a denominator that is 0 up to rounding (every rating equal, or nearly): undefined, never +-1e16 (issue 24)
+    tiny = ROUNDING * max(1.0, float(np.abs(x).max())) ** 2  # rounding of mean squares of values this large
+    icc1 = (msr - mse) / den1 if abs(den1) > tiny else None
+    icck = (msr - mse) / denk if abs(denk) > tiny else None
+    reason = None if icc1 is not None and icck is not None else "no variance between targets or raters (denominator 0)"
+    return ICCResult(icc1, icck, n, k, msr, msc, mse, reason)
 
 
 def krippendorff_alpha_interval(units: Sequence[Sequence[float | None]]) -> float | None:
@@ -138,11 +155,41 @@ def krippendorff_alpha_interval(units: Sequence[Sequence[float | None]]) -> floa
         return None
     values = np.concatenate(groups)
     n = values.size
-    observed = sum(float(((g[:, None] - g[None, :]) ** 2).sum()) / (g.size - 1) for g in groups) / n
-    expected = float(((values[:, None] - values[None, :]) ** 2).sum()) / (n * (n - 1))
-    if expected == 0:
+    # sum over ordered pairs of (a - b)^2 = 2 m * sum((v - mean)^2): coincidences by value in O(N) memory (the
+    # N x N difference matrix took 3 GB at 20,000 ratings)
+    observed = sum(2.0 * g.size * _squares(g) / (g.size - 1) for g in groups) / n
+    expected = 2.0 * n * _squares(values) / (n * (n - 1))
+    if expected <= ROUNDING * max(1.0, float(np.abs(values).max()) ** 2):
         return None
     return float(1.0 - observed / expected)
+
+
+def _squares(values: np.ndarray) -> float:
+    """Sum of squared deviations from the mean (centred first: no cancellation)."""
+    centred = values - values.mean()
+    return float(np.dot(centred, centred))
+
+
+def undefined_reason(a: Values, b: Values) -> str | None:
+    """Why Pearson / Spearman / Kendall of ``a`` and ``b`` is undefined (None when it is defined): too few
+    complete pairs, or a constant side."""
+    x, y = complete_pairs(a, b)
+    if x.size < MIN_PAIRS:
+        return f"undefined: {x.size} complete pair(s), at least {MIN_PAIRS} needed"
+    if _constant(x) or _constant(y):
+        return "undefined: one side is constant (no variance)"
+    return None
+
+
+def kappa_undefined_reason(a: Sequence[object], b: Sequence[object]) -> str | None:
+    """Why :func:`cohen_kappa` is undefined (None when defined): no complete pair, or chance agreement 1 (both
+    raters used one and the same label throughout)."""
+    pairs = [(x, y) for x, y in zip(a, b, strict=True) if not is_missing(x) and not is_missing(y)]
+    if not pairs:
+        return "undefined: no pair with both labels"
+    if cohen_kappa(a, b) is None:
+        return "undefined: chance agreement is 1 (both raters used one label only)"
+    return None
 
 
 def bootstrap_pearson_ci(
