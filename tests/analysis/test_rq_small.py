@@ -250,4 +250,22 @@ def test_departures_by_hand() -> None:
     assert [(i["item"], i["printed"], i["benger"]) for i in zjs] == [("rq1.leaderboard[a].zjs.n", 107, 100)]
     unavailable = [(i["item"], i["cause"]) for i in out["items"] if i["kind"] == "unavailable"]
     assert unavailable == [("rq4", "no judge scores"), ("rq5.x[r1]", "why")]
-    assert out["items"][-1]["kind"] == "monte_carlo" and out["inputs"] == {"zjs_systems_with_dropped": 2}
+    assert out["items"][-1]["kind"] == "monte_carlo" and out["inputs"]["zjs_systems_with_dropped"] == 2
+    # ZJS columns come from released summaries: the interval method is a departure of its own (issue 24)
+    assert out["counts"] == {"interval_method": 1, "monte_carlo": 1, "superseded_not_released": 1, "unavailable": 2}
+    assert "exact" not in " ".join(i["cause"] for i in out["items"])
+
+
+def test_departures_list_superseded_benchathon_rows_and_partial_human_metrics() -> None:
+    """Issue 24 item 7: without the superseded generations the Benchathon row differs from the printed Table 1
+    (pointing to --include-superseded); a human metric mean from 16 of 65 released values says so."""
+    from benger.analysis._departures import departures
+
+    results = {"rq1": {"leaderboard": {"rows": [{"system": "gpt-5.4", "bench": {"n": 15}}]}}}
+    out = departures(results, {}, bench_superseded={"gpt-5.4": 15, "other": 0},
+                     human_metric_coverage={"moverscore (ai)": (16, 65), "bleu (ai)": (65, 65)})  # fmt: skip
+    (sup,) = [i for i in out["items"] if i["kind"] == "superseded_excluded"]
+    assert (sup["printed"], sup["benger"]) == (30, 15) and "--include-superseded" in sup["cause"]
+    (part,) = [i for i in out["items"] if i["kind"] == "partial_release"]
+    assert (part["printed"], part["benger"]) == (65, 16) and "16 of 65" in part["cause"]
+    assert out["counts"]["superseded_excluded"] == 1 and "interval_method" not in out["counts"]

@@ -55,7 +55,10 @@ def _appendix_a_final(ctx: Context) -> Any:
     """Per-system judge and human-grade columns (Table 2) and automatic metrics (Table 5), final generations."""
     human = getattr(ctx.data, "human_metrics", None) or None
     memo = ctx.memo.setdefault("appendix_a.cells", {})
-    return appendix_a(ctx.data, seed=ctx.seed, n_boot=ctx.n_boot, human_metrics=human, memo=memo)
+    block = appendix_a(ctx.data, seed=ctx.seed, n_boot=ctx.n_boot, human_metrics=human, memo=memo)
+    # compute_all counted the superseded generations as final already when asked: say so (issue 24)
+    block["inputs"]["include_superseded"] = bool(ctx.include_superseded)
+    return block
 
 
 @statistic("rq1.appendix_a.with_superseded", m.AppendixA, paper_ref="Appendix A, Tables 2 and 5", order=131)
@@ -213,4 +216,23 @@ def _krippendorff(ctx: Context) -> Any:
 @statistic("departures", m.Departures, order=10_000)
 def _departures(ctx: Context) -> Any:
     """Printed-vs-benger departures and unavailable blocks (runs last: it reads every block)."""
-    return departures(ctx.results, getattr(ctx.data, "zjs_superseded_dropped", None) or {})
+    data = ctx.data
+    left_out: dict[str, int] = {}
+    for g in data.generations:  # with include_superseded they are final already (compute_all): none left out
+        if g.superseded:
+            left_out[g.system] = left_out.get(g.system, 0) + 1
+    per_condition: dict[str, int] = {}
+    for a in getattr(data, "annotations", None) or []:
+        if a.condition:
+            per_condition[a.condition] = per_condition.get(a.condition, 0) + 1
+    coverage: dict[str, tuple[int, int]] = {}
+    for metric, values in sorted((getattr(data, "human_metrics", None) or {}).items()):
+        for condition, total in sorted(per_condition.items()):
+            released = sum(1 for c, _ in values.values() if c == condition)
+            coverage[f"{metric} ({condition})"] = (released, total)
+    return departures(
+        ctx.results,
+        getattr(data, "zjs_superseded_dropped", None) or {},
+        bench_superseded=left_out,
+        human_metric_coverage=coverage,
+    )
