@@ -58,6 +58,13 @@ MATRIX: dict[tuple[str, str], tuple[str, ...] | str] = {
     ("POST", "/admin/studies/{study_id}/authors"): ("admin",),
     ("POST", "/admin/studies/{study_id}/picks"): ("admin",),
     ("POST", "/admin/studies/{study_id}/assignments"): ("admin",),
+    # the results viewer (benger.web.viewer): organisers only, through benger.web.access
+    ("GET", "/view/"): ("admin",),
+    ("GET", "/view/browse"): ("admin",),
+    ("GET", "/view/solution"): ("admin",),
+    ("GET", "/view/compare"): ("admin",),
+    ("GET", "/view/validation"): ("admin",),
+    ("GET", "/view/errors"): ("admin",),
 }
 FORMS = {
     "/login": {"username": "niemand", "password": "falsch-falsch"},

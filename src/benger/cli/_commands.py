@@ -16,6 +16,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "benger.cli._web",
     "benger.cli._inspect",
     "benger.cli._validate",
+    "benger.cli._view",
 )
 
 

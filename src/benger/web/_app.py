@@ -28,9 +28,11 @@ from benger.web import _admin, _auth, _grading, _participant
 from benger.web._i18n import message, translator
 from benger.web._render import HERE, lang_of, render
 from benger.web._security import CsrfError, Forbidden, LoginRequired
+from benger.web.viewer import mount_static as mount_viewer_static
+from benger.web.viewer import router as viewer_router
 
-#: Every router of the app (the authorization test walks their routes).
-ROUTERS = (_auth.router, _participant.router, _grading.router, _admin.router)
+#: Every router of the app (the authorization test walks their routes); the results viewer is for organisers.
+ROUTERS = (_auth.router, _participant.router, _grading.router, _admin.router, viewer_router)
 SESSION_COOKIE = "benger_session"
 _LOG = logging.getLogger(__name__)
 #: Sent with every response. The pages load only their own script and style (no inline code).
@@ -78,6 +80,7 @@ def create_app(store: Store, *, secure_cookies: bool = False, sweep_every_s: flo
         max_age=12 * 60 * 60,
     )
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    mount_viewer_static(app)
 
     @app.middleware("http")
     async def _headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:

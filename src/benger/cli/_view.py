@@ -1,0 +1,58 @@
+"""``benger view``: the read-only results viewer over a store, served locally or written as a static bundle."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from benger.cli._options import DbOption
+from benger.errors import MissingDependencyError
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("view")
+    def view_cmd(
+        db: DbOption = None,
+        bundle: Annotated[
+            Path | None,
+            typer.Option("--bundle", help="Write the pages as static files into this folder (opens from file://)."),
+        ] = None,
+        host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+        port: Annotated[int, typer.Option(help="Port.")] = 8001,
+        organiser: Annotated[
+            bool,
+            typer.Option(
+                "--organiser",
+                help="Show the solutions and reviews of studies that are not done yet (default: left out).",
+            ),
+        ] = False,
+    ) -> None:
+        """Leaderboard, solutions with their judgements and reviews, compare, browse, judge validation and the
+        error analysis of a store (read-only; German and English)."""
+        from benger.config import require_existing_store
+        from benger.store import open_store
+
+        try:
+            from benger.web.access import Principal
+            from benger.web.viewer import create_viewer_app, write_bundle
+        except ImportError as exc:
+            raise MissingDependencyError("benger view", "web", "fastapi/uvicorn") from exc
+        store = open_store(require_existing_store(db))
+        principal = Principal.local(organiser=organiser)
+        try:
+            if bundle is not None:
+                counts = write_bundle(store, bundle, principal=principal, progress=lambda m: typer.echo(m, err=True))
+                typer.echo(
+                    f"wrote {bundle}: {counts['pages']} pages ({counts['solutions']} solutions, {counts['tasks']} "
+                    f"tasks, languages {', '.join(counts['languages'])}), {counts['bytes'] / 1e6:.1f} MB; open "
+                    f"{bundle / 'index.html'}"
+                )
+                return
+            import uvicorn
+
+            typer.echo(f"benger viewer on http://{host}:{port}/view/ (store {store.url}; read-only)")
+            uvicorn.run(create_viewer_app(store, principal), host=host, port=port, server_header=False)
+        finally:
+            store.close()

@@ -1,0 +1,125 @@
+"""The access layer of the read-only pages: who asks, what they may read, which study data stays hidden.
+
+Every read-only router (the results viewer now; a workbench for organisations later) takes its reader from
+:func:`results_access` as a router dependency, never from a check of its own: the dependency finds the
+:class:`Principal` (the logged-in account under ``benger serve``, or the fixed principal that ``benger view`` and
+``benger view --bundle`` install on the app), asks :data:`POLICY` whether it holds the capability, and hands the
+route an :class:`Access` object whose :meth:`Access.hidden_studies` every query applies.
+
+Rules (docs/viewer.md):
+
+* ``results:read`` — organisers (``admin``) under ``benger serve``; the local reader of ``benger view``. A blind
+  reviewer (``grader``/``creator``) or a participant gets 403, an anonymous visitor the login page.
+* ``studies:running`` — the solutions and reviews of a study that is not ``done`` (still running or in review)
+  are shown only to a principal with this capability (organisers; ``benger view --organiser``). Everyone else
+  sees nothing of such a study: its human solutions, and every review it produced, are left out of every page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy import select
+
+from benger.store import Store
+from benger.web._security import Forbidden, LoginRequired, store_of, user_of
+
+#: The role of the study platform that organises studies (``benger study create-user NAME --role admin``).
+ORGANISER_ROLE = "admin"
+#: The role of the local reader of ``benger view`` (no account: whoever may open the store file).
+LOCAL_READER_ROLE = "reader"
+
+
+class Capability(StrEnum):
+    """What a principal may do on the read-only pages."""
+
+    RESULTS = "results:read"
+    RUNNING_STUDIES = "studies:running"
+
+
+#: capability -> the roles that hold it (one table; a route never checks a role itself)
+POLICY: dict[Capability, frozenset[str]] = {
+    Capability.RESULTS: frozenset({ORGANISER_ROLE, LOCAL_READER_ROLE}),
+    Capability.RUNNING_STUDIES: frozenset({ORGANISER_ROLE}),
+}
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who asks: the roles of a study account, or of the local reader (``user_id`` None)."""
+
+    roles: frozenset[str]
+    user_id: int | None = None
+    name: str = ""
+    organisations: frozenset[str] = field(default_factory=frozenset)
+
+    @classmethod
+    def local(cls, *, organiser: bool = False) -> Principal:
+        """The reader of ``benger view``: may read results; sees running studies only as ``organiser``."""
+        roles = {LOCAL_READER_ROLE} | ({ORGANISER_ROLE} if organiser else set())
+        return cls(frozenset(roles), name="local")
+
+    @classmethod
+    def of_roles(cls, roles: Iterable[str], user_id: int | None = None, name: str = "") -> Principal:
+        return cls(frozenset(roles), user_id, name)
+
+    def can(self, capability: Capability) -> bool:
+        return bool(self.roles & POLICY[capability])
+
+
+class Access:
+    """A principal's view of one store; raises LoginRequired/Forbidden from :meth:`require`."""
+
+    def __init__(self, store: Store, principal: Principal | None) -> None:
+        self.store = store
+        self.principal = principal
+        self._hidden: frozenset[int] | None = None
+
+    def require(self, capability: Capability) -> Access:
+        if self.principal is None:
+            raise LoginRequired()
+        if not self.principal.can(capability):
+            raise Forbidden()
+        return self
+
+    def hidden_studies(self) -> frozenset[int]:
+        """Ids of the studies whose solutions and reviews this principal must not see (not ``done``)."""
+        if self._hidden is None:
+            if self.principal is not None and self.principal.can(Capability.RUNNING_STUDIES):
+                self._hidden = frozenset()
+            else:
+                from benger.study._models import Study
+
+                with self.store.session() as session:
+                    ids = session.scalars(select(Study.id).where(Study.state != "done"))
+                    self._hidden = frozenset(int(i) for i in ids)
+        return self._hidden
+
+    def hides(self, meta: dict[str, object] | None) -> bool:
+        """Whether a record with this ``meta`` (a HumanSolution's or HumanReview's) belongs to a hidden study."""
+        study = (meta or {}).get("study_id")
+        return isinstance(study, int) and study in self.hidden_studies()
+
+
+def principal_of(request: Request) -> Principal | None:
+    """The app's fixed principal (``benger view``), else the logged-in account's (``benger serve``), else None."""
+    fixed = getattr(request.app.state, "principal", None)
+    if isinstance(fixed, Principal):
+        return fixed
+    with store_of(request).session() as session:
+        user = user_of(request, session)
+        if user is None:
+            return None
+        return Principal.of_roles(user.roles.split(), user.id, user.username)
+
+
+def results_access(request: Request) -> Access:
+    """Router dependency of every read-only results page: the request's Access, checked for ``results:read``."""
+    return Access(store_of(request), principal_of(request)).require(Capability.RESULTS)
+
+
+ResultsAccess = Annotated[Access, Depends(results_access)]

@@ -1,0 +1,334 @@
+"""The page models of the viewer: what each page shows, computed by the library (never re-derived here).
+
+Leaderboard rows are :func:`benger.analysis.leaderboard_from_store` with the CLI's defaults (what ``benger
+leaderboard --out`` writes); the judge validation is :func:`benger.analysis._validate_judge.validate_judge` over
+the store's reviewed picks; the error analysis is :func:`benger.analysis._error_modes.error_modes_from_store`;
+the marked Falllösung is :func:`benger.gutachten.analyse`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from dataclasses import dataclass, field
+from statistics import fmean
+from typing import Any
+
+from sqlalchemy import select
+
+from benger.errors import BengerError
+from benger.schema import FalloesungTask, HumanReview, Judgement, PrincipleItem
+from benger.web.viewer import _svg
+from benger.web.viewer._marks import marked
+from benger.web.viewer._reader import SolutionRecord
+
+_LOG = logging.getLogger(__name__)
+
+
+@dataclass
+class Page:
+    template: str
+    title: str
+    context: dict[str, Any] = field(default_factory=dict)
+
+
+# -- leaderboard ----------------------------------------------------------------------------------------
+def leaderboard(store: Any, statuses: dict[str, str]) -> Page:
+    """Every judge group of the CLI's leaderboard (bootstrap, seed 0, B = 2000), a figure per group and corpus."""
+    from benger.analysis import leaderboard_from_store
+
+    board = leaderboard_from_store(store)
+    groups = []
+    for g, name in enumerate(board.groups()):
+        rows = [r for r in board.rows if r.group == name]
+        figures = []
+        for c, corpus in enumerate(dict.fromkeys(r.corpus for r in rows)):
+            items = [
+                _svg.Bar(r.display or r.system, r.mean, r.ci_low, r.ci_high)
+                for r in sorted(rows, key=lambda r: -(r.mean or 0))
+                if r.corpus == corpus and r.mean is not None
+            ]
+            if items:
+                figures.append((corpus, _svg.bars(f"{name} – {corpus}", items, f"fig-{g}-{c}")))
+        judge = rows[0].judge if rows else None
+        groups.append({"name": name, "rows": rows, "figures": figures, "status": statuses.get(judge or "", "")})
+    return Page("leaderboard.html", "Rangliste", {"board": board, "groups": groups})
+
+
+# -- one solution -----------------------------------------------------------------------------------------
+@dataclass
+class Column:
+    """One column of the solution grid: a judgement (judge, repeat) or a review (grader, role)."""
+
+    kind: str  # "judge" | "blind" | "creator"
+    head: str
+    scores: dict[str, float]
+    notes: dict[str, str]
+    total: float | None
+    grade_points: int | None
+    passed: bool | None
+    overall: str | None = None
+    status: str = "scored"
+    reason: str | None = None
+    sub: str = ""
+
+
+def _rubric(rubric_id: str) -> Any:
+    from benger.pipeline._units import resolve_rubric
+
+    try:
+        return resolve_rubric(rubric_id)
+    except (BengerError, OSError, ValueError):
+        return None
+
+
+def _judge_column(j: Judgement) -> Column:
+    overall = j.meta.get("overall") or j.justifications.get("gesamtwuerdigung")
+    return Column(
+        "judge",
+        j.judge,
+        dict(j.dimensions or {}),
+        {k: v for k, v in j.justifications.items() if k != "gesamtwuerdigung"},
+        j.total,
+        j.grade_points,
+        j.passed,
+        overall if isinstance(overall, str) else None,
+        j.status,
+        j.reason,
+        f"{j.rubric_id} · {j.judge_config_hash[:8]} · #{j.repeat_index}",
+    )
+
+
+def _review_column(r: HumanReview, notes: dict[str, str]) -> Column:
+    from benger.analysis._records import short_grader
+
+    kind = "creator" if r.role == "creator" else "blind"
+    return Column(
+        kind, short_grader(r.grader_id), dict(r.dimensions), notes, r.raw_score, r.grade_points, r.passed, sub=r.role
+    )
+
+
+def review_notes(store: Any, reviews: list[HumanReview]) -> dict[str, dict[str, str]]:
+    """Per review: its comments (the study platform's justifications and margin notes; none in the release)."""
+    from benger.study._models import Review
+
+    out: dict[str, dict[str, str]] = {}
+    versions = {r.review_id: r.meta.get("version_id") for r in reviews if r.meta.get("version_id")}
+    found: dict[Any, dict[str, Any]] = {}
+    if versions:
+        with store.session() as session:
+            for rev in session.scalars(select(Review).where(Review.id.in_(list(versions.values())))):
+                found[rev.id] = dict(rev.justifications or {})
+    for r in reviews:
+        notes = {
+            k: str(v) for k, v in (r.meta.get("justifications") or found.get(versions.get(r.review_id)) or {}).items()
+        }
+        margin = r.meta.get("margin_notes") or []
+        if margin:
+            notes["_margin"] = " · ".join(f"„{m.get('quote', '')}“: {m.get('note', '')}" for m in margin)
+        out[r.review_id] = notes
+    return out
+
+
+def solution(store: Any, rec: SolutionRecord, others: list[tuple[str, str, str]]) -> Page:
+    """The task, the reference, the marked solution and the grid of judgements and reviews."""
+    judgements = sorted(rec.judgements, key=lambda j: (j.judge, j.judge_config_hash, j.rubric_id, j.repeat_index))
+    rubric = next((r for r in (_rubric(j.rubric_id) for j in judgements) if r is not None), None)
+    keys = rubric.keys if rubric is not None else list(dict.fromkeys(k for j in judgements for k in j.dimensions or {}))
+    if not keys:
+        keys = list(dict.fromkeys(k for r in rec.reviews for k in r.dimensions))
+    maxima = rubric.maxima() if rubric is not None else {}
+    labels = {d.key: (d.label, d.label_en) for d in rubric.dimensions} if rubric is not None else {}
+    notes = review_notes(store, rec.reviews)
+    reviews = sorted(rec.reviews, key=lambda r: (r.role == "creator", r.position or 0))
+    columns = [_judge_column(j) for j in judgements] + [_review_column(r, notes[r.review_id]) for r in reviews]
+    diffs = _differences(keys, columns)
+    task = rec.task
+    text = marked(rec.text)
+    reference = marked(task.reference, "r") if isinstance(task, FalloesungTask) else None
+    return Page(
+        "solution.html",
+        "Lösung",
+        {
+            "rec": rec,
+            "task": task,
+            "is_case": isinstance(task, FalloesungTask),
+            "is_item": isinstance(task, PrincipleItem),
+            "text": text,
+            "reference": reference,
+            "keys": keys,
+            "maxima": maxima,
+            "labels": labels,
+            "rubric": rubric,
+            "columns": columns,
+            "diffs": diffs,
+            "others": others,
+        },
+    )
+
+
+def _mean_of(pool: list[Column], key: str) -> float | None:
+    values = [c.total if key == "total" else c.scores.get(key) for c in pool]
+    present = [float(v) for v in values if v is not None]
+    return fmean(present) if present else None
+
+
+def _differences(keys: list[str], columns: list[Column]) -> dict[str, dict[str, float | None]]:
+    """Per dimension (and ``total``): mean judge score − mean blind review, and − the creator review."""
+    judged = [c for c in columns if c.kind == "judge" and c.status == "scored"]
+    blind = [c for c in columns if c.kind == "blind"]
+    creator = [c for c in columns if c.kind == "creator"]
+    out: dict[str, dict[str, float | None]] = {}
+    for key in [*keys, "total"]:
+        j, b, c = _mean_of(judged, key), _mean_of(blind, key), _mean_of(creator, key)
+        out[key] = {
+            "blind": None if j is None or b is None else j - b,
+            "creator": None if j is None or c is None else j - c,
+        }
+    return out
+
+
+# -- compare ----------------------------------------------------------------------------------------------
+def compare(store: Any, task: Any, solutions: list[tuple[str, str, str]], picked: list[SolutionRecord]) -> Page:
+    """Every solution of one task in a dimension x solution matrix (first judgement each), then two side by side."""
+    matrix: list[dict[str, Any]] = []
+    for kind, sid, label in solutions:
+        js = [j for j in store.judgements(target_ids=[sid]) if j.target_kind == kind and j.status == "scored"]
+        by_judge: dict[str, list[Judgement]] = defaultdict(list)
+        for j in js:
+            by_judge[j.judge].append(j)
+        for judge, group in sorted(by_judge.items()):
+            dims: dict[str, float] = {}
+            for k in dict.fromkeys(k for j in group for k in j.dimensions or {}):
+                dims[k] = fmean(float((j.dimensions or {}).get(k, 0.0)) for j in group)
+            totals = [float(j.total) for j in group if j.total is not None]
+            matrix.append(
+                {
+                    "kind": kind,
+                    "id": sid,
+                    "label": label,
+                    "judge": judge,
+                    "n": len(group),
+                    "dims": dims,
+                    "total": fmean(totals) if totals else None,
+                }
+            )
+    keys = list(dict.fromkeys(k for m in matrix for k in m["dims"]))
+    sides = [solution(store, rec, []) for rec in picked]
+    return Page(
+        "compare.html",
+        "Vergleich",
+        {"task": task, "matrix": matrix, "keys": keys, "sides": sides, "solutions": solutions},
+    )
+
+
+# -- judge validation ----------------------------------------------------------------------------------------
+def validation_blocks(store: Any, reader: Any) -> list[dict[str, Any]]:
+    """Per reviewed corpus: the validate-judge table, per-annotator alt-tests, scatter judge vs reviewer mean."""
+    blocks = []
+    for corpus in _reviewed_corpora(store, reader):
+        try:
+            blocks.append(_validation_block(store, reader, corpus))
+        except (BengerError, ValueError, ZeroDivisionError, KeyError) as exc:  # too few picks for a statistic
+            _LOG.info("validation of %s not available: %s", corpus, exc)
+            blocks.append({"corpus": corpus, "error": str(exc)})
+    return blocks
+
+
+def validation(blocks: list[dict[str, Any]]) -> Page:
+    return Page("validation.html", "Judge-Validierung", {"blocks": blocks})
+
+
+def _reviewed_corpora(store: Any, reader: Any) -> list[str]:
+    reviews = reader.visible_reviews()
+    if not reviews:
+        return []
+    tasks = {r.task_id for r in reviews}
+    out = []
+    for corpus in store.corpus_names():
+        ids = {t.task_id for t in store.load_corpus(corpus).tasks if isinstance(t, FalloesungTask)}
+        if ids & tasks:
+            out.append(corpus)
+    return out
+
+
+def _validation_block(store: Any, reader: Any, corpus: str) -> dict[str, Any]:
+    import dataclasses
+
+    from benger.analysis import StudyData
+    from benger.analysis._validate_judge import HEADER, table_rows, validate_judge
+
+    data = StudyData.from_store(store, corpus=corpus)
+    visible = {r.review_id for r in reader.visible_reviews()}
+    hidden_targets = {r.target_id for r in store.human_reviews() if r.review_id not in visible}
+    if hidden_targets:
+        data = dataclasses.replace(
+            data,
+            reviews=[r for r in data.reviews if r.solution_id not in hidden_targets],
+            solutions={k: v for k, v in data.solutions.items() if k not in hidden_targets},
+            judge_scores={
+                j: {k: v for k, v in s.items() if k not in hidden_targets} for j, s in data.judge_scores.items()
+            },
+        )
+    judges = [j for j, s in data.judge_scores.items() if s]
+    if not judges:
+        return {"corpus": corpus, "error": "no judge scored a reviewed solution", "n_picks": len(data.solutions)}
+    primary = data.primary_judge if data.primary_judge in judges else judges[0]
+    others = tuple(j for j in judges if j != primary)
+    result = validate_judge(
+        data,
+        data.judge_scores[primary],
+        label=primary,
+        provenance={"store": store.url, "corpus": corpus, "judge": primary},
+        paper_judges=others,
+    )
+    blocks = {primary: result["candidate"], **result["paper_judges"]}
+    blind: dict[str, list[float]] = defaultdict(list)
+    for r in data.reviews:
+        if r.role != "creator":
+            blind[r.solution_id].append(r.raw)
+    figures = []
+    for i, judge in enumerate([primary, *others]):
+        points = [
+            _svg.Point(fmean(blind[s]), score, s, data.solutions[s].pool)
+            for s, score in sorted(data.judge_scores[judge].items())
+            if blind.get(s)
+        ]
+        figures.append((judge, _svg.scatter(judge, points, f"sc-{corpus}-{i}", "Gutachter*innen (Mittel)", judge)))
+    return {
+        "corpus": corpus,
+        "header": HEADER,
+        "rows": table_rows(result),
+        "blocks": blocks,
+        "coverage": result["coverage"],
+        "method": result["method"],
+        "figures": figures,
+    }
+
+
+def judge_statuses(blocks: list[dict[str, Any]]) -> dict[str, str]:
+    """Per judge name: its validation status from the validation blocks ("" when not validated): the blind-pool
+    alt-test omega and verdict per corpus and pick pool."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for block in blocks:
+        for judge, b in block.get("blocks", {}).items():
+            for pool in ("human", "llm"):
+                alt = b["alt_test_blind"].get(pool) or {}
+                if alt.get("omega") is not None:
+                    verdict = "passes" if alt.get("passes") else "fails"
+                    out[judge].append(f"{block['corpus']}, {pool} picks: alt-test ω {alt['omega']:.2f} ({verdict})")
+    return {k: "; ".join(v) for k, v in out.items()}
+
+
+# -- error analysis ----------------------------------------------------------------------------------------
+def errors(store: Any) -> Page:
+    from benger.analysis._error_modes import MODES, error_modes_from_store
+
+    try:
+        report = error_modes_from_store(store)
+    except BengerError as exc:
+        return Page(
+            "errors.html", "Fehleranalyse", {"report": None, "error": getattr(exc, "reason", str(exc)), "modes": MODES}
+        )
+    flagged = {m: [it for it in report.items if m in it.modes] for m in MODES}
+    return Page("errors.html", "Fehleranalyse", {"report": report, "flagged": flagged, "modes": MODES})

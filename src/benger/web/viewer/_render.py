@@ -1,0 +1,188 @@
+"""The viewer's Jinja environment (autoescaped, its own templates) and its German/English strings.
+
+Templates write ``{{ _("German text") }}``; the English comes from :data:`EN` here, then from the study
+platform's table (``benger.web._i18n.EN``) for strings both share. tests/web/test_viewer.py checks that every
+``_("…")`` in the viewer's templates has an English entry.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from benger.web._i18n import EN as STUDY_EN
+
+HERE = Path(str(resources.files("benger.web.viewer")))
+
+# fmt: off
+EN: dict[str, str] = {
+    "BenGER-Ergebnisse": "BenGER results",
+    "Rangliste": "Leaderboard",
+    "Lösungen": "Solutions",
+    "Lösung": "Solution",
+    "Vergleich": "Compare",
+    "Judge-Validierung": "Judge validation",
+    "Fehleranalyse": "Error analysis",
+    "Zum Inhalt springen": "Skip to content",
+    "Hauptnavigation": "Main navigation",
+    "Nur lesen: diese Seiten ändern nichts am Speicher.": "Read-only: these pages change nothing in the store.",
+    "Judge": "Judge",
+    "Korpus": "Corpus",
+    "System": "System",
+    "Stufe": "Tier",
+    "Mittel": "Mean",
+    "95%-KI": "95% CI",
+    "Notenpunkte": "Grade points",
+    "Bestanden": "Pass",
+    "Ja/Nein-Genauigkeit": "Ja/Nein accuracy",
+    "Fehlgeschlagen": "Failed",
+    "Ausgeschlossen": "Excluded",
+    "Abgeschnitten": "Truncated",
+    "Nicht bewertbar": "Unscored",
+    "Nicht bewertet": "Unjudged",
+    "Herkunft": "Provenance",
+    "Validierung des Judges": "Judge validation status",
+    "nicht validiert (kein begutachteter Pick bewertet)": "not validated (no reviewed pick judged)",
+    "Rang": "Rank",
+    "Sortieren nach": "Sort by",
+    "Abbildungen": "Figures",
+    "Mittlere Rohpunkte (0–100) mit 95%-KI; gepunktete Linie: Bestehensgrenze 50.":
+        "Mean raw points (0–100) with 95% CI; dotted line: pass mark 50.",
+    "Methode": "Method",
+    "Aufgabe": "Task",
+    "Sachverhalt": "Facts",
+    "Fragestellung": "Question",
+    "Fall": "Case",
+    "Musterlösung": "Reference solution",
+    "Musterbegründung": "Gold reasoning",
+    "Richtige Antwort": "Gold answer",
+    "Falllösung": "Solution",
+    "Antwort": "Answer",
+    "Gliederung": "Outline",
+    "Markierung": "Marks",
+    "Gliederungspunkt": "Outline point",
+    "Obersatz": "Obersatz (issue statement)",
+    "Normzitat": "Norm citation",
+    "Zitierfehler": "Citation problem",
+    "Abschlussgrund": "Finish reason",
+    "Eingabe-Token": "Input tokens",
+    "Ausgabe-Token": "Output tokens",
+    "Zustand": "Status",
+    "Text nicht veröffentlicht.": "Text not released.",
+    "Bewertungen": "Judgements and reviews",
+    "Dimension": "Dimension",
+    "Gesamt": "Total",
+    "Gesamtwürdigung": "Overall assessment",
+    "Begründung": "Justification",
+    "Blind": "Blind",
+    "Ersteller*in": "Creator",
+    "Judge − blind (Mittel)": "Judge − blind (mean)",
+    "Judge − Ersteller*in": "Judge − creator",
+    "nicht bewertbar": "unscored",
+    "Kein Judge und keine Begutachtung für diese Lösung.": "No judgement and no review of this solution.",
+    "Andere Lösungen dieser Aufgabe": "Other solutions of this task",
+    "Vergleichen": "Compare",
+    "Filter": "Filters",
+    "alle": "all",
+    "Bereich": "Area",
+    "Punkte von": "Score from",
+    "Punkte bis": "Score to",
+    "Markierung der Lösung": "Flag",
+    "Volltextsuche": "Full-text search",
+    "Anwenden": "Apply",
+    "Treffer": "results",
+    "Seite": "Page",
+    "von": "of",
+    "Vorige Seite": "Previous page",
+    "Nächste Seite": "Next page",
+    "Seitennavigation": "Pages",
+    "Punkte": "Score",
+    "Bewertungen (Anzahl)": "Judgements",
+    "Auszug": "Excerpt",
+    "Keine Lösung passt zu den Filtern.": "No solution matches the filters.",
+    "Filter gibt es im Server-Viewer (benger view); dieses Paket zeigt die Lösungen je System und Korpus.":
+        "Filters need the served viewer (benger view); this bundle lists the solutions per system and corpus.",
+    "Lösungen je System und Korpus": "Solutions per system and corpus",
+    "Lösung A": "Solution A",
+    "Lösung B": "Solution B",
+    "Alle Lösungen dieser Aufgabe (Mittel je Judge)": "Every solution of this task (mean per judge)",
+    "Nebeneinander": "Side by side",
+    "Begutachtete Picks": "Reviewed picks",
+    "Keine begutachteten Lösungen in diesem Speicher.": "No reviewed solutions in this store.",
+    "nicht verfügbar": "not available",
+    "Alt-Test je Gutachter*in": "Alt-test per annotator",
+    "Streudiagramme: Judge gegen Mittel der blinden Gutachten je Pick":
+        "Scatter plots: judge vs mean blind review per pick",
+    "Gutachter*in": "Annotator",
+    "verworfen (BY q=0,05)": "rejected (BY q=0.05)",
+    "ja": "yes",
+    "nein": "no",
+    "Fehlermodi (§6.6)": "Failure modes (§6.6)",
+    "Beurteilte Generierungen": "Judged generations",
+    "ohne bekannte Länge": "without a known length",
+    "Modus": "Mode",
+    "Anzahl": "Count",
+    "Beispiele": "Examples",
+    "je Stufe": "per tier",
+    "je System": "per system",
+    "Überschneidungen": "Overlaps",
+    "Wörter": "Words",
+    "Schwellen": "Thresholds",
+    "long_but_shallow": "long but shallow",
+    "wrong_norm_framing": "wrong norm framing",
+    "reasoning_outcome_divergence": "reasoning–outcome divergence",
+    "lang, aber oberflächlich": "long but shallow",
+    "falscher Normrahmen": "wrong norm framing",
+    "Begründung und Ergebnis auseinander": "reasoning–outcome divergence",
+    "Keine Fehleranalyse möglich": "No error analysis possible",
+    "Sprache": "Language",
+    "Nichts zu zeigen: der Speicher enthält keine Generierung.": "Nothing to show: the store holds no generation.",
+    "Diese Lösung gibt es nicht (oder sie gehört zu einer laufenden Studie).":
+        "There is no such solution (or it belongs to a running study).",
+    "Diese Aufgabe gibt es nicht.": "There is no such task.",
+    "Seite nicht gefunden": "Page not found",
+    "Lösungen dieses Systems": "Solutions of this system",
+    "Daten aus": "Data from",
+}
+# fmt: on
+LANGS = ("de", "en")
+
+
+def translator(lang: str) -> Any:
+    if lang == "en":
+        return lambda text: EN.get(text, STUDY_EN.get(text, text))
+    return lambda text: text
+
+
+def number(lang: str) -> Any:
+    """Numbers as the page's language writes them: ``72,5`` in German, ``72.5`` in English (``–`` for None)."""
+
+    def fmt(value: float | None, digits: int = 1) -> str:
+        if value is None:
+            return "–"
+        text = f"{value:.{digits}f}"
+        return text.replace(".", ",") if lang == "de" else text
+
+    return fmt
+
+
+@cache
+def environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(str(HERE / "templates")),
+        autoescape=select_autoescape(("html",)),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    return env
+
+
+def render(template: str, lang: str, **context: Any) -> str:
+    """The page ``template`` in ``lang`` (``_``, ``num`` and ``pct`` are given to every template)."""
+    num = number(lang)
+    context.update(lang=lang, _=translator(lang), num=num, pct=lambda v: "–" if v is None else f"{100 * v:.0f} %")
+    return environment().get_template(template).render(**context)

@@ -1,0 +1,168 @@
+"""The viewer's routes (``/view/...``, GET only) and the app of ``benger view``.
+
+The router has ONE dependency, :func:`benger.web.access.results_access`: under ``benger serve`` it admits
+organisers only (anonymous: the login page; any other role: 403), under ``benger view`` the app's fixed local
+principal. Handlers receive the same :class:`~benger.web.access.Access` and read only through a
+:class:`~benger.web.viewer._reader.ResultsReader` built on it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from benger import __version__
+from benger.store import Store
+from benger.web.access import Access, Principal, ResultsAccess, results_access
+from benger.web.viewer import _pages
+from benger.web.viewer._links import PREFIX, Links
+from benger.web.viewer._reader import FLAGS, BrowseFilter, ResultsReader
+from benger.web.viewer._render import HERE, LANGS, render
+
+router = APIRouter(prefix=PREFIX, dependencies=[Depends(results_access)])
+
+
+def _lang(request: Request) -> str:
+    lang = request.query_params.get("lang") or request.cookies.get("lang") or "de"
+    return lang if lang in LANGS else "de"
+
+
+def _other_lang(request: Request, lang: str) -> str:
+    params = {k: v for k, v in request.query_params.items() if k != "lang"}
+    if lang == "de":
+        params["lang"] = "en"
+    query = urlencode(params)
+    return request.url.path + (f"?{query}" if query else "")
+
+
+def respond(request: Request, access: Access, page: _pages.Page, nav: str, status: int = 200, **extra: Any) -> Response:
+    lang = _lang(request)
+    html = render(
+        page.template,
+        lang,
+        title=page.title,
+        subtitle=extra.pop("subtitle", ""),
+        links=Links(lang),
+        nav=nav,
+        other_lang=_other_lang(request, lang),
+        source=access.store.url,
+        version=__version__,
+        **page.context,
+        **extra,
+    )
+    return HTMLResponse(html, status_code=status)
+
+
+def _missing(request: Request, access: Access, message: str) -> Response:
+    return respond(request, access, _pages.Page("error.html", "Seite nicht gefunden"), "", 404, message=message)
+
+
+@router.get("/")
+def leaderboard_page(request: Request, access: ResultsAccess) -> Response:
+    blocks = _pages.validation_blocks(access.store, ResultsReader(access))
+    page = _pages.leaderboard(access.store, _pages.judge_statuses(blocks))
+    return respond(request, access, page, "leaderboard")
+
+
+def _number(value: str | None) -> float | None:
+    if not value:
+        return None
+    try:
+        return float(value.replace(",", "."))
+    except ValueError:
+        return None
+
+
+@router.get("/browse")
+def browse_page(request: Request, access: ResultsAccess) -> Response:
+    q = request.query_params
+    page_text = q.get("page", "1")
+    f = BrowseFilter(
+        corpus=q.get("corpus") or None,
+        system=q.get("system") or None,
+        judge=q.get("judge") or None,
+        area=q.get("area") or None,
+        min_score=_number(q.get("min_score")),
+        max_score=_number(q.get("max_score")),
+        flag=q.get("flag") if q.get("flag") in FLAGS else None,
+        q=(q.get("q") or "").strip() or None,
+        page=int(page_text) if page_text.isdecimal() else 1,
+    )
+    reader = ResultsReader(access)
+    result = reader.browse(f)
+    links = Links(_lang(request))
+    page = _pages.Page("browse.html", "Lösungen", {"page": result, "options": reader.options(), "flags": FLAGS})
+    return respond(
+        request, access, page, "browse", page_link=lambda n: links.browse(**f.params(page=n)), heading="", pairs=[]
+    )
+
+
+@router.get("/solution")
+def solution_page(request: Request, access: ResultsAccess, kind: str = "", id: str = "") -> Response:
+    reader = ResultsReader(access)
+    rec = reader.solution(kind, id)
+    if rec is None:
+        return _missing(request, access, "Diese Lösung gibt es nicht (oder sie gehört zu einer laufenden Studie).")
+    others = []
+    if rec.task is not None:
+        others = [o for o in reader.task_solutions(rec.task.corpus, rec.task.task_id) if o[1] != rec.id]
+    page = _pages.solution(access.store, rec, others)
+    return respond(request, access, page, "browse", subtitle=f"{rec.system} · {rec.task.task_id if rec.task else ''}")
+
+
+@router.get("/compare")
+def compare_page(
+    request: Request, access: ResultsAccess, corpus: str = "", task: str = "", a: str = "", b: str = ""
+) -> Response:
+    reader = ResultsReader(access)
+    record = access.store.get_task(task, corpus) if corpus in access.store.corpus_names() else None
+    if record is None:
+        return _missing(request, access, "Diese Aufgabe gibt es nicht.")
+    solutions = reader.task_solutions(corpus, task)
+    kinds = {sid: kind for kind, sid, _ in solutions}
+    picked = [reader.solution(kinds[x], x) for x in (a, b) if x in kinds]
+    page = _pages.compare(access.store, record, solutions, [p for p in picked if p is not None])
+    return respond(request, access, page, "browse", chosen=(a, b), subtitle=task)
+
+
+@router.get("/validation")
+def validation_page(request: Request, access: ResultsAccess) -> Response:
+    page = _pages.validation(_pages.validation_blocks(access.store, ResultsReader(access)))
+    return respond(request, access, page, "validation")
+
+
+@router.get("/errors")
+def errors_page(request: Request, access: ResultsAccess) -> Response:
+    return respond(request, access, _pages.errors(access.store), "errors", limit=25)
+
+
+def mount_static(app: FastAPI) -> None:
+    """Serve the viewer's CSS and script under ``/view/static`` (no login: they hold no data)."""
+    app.mount(f"{PREFIX}/static", StaticFiles(directory=str(HERE / "static")), name="viewer-static")
+
+
+def create_viewer_app(store: Store, principal: Principal) -> FastAPI:
+    """The app of ``benger view``: the viewer router with a fixed principal, no accounts, GET only."""
+    from benger.web._app import SECURITY_HEADERS
+
+    app = FastAPI(title="BenGER viewer", docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.store = store
+    app.state.principal = principal
+    mount_static(app)
+
+    @app.middleware("http")
+    async def _headers(request: Request, call_next: Any) -> Response:
+        response: Response = await call_next(request)
+        response.headers.update(SECURITY_HEADERS)
+        return response
+
+    @app.get("/", include_in_schema=False)
+    def _home() -> Response:
+        return RedirectResponse(f"{PREFIX}/", status_code=303)
+
+    app.include_router(router)
+    return app

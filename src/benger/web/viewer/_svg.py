@@ -1,0 +1,88 @@
+"""Inline SVG figures of the viewer (no script, no external file): leaderboard bars and judge-vs-reviewer scatter.
+
+Each figure is ``role="img"`` with a ``<title>`` and ``<desc>``; the numbers it draws are also in the table
+beside it (the accessible alternative). Coordinates are raw points 0-100.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from markupsafe import Markup, escape
+
+
+@dataclass
+class Bar:
+    label: str
+    mean: float
+    low: float | None
+    high: float | None
+
+
+def bars(title: str, items: Sequence[Bar], fig_id: str) -> Markup:
+    """Horizontal bars of the mean raw score (0-100), whiskers = the 95% CI, dotted pass line at 50."""
+    row, left, width = 22, 170, 360
+    height = row * len(items) + 40
+    x = lambda v: left + width * max(0.0, min(100.0, v)) / 100  # noqa: E731
+    parts = [
+        f'<svg class="figure" role="img" aria-labelledby="{fig_id}-t {fig_id}-d" viewBox="0 0 {left + width + 60} '
+        f'{height}" width="{left + width + 60}" height="{height}" xmlns="http://www.w3.org/2000/svg">',
+        f'<title id="{fig_id}-t">{escape(title)}</title>',
+        f'<desc id="{fig_id}-d">{escape(_desc(items))}</desc>',
+    ]
+    for i, b in enumerate(items):
+        y = 10 + i * row
+        parts.append(f'<text x="{left - 6}" y="{y + 14}" text-anchor="end" class="lbl">{escape(b.label[:26])}</text>')
+        parts.append(f'<rect x="{left}" y="{y + 3}" width="{x(b.mean) - left:.1f}" height="14" class="bar"/>')
+        if b.low is not None and b.high is not None:
+            parts.append(f'<line x1="{x(b.low):.1f}" x2="{x(b.high):.1f}" y1="{y + 10}" y2="{y + 10}" class="ci"/>')
+        parts.append(f'<text x="{x(b.mean) + 4:.1f}" y="{y + 14}" class="val">{b.mean:.1f}</text>')
+    axis = 10 + row * len(items)
+    parts.append(f'<line x1="{x(50):.1f}" x2="{x(50):.1f}" y1="6" y2="{axis}" class="pass"/>')
+    for tick in (0, 25, 50, 75, 100):
+        parts.append(f'<text x="{x(tick):.1f}" y="{axis + 16}" text-anchor="middle" class="tick">{tick}</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+def _desc(items: Sequence[Bar]) -> str:
+    return "; ".join(f"{b.label}: {b.mean:.1f}" for b in items)
+
+
+@dataclass
+class Point:
+    x: float
+    y: float
+    label: str
+    group: str
+
+
+def scatter(title: str, points: Sequence[Point], fig_id: str, x_label: str, y_label: str) -> Markup:
+    """Judge score (y) against the mean reviewer score (x) per pick, both 0-100, with the diagonal y = x."""
+    size, pad = 300, 40
+    s = lambda v: pad + size * max(0.0, min(100.0, v)) / 100  # noqa: E731
+    total = size + 2 * pad
+    parts = [
+        f'<svg class="figure" role="img" aria-labelledby="{fig_id}-t {fig_id}-d" viewBox="0 0 {total} {total}" '
+        f'width="{total}" height="{total}" xmlns="http://www.w3.org/2000/svg">',
+        f'<title id="{fig_id}-t">{escape(title)}</title>',
+        f'<desc id="{fig_id}-d">{len(points)} picks; x: {escape(x_label)}, y: {escape(y_label)}</desc>',
+        f'<rect x="{pad}" y="{pad}" width="{size}" height="{size}" class="frame"/>',
+        f'<line x1="{s(0)}" y1="{total - s(0)}" x2="{s(100)}" y2="{total - s(100)}" class="diag"/>',
+    ]
+    for p in points:
+        parts.append(
+            f'<circle cx="{s(p.x):.1f}" cy="{total - s(p.y):.1f}" r="4" class="pt {escape(p.group)}">'
+            f"<title>{escape(p.label)}: {p.x:.1f} / {p.y:.1f}</title></circle>"
+        )
+    for tick in (0, 50, 100):
+        parts.append(f'<text x="{s(tick)}" y="{total - pad + 16}" text-anchor="middle" class="tick">{tick}</text>')
+        parts.append(f'<text x="{pad - 6}" y="{total - s(tick) + 4}" text-anchor="end" class="tick">{tick}</text>')
+    parts.append(f'<text x="{total / 2}" y="{total - 6}" text-anchor="middle" class="lbl">{escape(x_label)}</text>')
+    parts.append(
+        f'<text x="12" y="{total / 2}" transform="rotate(-90 12 {total / 2})" text-anchor="middle" class="lbl">'
+        f"{escape(y_label)}</text>"
+    )
+    parts.append("</svg>")
+    return Markup("".join(parts))
