@@ -27,7 +27,7 @@ from benger.study._accounts import secret_key
 from benger.web import _admin, _auth, _grading, _participant
 from benger.web._i18n import message, translator
 from benger.web._render import HERE, lang_of, render
-from benger.web._security import CsrfError, Forbidden, LoginRequired
+from benger.web._security import SECURITY_HEADERS, CsrfError, Forbidden, LoginRequired
 from benger.web.viewer import mount_static as mount_viewer_static
 from benger.web.viewer import router as viewer_router
 
@@ -35,17 +35,6 @@ from benger.web.viewer import router as viewer_router
 ROUTERS = (_auth.router, _participant.router, _grading.router, _admin.router, viewer_router)
 SESSION_COOKIE = "benger_session"
 _LOG = logging.getLogger(__name__)
-#: Sent with every response. The pages load only their own script and style (no inline code).
-SECURITY_HEADERS: dict[str, str] = {
-    "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
-        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-    ),
-    "X-Frame-Options": "DENY",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "same-origin",
-    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
-}
 _HTTP_MESSAGES = {
     404: "Diese Seite gibt es nicht.",
     405: "Diese Aktion ist hier nicht möglich.",

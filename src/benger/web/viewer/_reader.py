@@ -225,7 +225,7 @@ class ResultsReader:
                 n_judgements=int(r[11]),
                 unscored=int(r[12]),
                 excerpt=" ".join(str(r[13] or "").split()),
-            )  # fmt: skip
+            )
             for r in result
         ]
         f.page = page

@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 
 from benger import __version__
 from benger.store import Store
+from benger.web._security import SECURITY_HEADERS
 from benger.web.access import Access, Principal, ResultsAccess, results_access
 from benger.web.viewer import _pages
 from benger.web.viewer._links import PREFIX, Links
@@ -147,8 +148,6 @@ def mount_static(app: FastAPI) -> None:
 
 def create_viewer_app(store: Store, principal: Principal) -> FastAPI:
     """The app of ``benger view``: the viewer router with a fixed principal, no accounts, GET only."""
-    from benger.web._app import SECURITY_HEADERS
-
     app = FastAPI(title="BenGER viewer", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.store = store
     app.state.principal = principal
