@@ -125,6 +125,10 @@ class Corpus(_Record):
         raise KeyError(task_id)
 
 
+#: ``SystemConfig.params`` that change how fast a system runs, never what it answers (left out of config_hash)
+RUNTIME_PARAMS = frozenset({"n_threads", "n_threads_batch"})
+
+
 class SystemConfig(_Record):
     """A system under test or a judge: which model, where, and with which decoding settings.
 
@@ -170,6 +174,9 @@ class SystemConfig(_Record):
         return value
 
     def config_hash(self) -> str:
+        """The system's identity in the store: what changes its outputs. Settings that change only its speed
+        (``RUNTIME_PARAMS``: a local model's thread counts) are left out, so a rerun with ``--threads``
+        continues the same run."""
         return stable_hash(
             {
                 "provider": self.provider,
@@ -178,7 +185,7 @@ class SystemConfig(_Record):
                 "temperature": self.temperature,
                 "max_output_tokens": self.max_output_tokens,
                 "seed": self.seed,
-                "params": self.params,
+                "params": {k: v for k, v in self.params.items() if k not in RUNTIME_PARAMS},
             }
         )
 

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Annotated, get_args
 
 import typer
-from rich.table import Table
 
 from benger.cli._budget import DryRunOpt, MaxCostOpt, MaxTokensOpt, budget_or_estimate
 from benger.cli._checks import check_corpus_name, refuse_unknown, require_folder
@@ -26,6 +25,7 @@ from benger.cli._options import (
     RequiredConfigArg,
     SystemOpt,
     TasksOpt,
+    ThreadsOpt,
     resamples_option,
     seed_option,
 )
@@ -46,6 +46,7 @@ def run(
     dry_run: DryRunOpt = False,
     max_cost: MaxCostOpt = None,
     max_tokens: MaxTokensOpt = None,
+    threads: ThreadsOpt = None,
 ) -> None:
     """Generate, judge and print the leaderboard for a run config. Rerunning continues where it stopped."""
     cfg = _config(
@@ -77,6 +78,7 @@ def generate(
     dry_run: DryRunOpt = False,
     max_cost: MaxCostOpt = None,
     max_tokens: MaxTokensOpt = None,
+    threads: ThreadsOpt = None,
 ) -> None:
     """Generate outputs: skips finished items (ok/excluded), retries failed ones, saves each as it arrives."""
     cfg = _config(
@@ -110,6 +112,7 @@ def judge(
     dry_run: DryRunOpt = False,
     max_cost: MaxCostOpt = None,
     max_tokens: MaxTokensOpt = None,
+    threads: ThreadsOpt = None,
 ) -> None:
     """Judge stored generations (of --system, else all) blind with a rubric; unparseable replies are stored unscored."""
     cfg = _config(
@@ -310,6 +313,8 @@ def corpora(db: DbOption = None) -> None:
 
     store = _open(db)
     try:
+        from rich.table import Table
+
         table = Table(title="Corpora")
         for col in ("Corpus", "Where", "Tasks"):
             table.add_column(col)
@@ -329,6 +334,8 @@ def systems() -> None:
     from benger.llm import load_catalog
 
     catalog = load_catalog()
+    from rich.table import Table
+
     table = Table(title="Model catalog")
     for col in ("Role", "Name", "Provider", "Model", "Tier", "API key env"):
         table.add_column(col)
@@ -349,6 +356,7 @@ def demo(
         Path | None,
         typer.Option("--release", envvar="BENGER_RELEASE", help="Use real items of the official release folder."),
     ] = None,
+    threads: ThreadsOpt = None,
 ) -> None:
     """Run the embedded Qwen2.5-0.5B model as system and judge (real release items with --release, else the
     built-in demo corpus); print the leaderboard."""

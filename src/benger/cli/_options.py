@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from benger.pipeline._config import MAX_RESAMPLES
+from benger.config import MAX_RESAMPLES
 
 DbOption = Annotated[
     str | None,
@@ -82,3 +82,30 @@ def out_option(help_text: str) -> Any:
 
 
 OutOpt = Annotated[Path | None, out_option("Write leaderboard.csv/.md/.json into this folder.")]
+
+
+def local_threads(value: str | None) -> str | None:
+    """Typer callback of ``--threads``: validate N or ``auto`` and set it for every local (llama.cpp) model this
+    process runs, system and judge, over any ``params.n_threads`` of the config (benger.llm._llama)."""
+    if value is None:
+        return None
+    from benger.errors import ConfigError
+    from benger.llm._llama import parse_threads, set_threads_override
+
+    try:
+        set_threads_override(parse_threads(value, "--threads"))
+    except ConfigError as exc:
+        raise typer.BadParameter(str(exc).removeprefix("--threads: ")) from None
+    return value
+
+
+ThreadsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--threads",
+        envvar="BENGER_THREADS",
+        callback=local_threads,
+        help="llama.cpp threads of the local models: N, or auto (default: per call, the cores that other "
+        "processes leave free, so a busy laptop never runs 2 threads on 1 free core).",
+    ),
+]

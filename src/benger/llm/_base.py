@@ -16,7 +16,17 @@ from benger.schema import SystemConfig
 
 # keys of SystemConfig.params / ChatRequest.params that benger interprets itself (never sent to a provider)
 RESERVED_PARAMS = frozenset(
-    {"structured_output", "max_tokens_param", "timeout_s", "n_ctx", "n_threads", "model_path", "http_client"}
+    {
+        "structured_output",
+        "max_tokens_param",
+        "timeout_s",
+        "n_ctx",
+        "n_batch",
+        "n_threads",
+        "n_threads_batch",
+        "model_path",
+        "http_client",
+    }
 )
 
 

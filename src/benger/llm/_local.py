@@ -7,7 +7,7 @@ advertise AMX. Calls are blocking, so they run in a worker thread behind one loc
 from __future__ import annotations
 
 import asyncio
-import atexit
+import contextlib
 import hashlib
 import importlib
 import importlib.util
@@ -23,6 +23,7 @@ from benger.errors import ConfigError, MissingDependencyError
 from benger.llm._base import ProviderModel
 from benger.llm._errors import PermanentError
 from benger.llm._limits import DEFAULT_LOCAL_CONCURRENCY
+from benger.llm._llama import LlamaKey, call_threads, load_llama, parse_threads
 from benger.llm._protocol import ChatRequest, ChatResponse, Usage
 from benger.llm._retry import RetryPolicy
 from benger.schema import SystemConfig
@@ -143,41 +144,6 @@ def _resolve(system: SystemConfig) -> Path:
     return model_path(system.model)
 
 
-_instances: dict[tuple[str, int], tuple[Any, threading.Lock]] = {}
-_instances_lock = threading.Lock()
-
-
-@atexit.register
-def _close_instances() -> None:
-    """Free the models while the interpreter is intact (llama.cpp's own finaliser fails at shutdown)."""
-    with _instances_lock:
-        for llama, _ in _instances.values():
-            llama.close()
-        _instances.clear()
-
-
-def load_llama(
-    path: Path, n_ctx: int, n_threads: int | None = None, seed: int | None = None
-) -> tuple[Any, threading.Lock]:
-    """The process-wide Llama instance for (path, n_ctx) and the lock that serialises its calls."""
-    key = (str(path), n_ctx)
-    with _instances_lock:
-        if key not in _instances:
-            try:
-                from llama_cpp import Llama
-            except ImportError as exc:
-                raise MissingDependencyError("local models (llama.cpp)", "local", "llama-cpp-python") from exc
-            llama = Llama(
-                model_path=str(path),
-                n_ctx=n_ctx,
-                n_threads=n_threads or os.cpu_count() or 1,
-                seed=seed if seed is not None else 0,
-                verbose=False,
-            )
-            _instances[key] = (llama, threading.Lock())
-        return _instances[key]
-
-
 class LocalChatModel(ProviderModel):
     """A packaged GGUF (or params.model_path) run in-process with llama.cpp; JSON schemas become grammars."""
 
@@ -188,7 +154,12 @@ class LocalChatModel(ProviderModel):
         self.path = _resolve(system)
         super().__init__(system, policy)
         self.n_ctx = int(system.params.get("n_ctx", DEFAULT_N_CTX))
-        self.n_threads = int(system.params.get("n_threads", os.cpu_count() or 1))
+        self.key = LlamaKey(str(self.path), self.n_ctx, int(system.params.get("n_batch", 512)))
+        # None = auto: chosen per call from the cores other processes leave free (benger.llm._llama)
+        self.n_threads = parse_threads(system.params.get("n_threads"), f"system '{system.name}': params.n_threads")
+        self.n_threads_batch = parse_threads(
+            system.params.get("n_threads_batch"), f"system '{system.name}': params.n_threads_batch"
+        )
 
     def _endpoint_url(self) -> str | None:
         return str(self.path)
@@ -213,11 +184,11 @@ class LocalChatModel(ProviderModel):
         return kwargs
 
     async def _prepare(self) -> None:
-        await asyncio.to_thread(load_llama, self.path, self.n_ctx, self.n_threads, self.system.seed)
+        await asyncio.to_thread(load_llama, self.key)
 
     async def _call(self, request: ChatRequest) -> ChatResponse:
         kwargs = self.build_request(request)
-        llama, lock = load_llama(self.path, self.n_ctx, self.n_threads, self.system.seed)
+        handle = load_llama(self.key)
         schema = request.json_schema
         fill = (
             schema is not None
@@ -225,17 +196,27 @@ class LocalChatModel(ProviderModel):
             and self.params(request).get("structured_output") == "fill"
         )
 
-        def run() -> Any:
-            with lock:
-                if fill and schema is not None:
-                    result = fill_schema(llama, kwargs["messages"], kwargs, schema)
-                    if result is not None:
-                        return result
-                    kwargs["response_format"] = {"type": "json_object", "schema": schema}
-                return llama.create_chat_completion(**kwargs)
+        def run(llama: Any) -> Any:
+            if fill and schema is not None:
+                result = fill_schema(llama, kwargs["messages"], kwargs, schema)
+                if result is not None:
+                    return result
+                kwargs["response_format"] = {"type": "json_object", "schema": schema}
+            return llama.create_chat_completion(**kwargs)
 
+        threads = call_threads(self.n_threads, self.n_threads_batch)
+        seed = self.system.seed if self.system.seed is not None else 0
+        cancel = threading.Event()
+        call = asyncio.ensure_future(asyncio.to_thread(handle.run, run, threads=threads, seed=seed, cancel=cancel))
         try:
-            result = await asyncio.to_thread(run)
+            result = await asyncio.shield(call)
+        except asyncio.CancelledError:
+            # Ctrl-C or a deadline: stop llama.cpp at its next step, so that the worker thread (which asyncio.run
+            # joins at shutdown) ends within milliseconds instead of finishing the whole reply
+            cancel.set()
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await call
+            raise
         except Exception as exc:  # e.g. prompt + max_tokens exceed the context window
             raise PermanentError(
                 f"{self.name}: llama.cpp failed: {type(exc).__name__}: {exc}", provider="local"

@@ -1,0 +1,243 @@
+"""The process-wide llama.cpp instances of the local provider, the threads each call runs with, and stopping
+a call that was cancelled (Ctrl-C).
+
+One ``Llama`` per (GGUF path, ``n_ctx``, ``n_batch``): the settings fixed when a context is created. Every
+other setting that changes what a call does is applied per call, under the instance's lock: the thread counts
+(``llama_set_n_threads``) and the sampling seed (``Llama.set_seed``). Two systems (or a system and a judge) on
+the same GGUF share one copy of the weights and each runs with its own settings; before, the second one silently
+got the first one's threads and seed.
+
+Threads: ggml's worker threads spin-wait for each other at every step of the graph, so when another process
+takes one of the cores, a 2-thread decode on 2 busy cores runs 5-8 times slower than a 1-thread one. The default
+(``n_threads: auto``) therefore chooses, at the start of each call, as many threads as there are cores that
+other processes leave free (:func:`auto_threads`), at least one. An explicit ``n_threads`` is used as given, for
+prompt evaluation too unless ``n_threads_batch`` says otherwise (llama.cpp's own default evaluates the prompt
+on every CPU whatever ``n_threads`` says).
+"""
+
+from __future__ import annotations
+
+import atexit
+import math
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from benger.errors import ConfigError, MissingDependencyError
+
+AUTO = "auto"
+#: the kernel's load average decays with a 60 s time constant (1-minute figure); our own CPU use is tracked alike
+LOAD_TIME_CONSTANT_S = 60.0
+
+T = TypeVar("T")
+
+
+def available_cpus() -> int:
+    """The logical CPUs this process may run on (its affinity mask: ``taskset``, cgroup cpusets)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def physical_cores() -> int:
+    """The physical cores among :func:`available_cpus` (hyperthread siblings counted once), from sysfs."""
+    try:
+        cpus = os.sched_getaffinity(0)
+    except AttributeError:
+        return available_cpus()
+    cores = set()
+    for cpu in cpus:
+        try:
+            siblings = Path(f"/sys/devices/system/cpu/cpu{cpu}/topology/thread_siblings_list").read_text().strip()
+        except OSError:
+            return len(cpus)
+        cores.add(siblings)
+    return max(1, len(cores))
+
+
+def auto_threads(cpus: int, other_load: float) -> int:
+    """Threads for one llama.cpp call: the ``cpus`` that other processes leave free, rounded, at least 1.
+
+    ``other_load``: runnable processes other than this one (load average minus our own share). 2 cores and
+    2 busy competing processes give 1 thread; a quiet machine gives ``cpus``."""
+    return max(1, min(cpus, round(cpus - max(0.0, other_load))))
+
+
+@dataclass
+class LoadMonitor:
+    """The machine's load without this process's own share: the 1-minute load average minus an estimate of our
+    CPU use with the same 60 s decay, or the runnable tasks at this moment, whichever is larger."""
+
+    _own: float = 0.0
+    _last: tuple[float, float] = field(default_factory=lambda: (time.monotonic(), time.process_time()))
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def own_load(self) -> float:
+        """Our decayed CPU use in cores (what our threads add to the load average)."""
+        with self._lock:
+            wall, cpu = time.monotonic(), time.process_time()
+            dt = wall - self._last[0]
+            if dt > 0:
+                rate = (cpu - self._last[1]) / dt
+                decay = math.exp(-dt / LOAD_TIME_CONSTANT_S)
+                self._own = self._own * decay + rate * (1 - decay)
+                self._last = (wall, cpu)
+            return self._own
+
+    def other_load(self) -> float:
+        """Runnable tasks of other processes, in cores (0 when the system does not report its load)."""
+        try:
+            average = os.getloadavg()[0]
+        except OSError:
+            return 0.0
+        return max(average - self.own_load(), _running_now() - 1)
+
+
+def _running_now() -> int:
+    """Tasks runnable at this instant (``/proc/loadavg``'s 4th field, the reader included); the least of three
+    readings 1 ms apart, so a momentary burst is not taken for load. 1 where the file does not exist."""
+    readings = []
+    for _ in range(3):
+        try:
+            with open("/proc/loadavg") as f:
+                readings.append(int(f.read().split()[3].split("/")[0]))
+        except (OSError, IndexError, ValueError):
+            return 1
+        time.sleep(0.001)
+    return min(readings)
+
+
+LOAD = LoadMonitor()
+
+
+def parse_threads(value: Any, field_name: str) -> int | None:
+    """An ``n_threads``-like setting: None for auto (missing, None or "auto"), else a positive int."""
+    if value is None or value == AUTO:
+        return None
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        number = 0
+    if isinstance(value, bool) or number < 1 or str(number) != str(value).strip():
+        raise ConfigError(f"{field_name}: expected a positive integer or 'auto', got {value!r}")
+    return number
+
+
+@dataclass
+class _Override:
+    given: bool = False
+    n_threads: int | None = None
+
+
+_OVERRIDE = _Override()
+
+
+def set_threads_override(n_threads: int | None) -> None:
+    """Threads for every local model of this process (``--threads``; None: auto), over each system's params."""
+    _OVERRIDE.given, _OVERRIDE.n_threads = True, n_threads
+
+
+def call_threads(n_threads: int | None, n_threads_batch: int | None) -> tuple[int, int]:
+    """(decode threads, prompt-evaluation threads) for one call: explicit values as given (``n_threads_batch``
+    defaults to ``n_threads``); auto from the free cores (decode at most one per physical core). ``--threads``
+    (:func:`set_threads_override`) replaces both."""
+    if _OVERRIDE.given:
+        n_threads, n_threads_batch = _OVERRIDE.n_threads, None
+    if n_threads is not None:
+        return n_threads, n_threads_batch or n_threads
+    free = auto_threads(available_cpus(), LOAD.other_load())
+    return min(free, physical_cores()), n_threads_batch or free
+
+
+@dataclass(frozen=True)
+class LlamaKey:
+    """What a llama.cpp context is created with (everything else is set per call)."""
+
+    path: str
+    n_ctx: int
+    n_batch: int = 512
+
+
+class LlamaHandle:
+    """One loaded model: calls run one at a time, each with its own threads, seed and cancel event; a set
+    event stops its call at llama.cpp's next graph step (the abort callback, checked by every decode: prompt
+    evaluation and each generated token)."""
+
+    def __init__(self, llama: Any) -> None:
+        import llama_cpp
+
+        self.llama = llama
+        self.lock = threading.Lock()
+        self._cancel: threading.Event | None = None  # the running call's
+        # checked by ggml between the nodes of each graph, so a long prompt evaluation stops too
+        self._abort_cb = llama_cpp.ggml_abort_callback(lambda _data: self.cancelled())
+        llama_cpp.llama_set_abort_callback(llama.ctx, self._abort_cb, None)
+
+    def cancelled(self) -> bool:
+        """True when the running call's cancel event is set."""
+        cancel = self._cancel
+        return cancel is not None and cancel.is_set()
+
+    def run(self, fn: Callable[[Any], T], *, threads: tuple[int, int], seed: int, cancel: threading.Event) -> T:
+        """``fn(llama)`` under the lock with ``threads`` (decode, prompt evaluation) and ``seed``; raises
+        :class:`Aborted` when ``cancel`` is set before or while it runs."""
+        with self.lock:
+            if cancel.is_set():
+                raise Aborted
+            self._cancel = cancel
+            try:
+                self.llama._ctx.set_n_threads(*threads)
+                self.llama.set_seed(seed)
+                result = fn(self.llama)
+            except Exception:
+                if cancel.is_set():
+                    raise Aborted from None
+                raise
+            finally:
+                self._cancel = None
+            if cancel.is_set():
+                raise Aborted
+            return result
+
+
+class Aborted(Exception):
+    """The llama.cpp call was stopped by its cancel event."""
+
+
+_instances: dict[LlamaKey, LlamaHandle] = {}
+_instances_lock = threading.Lock()
+
+
+@atexit.register
+def _close_instances() -> None:
+    """Free the models while the interpreter is intact (llama.cpp's own finaliser fails at shutdown)."""
+    with _instances_lock:
+        for handle in _instances.values():
+            handle.llama.close()
+        _instances.clear()
+
+
+def load_llama(key: LlamaKey) -> LlamaHandle:
+    """The process-wide :class:`LlamaHandle` for ``key`` (loaded on first use)."""
+    with _instances_lock:
+        if key not in _instances:
+            try:
+                from llama_cpp import Llama
+            except ImportError as exc:
+                raise MissingDependencyError("local models (llama.cpp)", "local", "llama-cpp-python") from exc
+            threads = call_threads(None, None)
+            llama = Llama(
+                model_path=key.path,
+                n_ctx=key.n_ctx,
+                n_batch=key.n_batch,
+                n_threads=threads[0],
+                n_threads_batch=threads[1],
+                verbose=False,
+            )
+            _instances[key] = LlamaHandle(llama)
+        return _instances[key]
