@@ -8,6 +8,10 @@ from pathlib import Path
 DB_ENV = "BENGER_DB"
 CACHE_ENV = "BENGER_CACHE_DIR"
 DEFAULT_DB_FILE = "benger.db"
+#: The most bootstrap resamples a command or run config takes: 50 x the paper's 2,000. More only costs memory (the
+#: draws of a row are one array: B = 10^8 asked for 763 MiB per row and ended as "internal error: MemoryError").
+#: Here rather than in pipeline/_config, so that the CLI's option definitions import no pipeline module.
+MAX_RESAMPLES = 100_000
 
 
 def database_url(db: str | Path | None = None) -> str:

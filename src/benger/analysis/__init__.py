@@ -1,14 +1,43 @@
-"""benger.analysis: the leaderboard and the RQ1-RQ5 computations over a StudyData."""
+"""benger.analysis: the leaderboard and the RQ1-RQ5 computations over a StudyData.
 
-from benger.analysis._compute import compute_all
-from benger.analysis._data import StudyData
-from benger.analysis.leaderboard import (
-    Leaderboard,
-    LeaderboardRow,
-    SystemRank,
-    leaderboard,
-    leaderboard_from_store,
-)
+Each name loads its module on first use (PEP 562 ``__getattr__``), so ``benger leaderboard`` imports the
+leaderboard and not the RQ computations (and their scipy)."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from benger.analysis._compute import compute_all
+    from benger.analysis._data import StudyData
+    from benger.analysis.leaderboard import (
+        Leaderboard,
+        LeaderboardRow,
+        SystemRank,
+        leaderboard,
+        leaderboard_from_store,
+    )
+
+_LAZY = {
+    "compute_all": "benger.analysis._compute",
+    "StudyData": "benger.analysis._data",
+    "Leaderboard": "benger.analysis.leaderboard",
+    "LeaderboardRow": "benger.analysis.leaderboard",
+    "SystemRank": "benger.analysis.leaderboard",
+    "leaderboard": "benger.analysis.leaderboard",
+    "leaderboard_from_store": "benger.analysis.leaderboard",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'benger.analysis' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Leaderboard",

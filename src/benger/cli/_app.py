@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 import sys
 import traceback
-from importlib import metadata
 from typing import Annotated, Any
 
 import typer
@@ -37,6 +36,8 @@ def _env_debug() -> bool:
 
 def benger_version() -> str:
     """The installed distribution's version (the package's ``__version__`` when not installed)."""
+    from importlib import metadata
+
     try:
         return metadata.version("benger")
     except metadata.PackageNotFoundError:
@@ -47,6 +48,8 @@ def benger_version() -> str:
 
 def _missing_extra(exc: ModuleNotFoundError) -> str | None:
     """'pip install ...' advice when ``exc`` names a package of one of benger's optional extras."""
+    from importlib import metadata
+
     missing = (exc.name or "").split(".")[0].replace("_", "-").lower()
     if not missing:
         return None

@@ -7,7 +7,6 @@ Used by ``cli._core`` (run/generate/judge/leaderboard/demo), ``cli._demo`` (the 
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -44,7 +43,10 @@ def _config(
     need: tuple[str, ...] = (),
 ) -> Any:
     """A RunConfig from a YAML file and/or command-line options (options win)."""
+    from benger.cli._workers import register_celery_executor
     from benger.pipeline import RunConfig, load_run_config
+
+    register_celery_executor()
 
     if path is not None:
         config = load_run_config(path)
@@ -147,6 +149,8 @@ def _execute_then(
     then: Callable[[Any, Any, Any], Any] | None,
 ) -> tuple[Any, Any]:
     """(RunResult, ``then(store, config, result)`` or None): ``then`` runs on the open store after the run."""
+    import asyncio
+
     from benger.pipeline import ProgressReporter, run_config
     from benger.pipeline._budget import guarded_factory
 

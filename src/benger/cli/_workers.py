@@ -10,7 +10,6 @@ import typer
 
 from benger.cli._options import DbOption
 from benger.errors import ConfigError
-from benger.pipeline import register_executor
 
 POOLS = ("prefork", "threads", "solo")
 
@@ -76,6 +75,13 @@ def _celery_executor(concurrency: int, config: Any, store: Any) -> Any:
     return celery_executor(concurrency, config, store)
 
 
+def register_celery_executor() -> None:
+    """Make ``executor: celery`` available to the pipeline (called where a command builds its run config, so
+    that registering the commands, e.g. for ``benger --help``, imports no pipeline module)."""
+    from benger.pipeline import register_executor
+
+    register_executor("celery", _celery_executor)
+
+
 def register(app: typer.Typer) -> None:
     app.command()(worker)
-    register_executor("celery", _celery_executor)

@@ -10,6 +10,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from benger._yaml import load_yaml
+from benger.config import MAX_RESAMPLES
 from benger.errors import ConfigError, InputError
 from benger.schema import SystemConfig
 
@@ -26,11 +27,6 @@ class Filters(BaseModel):
     tasks: list[str] | None = None
     limit: int | None = Field(default=None, ge=1)
     systems: list[str] | None = None
-
-
-#: The most bootstrap resamples a command or run config takes: 50 x the paper's 2,000. More only costs memory (the
-#: draws of a row are one array: B = 10^8 asked for 763 MiB per row and ended as "internal error: MemoryError").
-MAX_RESAMPLES = 100_000
 
 
 class LeaderboardOptions(BaseModel):

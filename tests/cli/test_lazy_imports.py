@@ -1,0 +1,63 @@
+"""A command imports only what it uses (issue 26): ``benger --help`` no stage and no numerical library,
+``benger leaderboard`` no scipy or plotting. Checked in a fresh interpreter (``sys.modules`` after the command).
+Times are measured by benchmarks/bench_startup.py, never here."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+pytestmark = pytest.mark.slow  # a new interpreter per case
+
+HEAVY = ("numpy", "scipy", "pandas", "matplotlib", "torch", "sqlalchemy", "pydantic", "jinja2", "openai", "httpx")
+
+PROBE = """
+import json, sys
+{setup}
+heavy = sorted({{m.split('.')[0] for m in sys.modules}} & set({heavy!r}))
+stages = sorted(m for m in sys.modules if m.startswith('benger.') and not m.startswith(('benger.cli', 'benger.errors',
+                'benger.config', 'benger._console')))
+print(json.dumps({{"heavy": heavy, "stages": stages, "all": sorted(sys.modules)}}))
+"""
+
+
+def _modules(setup: str) -> dict[str, list[str]]:
+    code = PROBE.format(setup=setup, heavy=HEAVY)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_help_imports_no_stage_and_no_numerical_library() -> None:
+    found = _modules(
+        "from benger.cli import main\nsys.argv = ['benger', '--help']\n"
+        "import contextlib, io\nwith contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    main()"
+    )
+    assert found["heavy"] == [], found["heavy"]
+    assert found["stages"] == [], found["stages"]
+
+
+def test_import_benger_is_light() -> None:
+    found = _modules("import benger")
+    assert found["heavy"] == [] and found["stages"] == [], found
+
+
+def test_the_leaderboard_imports_no_scipy_and_no_plotting() -> None:
+    found = _modules("from benger.analysis import leaderboard_from_store")
+    tops = {m.split(".")[0] for m in found["all"]}
+    assert not tops & {"scipy", "matplotlib", "pandas", "torch"}, sorted(tops & {"scipy", "matplotlib"})
+    assert not [m for m in found["all"] if m.startswith(("benger.analysis._rq", "benger.report", "benger.stats._a"))]
+
+
+def test_public_names_still_resolve() -> None:
+    found = _modules(
+        "import benger, benger.stats, benger.analysis\n"
+        "for mod in (benger, benger.stats, benger.analysis):\n"
+        "    for name in mod.__all__:\n"
+        "        getattr(mod, name)"
+    )
+    assert "scipy" in {m.split(".")[0] for m in found["all"]}  # the statistics that need scipy still load it
