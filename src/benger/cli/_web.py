@@ -28,6 +28,16 @@ def _store(db: str | None) -> Store:
     return open_store(db)
 
 
+def _has_accounts(store: Store) -> bool:
+    """True when the store has at least one study account (else nobody can pass the login page)."""
+    from sqlalchemy import select
+
+    from benger.study._models import StudyUser
+
+    with store.session() as session:
+        return session.scalar(select(StudyUser.id).limit(1)) is not None
+
+
 def study_id(store: Store, ref: str) -> int:
     """The id of the study ``ref`` names: its name, or its id (digits; an id wins over a name of digits).
 
@@ -112,6 +122,12 @@ def register(app: typer.Typer) -> None:
             raise MissingDependencyError("benger serve", "web", "fastapi/uvicorn") from exc
         store = _store(db)
         typer.echo(f"benger study app on http://{host}:{port} (store {store.url})")
+        if not _has_accounts(store):
+            typer.echo(
+                "no accounts yet: create the first admin with `benger study create-user NAME --role admin"
+                + (f" --db {db}`" if db else "`")
+                + ", then log in (admins invite the others)"
+            )
         web = create_app(store, secure_cookies=secure_cookies, sweep_every_s=sweep_every)
         uvicorn.Server(server_config(web, host, port, list(trusted_proxy or []))).run()
 
