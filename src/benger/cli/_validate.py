@@ -297,7 +297,9 @@ def estimate(
     out: Annotated[Path | None, out_option("Write estimate.json into this folder.")] = None,
 ) -> None:
     """Dry run of a run config: items left after resume, input/output tokens, time and cost (candidate and
-    judge apart; unknown prices stay unknown). The same as `benger run CONFIG --dry-run`."""
+    judge apart; unknown prices stay unknown). The same table as `benger run CONFIG --dry-run` when both see the
+    same release: --release (or BENGER_RELEASE, which --dry-run reads) takes output lengths from the release's
+    observed generations, else each call is counted at max_output_tokens."""
     from benger.cli._execute import _config
 
     stages = {"run": ("generate", "judge"), "generate": ("generate",), "judge": ("judge",)}.get(stage)
