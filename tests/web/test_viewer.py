@@ -93,6 +93,10 @@ def test_leaderboard_numbers_equal_the_cli_csv(vw: ViewerWorld, client: TestClie
     assert float(alpha["mean"]) == pytest.approx((75 + 55) / 2)
     assert alpha["truncated"] == "1" and alpha["unscored"] == "1"
     assert 'href="/view/browse?system=alpha&amp;corpus=vcase"' in page.text
+    # the judge's validation status is the row's (benger.analysis.leaderboard.judge_status), as in the CSV
+    for row in expected:
+        if row["judge_status"]:
+            assert f"Validierung des Judges:</strong> {row['judge_status']}" in page.text
 
 
 def test_solution_page_shows_every_dimension_judgement_and_review(client: TestClient, vw: ViewerWorld) -> None:

@@ -34,7 +34,9 @@ class Page:
 
 # -- leaderboard ----------------------------------------------------------------------------------------
 def leaderboard(store: Any, statuses: dict[str, str]) -> Page:
-    """Every judge group of the CLI's leaderboard (bootstrap, seed 0, B = 2000), a figure per group and corpus."""
+    """Every judge group of the CLI's leaderboard (its default CI, seed 0, B = 2000), a figure per group and corpus;
+    each group's judge status is the row's (``benger.analysis.leaderboard.judge_status``), ``statuses`` adds the
+    alt-test on this store's reviewed picks (:func:`judge_statuses`)."""
     from benger.analysis import leaderboard_from_store
 
     board = leaderboard_from_store(store)
@@ -51,7 +53,16 @@ def leaderboard(store: Any, statuses: dict[str, str]) -> Page:
             if items:
                 figures.append((corpus, _svg.bars(f"{name} – {corpus}", items, f"fig-{g}-{c}")))
         judge = rows[0].judge if rows else None
-        groups.append({"name": name, "rows": rows, "figures": figures, "status": statuses.get(judge or "", "")})
+        groups.append(
+            {
+                "name": name,
+                "rows": rows,
+                "figures": figures,
+                "status": rows[0].judge_status if rows else None,  # benger.analysis.leaderboard.judge_status
+                "meaningful": all(r.scores_meaningful for r in rows),
+                "here": statuses.get(judge or "", ""),
+            }
+        )
     return Page("leaderboard.html", "Rangliste", {"board": board, "groups": groups})
 
 
