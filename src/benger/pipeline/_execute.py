@@ -262,9 +262,14 @@ def _target_texts(store: Any, unit: JudgeUnit) -> tuple[FalloesungTask | Princip
     task = store.get_task(task_id, corpus)
     if task is None:
         raise InputError(f"task {task_id!r} is not in the store")
+    return task, judge_candidate(task, text, answer)
+
+
+def judge_candidate(task: FalloesungTask | PrincipleItem, text: str, answer: str | None) -> str:
+    """The candidate text the judge reads: the solution, or for a Grundprinzip item the answer and reasoning."""
     if isinstance(task, PrincipleItem) and answer is not None:
-        text = f"Antwort: {answer}\nBegründung: {text}"
-    return task, text
+        return f"Antwort: {answer}\nBegründung: {text}"
+    return text
 
 
 def task_and_reference(task: FalloesungTask | PrincipleItem) -> tuple[str, str]:

@@ -22,6 +22,7 @@ What goes in (all idempotent; a second import changes nothing):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -170,25 +171,47 @@ def import_release(store: StoreBase, release: Release | str | Path, *, replace: 
                 file="release",
                 field="value",
             )
+    bundle = RecordBundle(corpora, systems, gens, judgements, solutions, reviews, metric_rows)
+    return write_records(store, bundle, replace=replace, what="the release")
+
+
+@dataclass
+class RecordBundle:
+    """Everything one bulk import writes: corpora first, then the records made from their tasks.
+
+    ``metric_values``: rows with the columns of ``metric_values`` (target_kind, target_id, metric, signature,
+    value, details). Generations and human solutions name their corpus (a task is (corpus, task id)).
+    """
+
+    corpora: list[Corpus]
+    systems: list[SystemConfig] = field(default_factory=list)
+    generations: list[Generation] = field(default_factory=list)
+    judgements: list[Judgement] = field(default_factory=list)
+    human_solutions: list[HumanSolution] = field(default_factory=list)
+    human_reviews: list[HumanReview] = field(default_factory=list)
+    metric_values: list[dict[str, Any]] = field(default_factory=list)
+
+
+def write_records(
+    store: StoreBase, bundle: RecordBundle, *, replace: bool = False, what: str = "the records"
+) -> dict[str, int]:
+    """Write ``bundle`` into ``store`` in ONE transaction (corpora by the rules of ``benger.store._corpora``;
+    finished generations and scored judgements are kept, as ``save_generation``/``save_judgement`` do).
+
+    Returns counts per kind (and ``removed_*`` counts when ``replace`` replaced a corpus). A database error
+    rolls everything back and is an ``InputError`` naming the store: "``what`` could not be stored".
+    """
     try:
-        return _write(store, release, corpora, systems, gens, solutions, judgements, reviews, metric_rows, replace)
+        return _write(store, bundle, replace)
     except SQLAlchemyError as exc:
         reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-        raise InputError(f"the release could not be stored, nothing was imported: {reason}", file=store.url) from exc
+        raise InputError(f"{what} could not be stored, nothing was imported: {reason}", file=store.url) from exc
 
 
-def _write(
-    store: StoreBase,
-    release: Release,
-    corpora: list[Corpus],
-    systems: list[SystemConfig],
-    gens: list[Generation],
-    solutions: list[HumanSolution],
-    judgements: list[Judgement],
-    reviews: list[HumanReview],
-    metric_rows: list[dict[str, Any]],
-    replace: bool,
-) -> dict[str, int]:
+def _write(store: StoreBase, bundle: RecordBundle, replace: bool) -> dict[str, int]:
+    corpora, systems, gens = bundle.corpora, bundle.systems, bundle.generations
+    judgements, solutions, reviews = bundle.judgements, bundle.human_solutions, bundle.human_reviews
+    metric_rows = bundle.metric_values
     with store._write() as session, session.begin():
         changes = [apply_corpus(store, session, corpus, replace=replace) for corpus in corpora]
         store._upsert(session, SystemRow, [system_row(c) for c in systems], ["name", "config_hash"])
@@ -242,7 +265,7 @@ def _write(
             )
         )
     counts = {
-        "corpora": 2,
+        "corpora": len(corpora),
         "tasks": sum(len(c.tasks) for c in corpora),
         "systems": len(systems),
         "generations": stored_gens,

@@ -27,6 +27,7 @@ from benger.schema import (
 from benger.store import _convert as conv
 from benger.store._claims import ClaimsMixin
 from benger.store._corpora import CorpusChange, apply_corpus, corpus_of_task
+from benger.store._import import RecordBundle, write_records
 from benger.store._import import import_release as _import_release
 from benger.store._models import (
     ClaimRow,
@@ -394,3 +395,7 @@ class Store(ValidationsMixin, ClaimsMixin, StoreBase):
         ``replace`` as in ``add_corpus`` for the two corpora.
         """
         return _import_release(self, release, replace=replace)
+
+    def import_records(self, bundle: RecordBundle, *, replace: bool = False) -> dict[str, int]:
+        """Write ``bundle`` in ONE transaction as ``import_release`` does (InputError, nothing written, on error)."""
+        return write_records(self, bundle, replace=replace, what="the records")
