@@ -44,6 +44,7 @@ RANK: dict[str, int] = {
     "web": 9,
     "workers": 9,
     "testing": 9,
+    "interop": 9,
     "cli": 9,
 }
 

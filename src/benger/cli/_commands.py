@@ -17,6 +17,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "benger.cli._inspect",
     "benger.cli._validate",
     "benger.cli._view",
+    "benger.cli._interop",
 )
 
 

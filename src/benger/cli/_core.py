@@ -249,15 +249,31 @@ def _named_source(source: str) -> Iterator[None]:
 
 
 def import_(
-    source: Annotated[str, typer.Argument(help="'release:PATH', 'zjs:PATH', a .jsonl/.csv corpus file or 'demo'.")],
+    source: Annotated[
+        str,
+        typer.Argument(
+            help="'release:PATH', 'zjs:PATH', a .jsonl/.csv corpus file, 'demo', 'hf DIR' (a Hugging Face datasets "
+            "folder) or 'inspect LOG' (an inspect_ai log)."
+        ),
+    ],
+    path: Annotated[
+        str | None,
+        typer.Argument(metavar="[PATH]", help="The folder of 'hf' or the log of 'inspect'.", show_default=False),
+    ] = None,
     db: DbOption = None,
     replace: Annotated[
         bool,
         typer.Option("--replace", help="Replace a stored corpus of the same name (prints what is removed)."),
     ] = False,
     as_name: Annotated[
-        str | None, typer.Option("--as", help="Import the corpus under this name (one-corpus sources).")
+        str | None,
+        typer.Option("--as", help="Import the corpus under this name (one-corpus sources; inspect: the system name)."),
     ] = None,
+    map_: Annotated[
+        list[str] | None,
+        typer.Option("--map", metavar="COLUMN=FIELD", help="hf: read this column as this corpus field (repeatable)."),
+    ] = None,
+    split: Annotated[str | None, typer.Option("--split", help="hf: import only this split of the folder.")] = None,
 ) -> None:
     """Import corpora (or the whole official release: tasks, human solutions, reviews) into the store.
 
@@ -265,9 +281,16 @@ def import_(
     A task is (corpus, task id): a file may reuse another corpus's task ids, and they stay separate tasks.
     Each import is one transaction: all or nothing.
     """
+    from benger.cli._interop import import_interop, split_source
     from benger.corpora import resolve_corpus_source
     from benger.store._corpora import renamed
 
+    interop = split_source(source, path)
+    if interop is not None:  # hf DIR, inspect LOG: cli._interop
+        import_interop(*interop, db, replace=replace, as_name=as_name, mapping=map_, split=split)
+        return
+    if map_ or split:
+        raise ConfigError("--map and --split are for 'benger import hf DIR'")
     if as_name is not None and source.startswith("release:"):
         raise ConfigError("--as names one corpus; the release holds two (benchathon, grundprinzipien)")
     # read and validate the source first: a bad file must not create (or touch) the store

@@ -1,0 +1,234 @@
+"""``benger import hf DIR``: a benger export folder (every table) back into records, validated whole first.
+
+Every parquet file is read with pyarrow; every row is validated into benger's pydantic records before anything
+is written (:meth:`benger.store.Store.import_records`, one transaction). A problem is one
+:class:`~benger.errors.InputError` naming the file, the row (``record N``, 1-based) and the column:
+an unreadable file, a missing column, a value of the wrong type, bad JSON in a ``meta`` cell, a duplicate id,
+a record naming a task that is not in the export, a system whose ``config_hash`` does not match its config.
+Folders that are not benger exports are read by :mod:`benger.interop._hf_corpus`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from benger.corpora._reading import JsonProblem, parse_json, read_json_file
+from benger.errors import InputError
+from benger.interop import _hf_tables as t
+from benger.schema import (
+    Corpus,
+    FalloesungTask,
+    Generation,
+    HumanReview,
+    HumanSolution,
+    Judgement,
+    PrincipleItem,
+    SystemConfig,
+    Task,
+)
+from benger.store import RecordBundle
+
+_TASK: TypeAdapter[FalloesungTask | PrincipleItem] = TypeAdapter(Task)
+_M = TypeVar("_M", bound=BaseModel)
+
+
+def is_benger_export(folder: Path) -> bool:
+    """Whether ``folder`` is a benger export (it holds ``benger_export.json``)."""
+    return (folder / t.MANIFEST).is_file()
+
+
+def read_parquet_rows(path: Path, required: list[str]) -> list[dict[str, Any]]:
+    """The rows of one parquet file as dicts; InputError naming the file (and column) when it is unreadable or
+    lacks a ``required`` column."""
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path)
+    except Exception as exc:  # pyarrow raises ArrowInvalid, OSError, ... for a file that is not parquet
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InputError(f"not a readable parquet file: {reason}", file=path) from None
+    missing = [c for c in required if c not in table.column_names]
+    if missing:
+        raise InputError(f"column missing (the file has {', '.join(table.column_names)})", file=path, field=missing[0])
+    rows: list[dict[str, Any]] = table.to_pylist()
+    return rows
+
+
+class _Rows:
+    """The rows of one table of the export: (file, 1-based row number, row) in file order."""
+
+    def __init__(self, folder: Path, table: t.Table) -> None:
+        self.table = table
+        self.files = sorted((folder / table.name).glob("*.parquet")) if (folder / table.name).is_dir() else []
+
+    def __iter__(self) -> Iterator[tuple[Path, int, dict[str, Any]]]:
+        for path in self.files:
+            for number, row in enumerate(read_parquet_rows(path, self.table.names()), start=1):
+                yield path, number, row
+
+
+def _json_cell(row: dict[str, Any], column: str, path: Path, number: int, *, nullable: bool = True) -> Any:
+    value = row.get(column)
+    if value is None:
+        if nullable:
+            return None
+        raise InputError("empty cell, expected JSON text", file=path, record=number, field=column)
+    if not isinstance(value, str):
+        raise InputError(f"expected JSON text, got {type(value).__name__}", file=path, record=number, field=column)
+    try:
+        return parse_json(value)
+    except JsonProblem as exc:
+        raise InputError(f"not valid JSON: {exc.message}", file=path, record=number, field=column) from None
+
+
+def _validate(model: Callable[[Any], _M], data: dict[str, Any], path: Path, number: int) -> _M:
+    try:
+        return model(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        loc = [str(p) for p in error["loc"]]
+        if loc and loc[0] in ("falloesung", "grundprinzip"):  # the tag of the task union, not a column
+            loc = loc[1:]
+        message = str(error["msg"]).removeprefix("Value error, ")
+        raise InputError(message, file=path, record=number, field=".".join(loc) or None) from None
+
+
+def _pairs(value: Any, key: str, path: Path, number: int, column: str) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    out: dict[str, Any] = {}
+    for item in value:
+        name = item.get("dimension") if isinstance(item, dict) else None
+        if not isinstance(name, str) or name in out:
+            what = "a dimension without a name" if not isinstance(name, str) else f"dimension {name!r} twice"
+            raise InputError(what, file=path, record=number, field=column)
+        out[name] = item.get(key)
+    return out
+
+
+def _unique(seen: dict[str, tuple[Path, int]], key: str, path: Path, number: int, column: str) -> None:
+    if key in seen:
+        first, at = seen[key]
+        raise InputError(
+            f"duplicate {column} {key!r} (first in {first}, record {at})", file=path, record=number, field=column
+        )
+    seen[key] = (path, number)
+
+
+def _corpora(folder: Path) -> list[Corpus]:
+    descriptions: dict[str, str | None] = {}
+    for _path, _number, row in _Rows(folder, t.TABLE["corpora"]):
+        descriptions[str(row["name"])] = row.get("description")
+    tasks: dict[str, list[tuple[int, FalloesungTask | PrincipleItem]]] = {}
+    seen: dict[str, tuple[Path, int]] = {}
+    for path, number, row in _Rows(folder, t.TABLE["tasks"]):
+        data = {k: v for k, v in row.items() if v is not None and k not in ("position", "meta")}
+        data["meta"] = _json_cell(row, "meta", path, number) or {}
+        task = _validate(_TASK.validate_python, data, path, number)
+        _unique(seen, f"{task.corpus}\x00{task.task_id}", path, number, "task_id")
+        position = row.get("position")
+        tasks.setdefault(task.corpus, []).append((position if isinstance(position, int) else number, task))
+    names = list(dict.fromkeys([*descriptions, *tasks]))
+    return [
+        Corpus(
+            name=n,
+            description=descriptions.get(n),
+            tasks=[task for _, task in sorted(tasks.get(n, []), key=lambda p: p[0])],
+        )
+        for n in names
+    ]
+
+
+def _system(row: dict[str, Any], path: Path, number: int) -> SystemConfig:
+    config = _json_cell(row, "config", path, number, nullable=False)
+    if not isinstance(config, dict):
+        raise InputError("expected a JSON object", file=path, record=number, field="config")
+    system = _validate(SystemConfig.model_validate, config, path, number)
+    if row.get("config_hash") not in (None, system.config_hash()):
+        raise InputError(
+            f"config_hash {row['config_hash']!r} is not the hash of the config ({system.config_hash()!r}): the "
+            "config was changed after the export",
+            file=path,
+            record=number,
+            field="config_hash",
+        )
+    return system
+
+
+def read_export(folder: str | Path) -> RecordBundle:
+    """Every record of the benger export at ``folder``, validated (InputError at the first problem)."""
+    folder = Path(folder)
+    manifest, _ = read_json_file(folder / t.MANIFEST)
+    version = manifest.get("format") if isinstance(manifest, dict) else None
+    if not isinstance(version, str) or version.split("/")[0] != t.EXPORT_FORMAT.split("/")[0]:
+        raise InputError(
+            f"not a benger export (format {version!r}, expected {t.EXPORT_FORMAT!r})",
+            file=folder / t.MANIFEST,
+            field="format",
+        )
+    if version != t.EXPORT_FORMAT:
+        raise InputError(
+            f"written in format {version!r}; this benger reads {t.EXPORT_FORMAT!r}",
+            file=folder / t.MANIFEST,
+            field="format",
+        )
+    corpora = _corpora(folder)
+    known = {(c.name, task.task_id) for c in corpora for task in c.tasks}
+    bundle = RecordBundle(corpora=corpora)
+    bundle.systems = [_system(row, p, n) for p, n, row in _Rows(folder, t.TABLE["systems"])]
+    seen: dict[str, tuple[Path, int]] = {}
+    for path, number, row in _Rows(folder, t.TABLE["generations"]):
+        gen = _validate(
+            Generation.model_validate, row | {"meta": _json_cell(row, "meta", path, number) or {}}, path, number
+        )
+        _check_task(known, gen.corpus, gen.task_id, path, number)
+        _unique(seen, gen.generation_id, path, number, "generation_id")
+        bundle.generations.append(gen)
+    seen = {}
+    for path, number, row in _Rows(folder, t.TABLE["human_solutions"]):
+        sol = _validate(
+            HumanSolution.model_validate, row | {"meta": _json_cell(row, "meta", path, number) or {}}, path, number
+        )
+        _check_task(known, sol.corpus, sol.task_id, path, number)
+        _unique(seen, sol.solution_id, path, number, "solution_id")
+        bundle.human_solutions.append(sol)
+    seen = {}
+    for path, number, row in _Rows(folder, t.TABLE["judgements"]):
+        data = {k: v for k, v in row.items() if k != "corpus"}
+        data["dimensions"] = _pairs(row.get("dimensions"), "score", path, number, "dimensions")
+        data["justifications"] = (
+            _pairs(row.get("justifications"), "justification", path, number, "justifications") or {}
+        )
+        data["meta"] = _json_cell(row, "meta", path, number) or {}
+        judgement = _validate(Judgement.model_validate, data, path, number)
+        _unique(seen, judgement.judgement_id, path, number, "judgement_id")
+        bundle.judgements.append(judgement)
+    seen = {}
+    for path, number, row in _Rows(folder, t.TABLE["human_reviews"]):
+        data = {k: v for k, v in row.items() if k != "corpus"}
+        data["dimensions"] = _pairs(row.get("dimensions"), "score", path, number, "dimensions")
+        data["meta"] = _json_cell(row, "meta", path, number) or {}
+        review = _validate(HumanReview.model_validate, data, path, number)
+        _unique(seen, review.review_id, path, number, "review_id")
+        bundle.human_reviews.append(review)
+    bundle.human_reviews.sort(key=lambda r: (r.position is None, r.position or 0))  # the store's order, stable
+    for path, number, row in _Rows(folder, t.TABLE["metric_values"]):
+        from benger.store import MetricValue
+
+        data = {k: v for k, v in row.items() if k != "corpus"} | {"details": _json_cell(row, "details", path, number)}
+        bundle.metric_values.append(_validate(MetricValue.model_validate, data, path, number).model_dump())
+    return bundle
+
+
+def _check_task(known: set[tuple[str, str]], corpus: str | None, task_id: str, path: Path, number: int) -> None:
+    if (corpus, task_id) not in known:
+        raise InputError(
+            f"task {task_id!r} of corpus {corpus!r} is not in the export's tasks",
+            file=path,
+            record=number,
+            field="task_id",
+        )
