@@ -97,19 +97,19 @@ def store_rows(store: Store) -> tuple[dict[str, dict[str, list[dict[str, Any]]]]
         out["human_solutions"][splits[corpus_name]].append(t.solution_row(sol))
 
     def split_of(kind: str, target: str) -> tuple[str | None, str]:
-        corpus_name = target_corpus.get((kind, target))
-        return corpus_name, splits[corpus_name] if corpus_name is not None else t.UNLINKED_SPLIT
+        found = target_corpus.get((kind, target))
+        return found, splits[found] if found is not None else t.UNLINKED_SPLIT
 
     for j in _in_storage_order(store, "judgements", ("judgement_id",), store.judgements()):
-        corpus_name, split = split_of(j.target_kind, j.target_id)
-        out["judgements"][split].append(t.judgement_row(j, corpus_name))
+        linked, split = split_of(j.target_kind, j.target_id)
+        out["judgements"][split].append(t.judgement_row(j, linked))
     for r in store.human_reviews():
-        corpus_name, split = split_of(r.target_kind, r.target_id)
-        out["human_reviews"][split].append(t.review_row(r, corpus_name))
+        linked, split = split_of(r.target_kind, r.target_id)
+        out["human_reviews"][split].append(t.review_row(r, linked))
     metric_key = ("target_kind", "target_id", "metric", "signature")
     for m in _in_storage_order(store, "metric_values", metric_key, store.metric_values()):
-        corpus_name, split = split_of(m.target_kind, m.target_id)
-        out["metric_values"][split].append(t.metric_row(m, corpus_name))
+        linked, split = split_of(m.target_kind, m.target_id)
+        out["metric_values"][split].append(t.metric_row(m, linked))
     return {k: dict(v) for k, v in out.items()}, splits
 
 
