@@ -150,20 +150,21 @@ def superseded_counts(
     """Superseded generations per system, config hash and corpus (few rows: read through the status index)."""
     keys = (_G.system, _G.config_hash, _G.corpus)
     stmt: Any = select(*keys, func.count()).select_from(GenerationRow.__table__).where(_superseded())
-    stmt = _scope(stmt, corpora, systems).group_by(*keys)
+    stmt = _scope(stmt, corpora, systems).group_by(*keys).order_by(*keys)
     return {(r[0], r[1], r[2]): int(r[3]) for r in _rows(store, stmt)}
 
 
 def answers(store: Any, *, corpora: Sequence[str] | None = None, systems: Sequence[str] | None = None) -> list[Answer]:
-    """The answer column of every generation of a Grundprinzipien task (kind ``grundprinzip``), unordered (read
-    from the Grundprinzipien tasks, so a store without any reads no generation)."""
+    """The answer column of every generation of a Grundprinzipien task (kind ``grundprinzip``), by generation id
+    (read from the Grundprinzipien tasks, so a store without any reads no generation)."""
     stmt: Any = (
         select(_G.system, _G.config_hash, _G.corpus, _G.task_id, _G.status, _G.answer)
         .select_from(GenerationRow.__table__)
         .join(TaskRow.__table__, TASK_OF_GENERATION)
         .where(_T.kind == "grundprinzip")
     )
-    return [Answer(*r) for r in _rows(store, _scope(stmt, corpora, systems))]
+    stmt = _scope(stmt, corpora, systems).order_by(_G.generation_id)  # a stable order: never the heap's
+    return [Answer(*r) for r in _rows(store, stmt)]
 
 
 def metric_signature_counts(store: Any) -> dict[str, dict[str, int]]:
@@ -172,6 +173,7 @@ def metric_signature_counts(store: Any) -> dict[str, dict[str, int]]:
         select(_M.metric, _M.signature, func.count())
         .where(_M.target_kind == "generation")
         .group_by(_M.metric, _M.signature)
+        .order_by(_M.metric, _M.signature)
     )
     out: dict[str, dict[str, int]] = {}
     for metric, signature, n in _rows(store, stmt):
@@ -228,7 +230,11 @@ def config_provenance(store: Any, counts: Sequence[GenerationCount]) -> dict[str
             first[c.config_hash] = c.first_id
     out = dict.fromkeys(sorted({c.config_hash for c in counts}), ConfigProvenance(None, None))
     if first:
-        stmt = select(_G.config_hash, _G.meta).where(_G.generation_id.in_(sorted(first.values())))
+        stmt = (
+            select(_G.config_hash, _G.meta)
+            .where(_G.generation_id.in_(sorted(first.values())))
+            .order_by(_G.generation_id)
+        )
         for config_hash, meta in _rows(store, stmt):
             out[config_hash] = ConfigProvenance.of(meta)
     return out
@@ -271,7 +277,7 @@ def scored_judgements(store: Any) -> list[JudgementColumns]:
             _J.dimensions,
         )
         .where(_J.status == "scored", _J.total.is_not(None))
-        .order_by(_J.target_kind, _J.target_id, _J.judge, _J.rubric_id, _J.repeat_index)
+        .order_by(_J.target_kind, _J.target_id, _J.judge, _J.judge_config_hash, _J.rubric_id, _J.repeat_index)
     )
     return [JudgementColumns(r[0], r[1], r[2], r[3], r[4], int(r[5]), float(r[6]), r[7]) for r in _rows(store, stmt)]
 
@@ -282,7 +288,7 @@ def corpus_generations(store: Any, corpus: str) -> list[GenerationColumns]:
         select(_G.generation_id, _G.system, _G.task_id, _G.status, _G.answer)
         .select_from(GenerationRow.__table__)
         .where(_G.corpus == corpus)
-        .order_by(_G.system, _G.task_id, _G.config_hash, _G.run_index)
+        .order_by(_G.system, _G.task_id, _G.config_hash, _G.run_index, _G.generation_id)
     )
     return [GenerationColumns(*r) for r in _rows(store, stmt)]
 
@@ -292,5 +298,9 @@ def metric_columns(store: Any, signatures: dict[str, str]) -> list[tuple[str, st
     if not signatures:
         return []
     chosen = [and_(_M.metric == m, _M.signature == s) for m, s in signatures.items()]
-    stmt = select(_M.target_kind, _M.target_id, _M.metric, _M.value).where(or_(*chosen))
+    stmt = (
+        select(_M.target_kind, _M.target_id, _M.metric, _M.value)
+        .where(or_(*chosen))
+        .order_by(_M.metric, _M.target_kind, _M.target_id)
+    )
     return [(r[0], r[1], r[2], float(r[3])) for r in _rows(store, stmt)]

@@ -191,8 +191,13 @@ class Store(ValidationsMixin, ClaimsMixin, StoreBase):
         if status is not None:
             stmt = stmt.where(GenerationRow.status == status)
         stmt, keep = _id_filter(stmt, GenerationRow.task_id, task_ids)
-        stmt = stmt.order_by(
-            GenerationRow.system, GenerationRow.task_id, GenerationRow.config_hash, GenerationRow.run_index
+        stmt = stmt.order_by(  # stable keys to the last tie: never the heap's order (issue 24)
+            GenerationRow.system,
+            GenerationRow.task_id,
+            GenerationRow.config_hash,
+            GenerationRow.run_index,
+            GenerationRow.corpus,
+            GenerationRow.generation_id,
         )
         return [conv.generation(r) for r in self._scalars(stmt) if keep is None or r.task_id in keep]
 
@@ -297,6 +302,7 @@ class Store(ValidationsMixin, ClaimsMixin, StoreBase):
             JudgementRow.target_kind,
             JudgementRow.target_id,
             JudgementRow.judge,
+            JudgementRow.judge_config_hash,
             JudgementRow.rubric_id,
             JudgementRow.repeat_index,
         )

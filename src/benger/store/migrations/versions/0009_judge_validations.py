@@ -44,5 +44,5 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    op.drop_index("ix_judge_validations_judge", table_name="judge_validations")
-    op.drop_table("judge_validations")
+    op.execute("DROP INDEX IF EXISTS ix_judge_validations_judge")
+    op.execute("DROP TABLE IF EXISTS judge_validations")  # idempotent: SQLite may keep a refused downgrade's DDL
