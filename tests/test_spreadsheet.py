@@ -43,7 +43,7 @@ def test_known_cells(value: object, cell: object) -> None:
 def test_property_no_cell_reads_back_as_a_formula(values: list[str]) -> None:
     columns = [f"c{i}" for i in range(len(values))]
     text = write_csv([dict(zip(columns, values, strict=True))], columns)
-    [header, row] = list(csv.reader(io.StringIO(text)))
+    [header, row] = list(csv.reader(io.StringIO(text, newline="")))
     assert header == columns
     for original, cell in zip(values, row, strict=True):
         assert not cell.startswith(FORMULA_PREFIXES)

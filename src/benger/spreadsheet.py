@@ -37,8 +37,10 @@ def write_csv(rows: Iterable[Mapping[str, Any]], columns: Sequence[str]) -> str:
     """``rows`` (one mapping per line; missing keys are empty cells) under a header of ``columns``, as CSV
     text with ``\\n`` line ends, every cell passed through :func:`safe_cell`."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([safe_cell(c) for c in columns])
-    for row in rows:
-        writer.writerow([safe_cell(row.get(c)) for c in columns])
+    plain = csv.writer(out, lineterminator="\n")
+    # with "\n" line ends the csv module would leave a cell holding a lone CR unquoted (a broken row in
+    # a spreadsheet): such a row is written with every cell quoted
+    quoted = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_ALL)
+    for cells in ([safe_cell(c) for c in columns], *([safe_cell(row.get(c)) for c in columns] for row in rows)):
+        (quoted if any(isinstance(c, str) and "\r" in c for c in cells) else plain).writerow(cells)
     return out.getvalue()

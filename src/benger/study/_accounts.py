@@ -36,6 +36,8 @@ from benger.study._state import parse_groups
 
 _HASHER = PasswordHasher()
 MIN_PASSWORD = 8
+#: The least zxcvbn score (0 too guessable ... 4 very unguessable) a new password needs.
+MIN_STRENGTH = 2
 #: Login attempts per account name and client address within the window before further ones are refused.
 MAX_FAILURES = 5
 #: Login attempts per account name (from any address) within the window: caps spread-out guessing.
@@ -66,9 +68,20 @@ def _check_roles(roles: list[str]) -> str:
     return " ".join(sorted(set(roles)))
 
 
-def _check_password(password: str) -> None:
+def check_password(password: str, username: str = "") -> None:
+    """The password policy: at least MIN_PASSWORD characters and a zxcvbn strength score of at least
+    MIN_STRENGTH (0-4; zxcvbn, Dropbox's estimator, knows common passwords, keyboard walks, dates, repeats and
+    the account's own name). StudyError (field ``password``) otherwise."""
     if len(password) < MIN_PASSWORD:
         raise StudyError("Ein Passwort braucht mindestens {n} Zeichen.", field="password", n=MIN_PASSWORD)
+    from zxcvbn import zxcvbn  # deferred: the estimator's dictionaries take a moment to load
+
+    if zxcvbn(password[:100], user_inputs=[username] if username else [])["score"] < MIN_STRENGTH:
+        raise StudyError(
+            "Dieses Passwort ist zu leicht zu erraten (häufiges Passwort, Tastaturfolge, Name oder Datum); bitte "
+            "ein längeres oder ungewöhnlicheres wählen.",
+            field="password",
+        )
 
 
 def check_username(username: str) -> str:
@@ -92,7 +105,7 @@ def check_username(username: str) -> str:
 def create_user(session: Session, username: str, password: str, roles: list[str]) -> StudyUser:
     """Create an account; the password is stored as an argon2id hash. The name follows :func:`check_username`."""
     username = check_username(username)
-    _check_password(password)
+    check_password(password, username)
     user = StudyUser(
         username=username,
         password_hash=_HASHER.hash(password),
@@ -140,6 +153,33 @@ def allowed(attempts: int, limit: int, window_start: datetime, now: datetime) ->
     return window_start + BACKOFF * (attempts - limit) - now
 
 
+def count_attempt(store: Store, limits: list[tuple[str, int]], now: datetime) -> None:
+    """Count one attempt under each (key, limit) in its own transaction; RateLimited (saying in how many seconds
+    the next one is possible) when any is beyond its limit plus backoff, and then it is not counted."""
+    with store.session() as session:
+        counted = {key: _bump(session, key, now) for key, _ in limits}
+        waits = [w for key, limit in limits if (w := allowed(counted[key][0], limit, counted[key][1], now))]
+        if waits:  # refused: not counted, so the counters count checked attempts only
+            session.execute(
+                update(LoginCounter)
+                .where(LoginCounter.key.in_(list(counted)))
+                .values(attempts=LoginCounter.attempts - 1)
+            )
+    if waits:
+        seconds = max(1, math.ceil(max(waits).total_seconds()))
+        raise RateLimited(
+            "Zu viele Fehlversuche. Der nächste Versuch ist in {seconds} Sekunden möglich.",
+            field="password",
+            seconds=seconds,
+        )
+
+
+def reset_attempts(store: Store, *keys: str) -> None:
+    """Forget the counted attempts under ``keys`` (after a success)."""
+    with store.session() as session:
+        session.execute(delete(LoginCounter).where(LoginCounter.key.in_(keys)))
+
+
 @dataclass(frozen=True)
 class LoggedIn:
     """Who logged in: the account id, its roles and the session version to put into the cookie."""
@@ -174,22 +214,7 @@ def authenticate(
     now = now or now_utc()
     by_client, by_name = login_keys(username, f"device:{known_device}" if known_device else address)
     limits = [(by_client, MAX_FAILURES)] + ([] if known_device else [(by_name, MAX_ACCOUNT_FAILURES)])
-    with store.session() as session:
-        counted = {key: _bump(session, key, now) for key, _ in limits}
-        waits = [w for key, limit in limits if (w := allowed(counted[key][0], limit, counted[key][1], now))]
-        if waits:  # refused: not counted, so the counters count checked attempts only
-            session.execute(
-                update(LoginCounter)
-                .where(LoginCounter.key.in_(list(counted)))
-                .values(attempts=LoginCounter.attempts - 1)
-            )
-    if waits:
-        seconds = max(1, math.ceil(max(waits).total_seconds()))
-        raise RateLimited(
-            "Zu viele Fehlversuche. Der nächste Versuch ist in {seconds} Sekunden möglich.",
-            field="password",
-            seconds=seconds,
-        )
+    count_attempt(store, limits, now)
     with store.session() as session:
         user = session.scalar(select(StudyUser).where(StudyUser.username == username.strip()))
         ok = False
@@ -240,8 +265,8 @@ def set_active(session: Session, user_id: int, active: bool) -> None:
 
 def set_password(session: Session, user_id: int, password: str) -> None:
     """Set a new password (an admin's reset); every session of the account ends."""
-    _check_password(password)
     user = _user(session, user_id)
+    check_password(password, user.username)
     user.password_hash = _HASHER.hash(password)
     user.session_version += 1
 

@@ -308,29 +308,35 @@ def save_review(
 
 
 def open_correction(store: Store, assignment_id: int, user_id: int) -> None:
-    """Open a new draft version copying the submitted one (which stays as it is)."""
-    with store.session() as session:
-        assignment = my_assignment(session, assignment_id, user_id)
-        require_state(session, assignment.study_id, "in_review", share=True)
-        current = latest(session, assignment_id)
-        if current is None or current.status != "submitted":
-            return
-        session.add(
-            Review(
-                id=uuid.uuid4().hex,
-                assignment_id=assignment_id,
-                version=current.version + 1,
-                status="draft",
-                dimensions=dict(current.dimensions),
-                justifications=dict(current.justifications),
-                total=current.total,
-                grade_points=current.grade_points,
-                passed=current.passed,
-                margin_notes=list(current.margin_notes or []),
-                supersedes=current.id,
-                created_at=now_utc(),
+    """Open a new draft version copying the submitted one (which stays as it is). Idempotent: of parallel
+    clicks the unique (assignment, version) lets one win; the others find the correction open (was HTTP 500)."""
+    try:
+        with store.session() as session:
+            assignment = my_assignment(session, assignment_id, user_id)
+            require_state(session, assignment.study_id, "in_review", share=True)
+            current = latest(session, assignment_id)
+            if current is None or current.status != "submitted":
+                return
+            session.add(
+                Review(
+                    id=uuid.uuid4().hex,
+                    assignment_id=assignment_id,
+                    version=current.version + 1,
+                    status="draft",
+                    dimensions=dict(current.dimensions),
+                    justifications=dict(current.justifications),
+                    total=current.total,
+                    grade_points=current.grade_points,
+                    passed=current.passed,
+                    margin_notes=list(current.margin_notes or []),
+                    supersedes=current.id,
+                    created_at=now_utc(),
+                )
             )
-        )
+    except IntegrityError:
+        with store.session() as session:
+            if getattr(latest(session, assignment_id), "status", None) != "draft":
+                raise
 
 
 def mirror_review(store: Store, review_id: str) -> None:

@@ -13,7 +13,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -22,7 +22,7 @@ from starlette.middleware.sessions import SessionMiddleware
 
 from benger.errors import InputError
 from benger.store import Store
-from benger.study import AlreadySubmitted, DraftConflict, StudyError, WrongState, expire_overdue
+from benger.study import AlreadySubmitted, DraftConflict, RateLimited, StudyError, WrongState, expire_overdue
 from benger.study._accounts import secret_key
 from benger.web import _admin, _auth, _grading, _participant
 from benger.web._i18n import message, translator
@@ -41,6 +41,19 @@ _HTTP_MESSAGES = {
 }
 
 
+#: Database ids are signed 64-bit integers on every backend.
+MAX_ID = 2**63 - 1
+
+
+def ids_in_range(request: Request) -> None:
+    """Every route: a whole-number path parameter outside the 64-bit range (``/studies/99999999999999999999``)
+    names nothing that can exist: 404, before a handler hands it to the database (which raised: HTTP 500)."""
+    for value in request.path_params.values():
+        text = str(value).lstrip("+-")
+        if text.isdigit() and int(text) > MAX_ID:
+            raise HTTPException(404)
+
+
 def _wants_json(request: Request) -> bool:
     return "application/json" in request.headers.get("accept", "") or request.url.path.endswith("/draft")
 
@@ -55,7 +68,14 @@ def create_app(store: Store, *, secure_cookies: bool = False, sweep_every_s: flo
         if task is not None:
             task.cancel()
 
-    app = FastAPI(title="BenGER Studie", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app = FastAPI(
+        title="BenGER Studie",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+        dependencies=[Depends(ids_in_range)],
+    )
     app.state.store = store
     with store.session() as session:
         key = secret_key(session)
@@ -103,6 +123,7 @@ def create_app(store: Store, *, secure_cookies: bool = False, sweep_every_s: flo
     async def _input(request: Request, exc: InputError) -> Response:
         # 409: already submitted or the study moved on (the page must reload); 422: fix the input, try again
         status = 409 if isinstance(exc, AlreadySubmitted | WrongState | DraftConflict) else 422
+        status = 429 if isinstance(exc, RateLimited) else status
         text = message(exc, lang_of(request)) if isinstance(exc, StudyError) else exc.reason
         if _wants_json(request):
             return JSONResponse({"error": text, "field": exc.field}, status_code=status)

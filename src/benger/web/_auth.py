@@ -19,6 +19,7 @@ from benger.study import (
     redeem_invitation,
     save_expertise,
 )
+from benger.study._accounts import MAX_FAILURES, count_attempt, now_utc, reset_attempts
 from benger.study._errors import de_number
 from benger.study._models import EXPERTISE_LEVELS
 from benger.web._i18n import LANGS, message
@@ -177,12 +178,19 @@ def account_password(
     new_password: str = Form(...),
     repeat: str = Form(...),
 ) -> Response:
-    """Change the own password: other sessions end, this one continues with the new session version."""
+    """Change the own password: other sessions end, this one continues with the new session version.
+
+    The current password is checked at most MAX_FAILURES times per window (then one more a minute), as a login
+    is: a stolen session cannot guess it."""
     if new_password != repeat:
         raise StudyError("Die beiden neuen Passwörter stimmen nicht überein.", field="repeat")
-    with store_of(request).session() as session:
+    store = store_of(request)
+    key = f"account:{user.id}"
+    count_attempt(store, [(key, MAX_FAILURES)], now_utc())
+    with store.session() as session:
         version = change_password(session, user.id, current_password, new_password)
         logged = LoggedIn(user.id, user.roles, version)
+    reset_attempts(store, key)
     login(request, logged)
     return RedirectResponse("/account?changed=1", status_code=303)
 

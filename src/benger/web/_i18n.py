@@ -375,6 +375,11 @@ EN: dict[str, str] = {
     "Dieser Browser hatte Text, den der Server vor Ablauf der Zeit nicht mehr bestätigt hat; er zählt nicht":
         "This browser had text that the server did not confirm before the time ran out; it does not count",
     "Neuerer Text in einem anderen Fenster": "Newer text in another window",
+    "– bitte wählen –": "– please choose –",
+    "Dieses Passwort ist zu leicht zu erraten (häufiges Passwort, Tastaturfolge, Name oder Datum); bitte ein längeres "
+    "oder ungewöhnlicheres wählen.":
+        "This password is too easy to guess (a common password, keyboard walk, name or date); please choose a longer "
+        "or more unusual one.",
     "Der andere gespeicherte Text": "The other saved text",
     "Den anderen Text übernehmen": "Take the other text",
     "Meinen Text behalten und speichern": "Keep my text and save it",
