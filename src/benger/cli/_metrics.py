@@ -49,7 +49,7 @@ def register(app: typer.Typer) -> None:
 
         from benger._console import console as new_console
         from benger.metrics import EmbeddingOptions
-        from benger.metrics._store import score_store
+        from benger.metrics._store import estimate_seconds, score_store
         from benger.store import open_store
 
         store = open_store(db)
@@ -75,11 +75,23 @@ def register(app: typer.Typer) -> None:
                 embedding=options,
                 on_total=lambda n: progress.update(task, total=n),
                 on_advance=lambda n: progress.advance(task, n),
+                on_plan=lambda words: _print_estimate(console, estimate_seconds(words), words),
             )
         for m in summary.written:
             typer.echo(f"{m}: {summary.written[m]} computed, {summary.skipped[m]} already stored")
         if summary.no_reference:
             typer.echo(f"{summary.no_reference} targets skipped: empty text or no reference")
+
+
+def _print_estimate(console: Any, seconds: dict[str, float], words: dict[str, int]) -> None:
+    """One line before the embedding metrics run: their rough time on one laptop core (metrics/_store.py)."""
+    if not seconds:
+        return
+    parts = ", ".join(f"{m} {words[m]:,} words ~{s / 60:.0f} min" for m, s in seconds.items())
+    console.print(
+        f"embedding metrics: about {sum(seconds.values()) / 60:.0f} min on one laptop core ({parts}; "
+        "rough, from measured throughput: the progress bar shows the real remaining time)"
+    )
 
 
 def _check_systems(store: Any, systems: list[str]) -> None:
