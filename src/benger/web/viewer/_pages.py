@@ -222,14 +222,22 @@ def compare(store: Any, task: Any, solutions: list[tuple[str, str, str]], picked
                     "n": len(group),
                     "dims": dims,
                     "total": fmean(totals) if totals else None,
+                    "first": group[0],
                 }
             )
     keys = list(dict.fromkeys(k for m in matrix for k in m["dims"]))
+    rubric = next((r for m in matrix if (r := _rubric(m["first"].rubric_id)) is not None), None)
+    labels: dict[str, tuple[str, str]] = {}
+    if rubric is not None:  # the rubric's order and labels; keys of other rubrics after them
+        keys = [k for k in rubric.keys if k in keys] + [k for k in keys if k not in rubric.keys]
+        labels = {d.key: (d.label, d.label_en) for d in rubric.dimensions}
+    for m in matrix:
+        del m["first"]
     sides = [solution(store, rec, []) for rec in picked]
     return Page(
         "compare.html",
         "Vergleich",
-        {"task": task, "matrix": matrix, "keys": keys, "sides": sides, "solutions": solutions},
+        {"task": task, "matrix": matrix, "keys": keys, "labels": labels, "sides": sides, "solutions": solutions},
     )
 
 
