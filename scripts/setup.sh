@@ -46,7 +46,10 @@ if ! ls "$WHEELS"/llama_cpp_python-$LLAMA_VERSION-*.whl >/dev/null 2>&1; then
     exit 1
   fi
 fi
-$PIP install -q "$WHEELS"/llama_cpp_python-$LLAMA_VERSION-*.whl
+LLAMA_WHEEL=$(ls "$WHEELS"/llama_cpp_python-$LLAMA_VERSION-*.whl | head -1)
+# [server]: llama-cpp-python's own OpenAI-compatible server (uvicorn, fastapi, sse-starlette, starlette-context,
+# pydantic-settings), which the slow tests of tests/llm/test_llama_cpp_server.py run benger against
+$PIP install -q "$LLAMA_WHEEL[server]"
 # torch: the CPU build (any other version pulls multi-GB CUDA wheels)
 $PIP install -q "torch==2.13.0"
 echo "installing benger and its extras"

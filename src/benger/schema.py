@@ -149,7 +149,13 @@ class SystemConfig(_Record):
     seed: int | None = None
     max_concurrency: int | None = Field(default=None, ge=1)
     requests_per_minute: float | None = Field(
-        default=None, gt=0, allow_inf_nan=False, description="shared by all Celery workers"
+        default=None, gt=0, allow_inf_nan=False, description="calls a minute to the endpoint (local and Celery)"
+    )
+    tokens_per_minute: float | None = Field(
+        default=None, gt=0, allow_inf_nan=False, description="tokens a minute to the endpoint (local and Celery)"
+    )
+    context_window: int | None = Field(
+        default=None, ge=1, description="tokens of prompt + reply the model takes (None: asked from the server)"
     )
     params: dict[str, Any] = Field(default_factory=dict, description="extra provider parameters")
     price_in_per_mtok: float | None = Field(

@@ -49,7 +49,8 @@ def test_built_in_providers(provider: str, cls: type[ProviderModel], monkeypatch
 
 
 def test_registered_names_and_errors() -> None:
-    assert PROVIDERS == registered_providers() == ("openai", "openai-compatible", "anthropic", "google", "local")
+    expected = ("openai", "openai-compatible", "anthropic", "google", "litellm", "local")
+    assert PROVIDERS == registered_providers() == expected
     with pytest.raises(ConfigError, match=r"unknown provider 'nope'; use one of openai, openai-compatible"):
         create_model(SystemConfig(name="s", provider="nope", model="m"))
     with pytest.raises(ConfigError, match="provider openai-compatible needs a base_url"):

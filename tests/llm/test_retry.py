@@ -49,11 +49,14 @@ def test_backoff_is_exponential_capped_and_jittered() -> None:
     assert len(set(waits)) > 40
 
 
-def test_retry_after_is_a_minimum_and_capped() -> None:
+def test_retry_after_is_what_the_server_asks_and_capped() -> None:
     policy = RetryPolicy(initial_wait=1.0, jitter=0.0, max_retry_after=100.0)
     assert policy.wait_for(1, RateLimitError("x", retry_after=12.0)) == 12.0
-    assert policy.wait_for(1, RateLimitError("x", retry_after=0.2)) == 1.0  # backoff is larger
+    assert policy.wait_for(3, RateLimitError("x", retry_after=0.2)) == 0.2  # the server's pace, not the backoff
     assert policy.wait_for(1, RateLimitError("x", retry_after=1000.0)) == 100.0
+    assert policy.wait_for(2, RateLimitError("x")) == 2.0  # a 429 without Retry-After backs off
+    jittered = RetryPolicy(jitter=0.5, rng=random.Random(3))
+    assert all(2.0 <= jittered.wait_for(1, RateLimitError("x", retry_after=2.0)) <= 2.5 for _ in range(20))
     assert policy.wait_for(2, TransientError("x")) == 2.0
 
 
@@ -133,17 +136,42 @@ def test_policy_rejects_negative_budget() -> None:
 
 
 async def _tenacity_only(policy: RetryPolicy, fn: Any, on_retry: Any) -> Any:
-    """retry_async before issue 18's change: every attempt, the first one too, inside one tenacity loop."""
-    from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
+    """retry_async before issue 18's change: every attempt, the first one too, inside one tenacity loop; a paced
+    rate limit (Retry-After > 0) spends its own budget (issue 30), other errors ``max_retries``."""
+    from tenacity import AsyncRetrying, retry_if_exception
+
+    spent = {"faults": 0, "paced": 0, "paced_s": 0.0}
+    verdicts: dict[int, bool] = {}
+
+    def over_budget(state: Any) -> bool:  # once per attempt, whichever of wait and stop tenacity asks first
+        if state.attempt_number in verdicts:
+            return verdicts[state.attempt_number]
+        error = state.outcome.exception()
+        after = getattr(error, "retry_after", None) if isinstance(error, RateLimitError) else None
+        if policy.max_retries == 0:
+            over = True
+        elif after:
+            spent["paced"] += 1
+            spent["paced_s"] += min(after, policy.max_retry_after)
+            over = spent["paced"] > policy.max_rate_limit_retries or spent["paced_s"] > policy.max_retry_after
+        else:
+            spent["faults"] += 1
+            over = spent["faults"] > policy.max_retries
+        verdicts[state.attempt_number] = over
+        return over
+
+    def stop(state: Any) -> bool:
+        return over_budget(state)
 
     def wait(state: Any) -> float:
-        return policy.wait_for(state.attempt_number, state.outcome.exception())
+        over_budget(state)
+        return policy.wait_for(max(1, spent["faults"]), state.outcome.exception())
 
     def before_sleep(state: Any) -> None:
         on_retry(state.attempt_number, state.outcome.exception(), float(state.next_action.sleep))
 
     retrying = AsyncRetrying(
-        stop=stop_after_attempt(policy.max_retries + 1),
+        stop=stop,
         wait=wait,
         retry=retry_if_exception(lambda e: isinstance(e, (RateLimitError, TransientError))),
         before_sleep=before_sleep,
@@ -205,7 +233,8 @@ async def test_first_attempt_outside_tenacity_changes_nothing(
     new = await observe(lambda policy, fn, on_retry: retry_async(policy, fn, on_retry=on_retry))
     old = await observe(_tenacity_only)
     assert new == old
-    # hand-checked for the third script with 3 retries: waits 1-1.5 s, max(2-3 s, 7.5 s) = 7.5 s, 4-6 s
+    # hand-checked for the third script with 3 retries: waits 1-1.5 s (fault 1), the server's 7.5 s plus up to a
+    # quarter (paced: no fault spent), 2-3 s (fault 2)
     if script is SCRIPTS[2] and max_retries == 3:
-        assert new[0] == "ok after 4" and new[2][1] == 7.5
-        assert 1.0 <= new[2][0] <= 1.5 and 4.0 <= new[2][2] <= 6.0
+        assert new[0] == "ok after 4" and 7.5 <= new[2][1] <= 9.375
+        assert 1.0 <= new[2][0] <= 1.5 and 2.0 <= new[2][2] <= 3.0

@@ -11,7 +11,7 @@ from benger.pipeline import load_run_config
 
 GOOD = "corpora: [demo]\nsystems: [qwen2.5-0.5b-instruct]\njudges: [qwen2.5-0.5b-instruct]\n"
 INLINE = "corpora: [demo]\nsystems:\n  - name: s\n    provider: openai\n    model: m\n"
-KNOWN = "known: openai, openai-compatible, anthropic, google, local"
+KNOWN = "known: openai, openai-compatible, anthropic, google, litellm, local"
 
 # (config text, line, field, message): lines counted by hand in the text
 PROVIDER_FAULTS = [

@@ -17,7 +17,7 @@ from benger.pipeline._demo import (
     release_demo_plan,
     sample_principles,
 )
-from benger.pipeline._estimate import chars_counter
+from benger.pipeline._fit import chars_counter
 from benger.schema import FalloesungTask
 
 _register_commands()

@@ -13,7 +13,8 @@ from benger.corpora import load_release
 from benger.llm import RetryPolicy, create_model
 from benger.pipeline import RunConfig, run_config
 from benger.pipeline._budget import BudgetGuard
-from benger.pipeline._estimate import CHARS_PER_TOKEN, Observed, chars_counter, estimate_run
+from benger.pipeline._estimate import Observed, estimate_run
+from benger.pipeline._fit import CHARS_PER_TOKEN, chars_counter
 from benger.store import open_store
 from benger.testing._server import tokens as stub_tokens
 from benger.testing.stub_server import run_stub_server

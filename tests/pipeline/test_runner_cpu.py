@@ -15,7 +15,6 @@ import pytest
 
 from benger.llm import ChatMessage, ChatRequest, ChatResponse, RetryPolicy
 from benger.llm._reply import MalformedOutput
-from benger.llm._retry import after_first_retry
 from benger.pipeline import PromptSet, plan_generations, run_generations
 from benger.pipeline._execute import _ask, _Tally
 from benger.schema import FalloesungTask, SystemConfig
@@ -61,16 +60,6 @@ def _sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
 
 
 BASE = ChatRequest(messages=[ChatMessage(role="user", content="Frage")])
-
-
-def test_after_the_first_retry_the_waits_continue_the_policys_sequence() -> None:
-    policy = RetryPolicy(max_retries=4, initial_wait=0.5, max_wait=3.0, jitter=0.0)
-    rest = after_first_retry(policy)
-    assert rest.max_retries == 3
-    # original waits 0.5, 1, 2, 3 (capped); the rest: 1, 2, 3
-    assert [rest.backoff(n) for n in (1, 2, 3)] == [1.0, 2.0, 3.0]
-    assert [policy.backoff(n) for n in (2, 3, 4)] == [1.0, 2.0, 3.0]
-    assert rest.rng is policy.rng  # the jitter draws from the same source
 
 
 async def test_malformed_every_time_uses_the_whole_budget_with_the_same_waits(monkeypatch: pytest.MonkeyPatch) -> None:

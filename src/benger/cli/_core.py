@@ -1,4 +1,4 @@
-"""Core commands: run, generate, judge, leaderboard, import, corpora, systems, demo."""
+"""Core commands: run, generate, judge, leaderboard, import, corpora, demo."""
 
 from __future__ import annotations
 
@@ -9,9 +9,20 @@ from typing import Annotated, get_args
 
 import typer
 
+from benger.cli import _options as opt
 from benger.cli._budget import DryRunOpt, MaxCostOpt, MaxTokensOpt, budget_or_estimate
 from benger.cli._checks import check_corpus_name, refuse_unknown, require_folder
-from benger.cli._execute import _config, _err, _execute, _execute_ranked, _exit_if_incomplete, _open, _out, _show
+from benger.cli._execute import (
+    ModelOptions,
+    _config,
+    _err,
+    _execute,
+    _execute_ranked,
+    _exit_if_incomplete,
+    _open,
+    _out,
+    _show,
+)
 from benger.cli._options import (
     ConcOpt,
     ConfigArg,
@@ -22,7 +33,6 @@ from benger.cli._options import (
     LimitOpt,
     OutOpt,
     QuietOpt,
-    RequiredConfigArg,
     SystemOpt,
     TasksOpt,
     ThreadsOpt,
@@ -34,9 +44,17 @@ from benger.errors import ConfigError, InputError
 
 
 def run(
-    config: RequiredConfigArg,
+    config: ConfigArg = None,
     db: DbOption = None,
+    corpus: CorpusOpt = None,
     system: SystemOpt = None,
+    judge_: JudgeOpt = None,
+    model: opt.ModelOpt = None,
+    model_base_url: opt.ModelBaseUrlOpt = None,
+    model_arg: opt.ModelArgOpt = None,
+    judge_model: opt.JudgeModelOpt = None,
+    judge_model_base_url: opt.JudgeModelBaseUrlOpt = None,
+    judge_model_arg: opt.JudgeModelArgOpt = None,
     tasks: TasksOpt = None,
     limit: LimitOpt = None,
     concurrency: ConcOpt = None,
@@ -48,15 +66,18 @@ def run(
     max_tokens: MaxTokensOpt = None,
     threads: ThreadsOpt = None,
 ) -> None:
-    """Generate, judge and print the leaderboard for a run config. Rerunning continues where it stopped."""
+    """Generate, judge and print the leaderboard of a run config (or of --model/--judge-model); reruns resume."""
     cfg = _config(
         config,
+        corpus=corpus,
         system=system,
+        judge=judge_,
         tasks=tasks,
         limit=limit,
         concurrency=concurrency,
         executor=executor,
         need=("corpora", "systems"),
+        models=ModelOptions(model, model_base_url, model_arg, judge_model, judge_model_base_url, judge_model_arg),
     )
     guard = budget_or_estimate(cfg, db, ("generate", "judge"), dry_run, max_cost, max_tokens)
     result, board = _execute_ranked(cfg, db, quiet, guard)
@@ -72,6 +93,9 @@ def generate(
     tasks: TasksOpt = None,
     limit: LimitOpt = None,
     repetitions: Annotated[int | None, typer.Option("--repetitions", min=1, help="Runs per system and task.")] = None,
+    model: opt.ModelOpt = None,
+    model_base_url: opt.ModelBaseUrlOpt = None,
+    model_arg: opt.ModelArgOpt = None,
     concurrency: ConcOpt = None,
     executor: ExecOpt = None,
     quiet: QuietOpt = False,
@@ -91,6 +115,7 @@ def generate(
         executor=executor,
         repetitions=repetitions,
         need=("corpora", "systems"),
+        models=ModelOptions(model, model_base_url, model_arg),
     )
     guard = budget_or_estimate(cfg, db, ("generate",), dry_run, max_cost, max_tokens)
     _exit_if_incomplete(_execute(cfg, db, ("generate",), quiet, guard))
@@ -106,6 +131,9 @@ def judge(
     limit: LimitOpt = None,
     repeats: Annotated[int | None, typer.Option("--repeats", min=1, help="Judgements per target and judge.")] = None,
     human: Annotated[bool, typer.Option("--human-solutions", help="Also judge the stored human solutions.")] = False,
+    judge_model: opt.JudgeModelOpt = None,
+    judge_model_base_url: opt.JudgeModelBaseUrlOpt = None,
+    judge_model_arg: opt.JudgeModelArgOpt = None,
     concurrency: ConcOpt = None,
     executor: ExecOpt = None,
     quiet: QuietOpt = False,
@@ -126,6 +154,7 @@ def judge(
         executor=executor,
         repeats=repeats,
         need=("corpora", "judges"),
+        models=ModelOptions(judge_model=judge_model, judge_base_url=judge_model_base_url, judge_args=judge_model_arg),
     )
     if human:
         cfg.judge_human_solutions = True
@@ -352,22 +381,6 @@ def corpora(db: DbOption = None) -> None:
     _out().print(table)
 
 
-def systems() -> None:
-    """List the model catalog: the paper's systems, judges and the local llama.cpp models."""
-    from benger.llm import load_catalog
-
-    catalog = load_catalog()
-    from rich.table import Table
-
-    table = Table(title="Model catalog")
-    for col in ("Role", "Name", "Provider", "Model", "Tier", "API key env"):
-        table.add_column(col)
-    for role, entries in (("system", catalog.systems), ("judge", catalog.judges), ("local", catalog.local)):
-        for s in entries:
-            table.add_row(role, s.name, s.provider, s.model, s.tier or "–", s.api_key_env or "–")
-    _out().print(table)
-
-
 def demo(
     db: Annotated[
         str, typer.Option("--db", envvar="BENGER_DEMO_DB", help="Store for the demo run.")
@@ -403,11 +416,6 @@ def demo(
 
 
 def register(app: typer.Typer) -> None:
-    app.command()(run)
-    app.command()(generate)
-    app.command(name="judge")(judge)
-    app.command(name="leaderboard")(leaderboard)
-    app.command(name="import")(import_)
-    app.command()(corpora)
-    app.command()(systems)
-    app.command()(demo)
+    for name, command in (("run", run), ("generate", generate), ("judge", judge), ("leaderboard", leaderboard),
+                          ("import", import_), ("corpora", corpora), ("demo", demo)):  # fmt: skip
+        app.command(name=name)(command)

@@ -34,7 +34,7 @@ def run_release_demo(release: Path, db: str, quiet: bool, out: Path | None, limi
     from benger.llm import load_catalog
     from benger.pipeline import ProgressReporter, RunConfig
     from benger.pipeline._demo import DEMO_CASES, DEMO_GP_ITEMS, DEMO_MODEL, release_demo_config, release_demo_plan
-    from benger.pipeline._estimate import token_counter
+    from benger.pipeline._fit import token_counter
 
     start = time.monotonic()
     data = load_release(release)

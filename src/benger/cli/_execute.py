@@ -8,6 +8,7 @@ Used by ``cli._core`` (run/generate/judge/leaderboard/demo), ``cli._demo`` (the 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,26 +42,34 @@ def _config(
     repeats: int | None = None,
     repetitions: int | None = None,
     need: tuple[str, ...] = (),
+    models: Any = None,
 ) -> Any:
-    """A RunConfig from a YAML file and/or command-line options (options win)."""
+    """A RunConfig from a YAML file and/or command-line options (options win); ``models``: the
+    :class:`ModelOptions` of ``--model`` / ``--judge-model``."""
     from benger.cli._workers import register_celery_executor
     from benger.pipeline import RunConfig, load_run_config
 
     register_celery_executor()
-
+    cli_systems, cli_judges = (models or ModelOptions()).specs()
     if path is not None:
         config = load_run_config(path)
     else:
-        if "systems" in need and not system:
-            raise ConfigError("name at least one --system (or pass a run config)")
-        if "judges" in need and not judge:
-            raise ConfigError("name at least one --judge (or pass a run config)")
-        config = RunConfig(corpora=corpus or ["demo"], systems=list(system or []), judges=list(judge or []))
+        if "systems" in need and not system and not cli_systems:
+            raise ConfigError("name at least one --system or --model (or pass a run config)")
+        if "judges" in need and not judge and not cli_judges:
+            raise ConfigError("name at least one --judge or --judge-model (or pass a run config)")
+        config = RunConfig(
+            corpora=corpus or ["demo"],
+            systems=[*(system or []), *cli_systems],
+            judges=[*(judge or []), *cli_judges],
+        )
     updates: dict[str, Any] = {}
     if path is not None and corpus:
         updates["corpora"] = corpus
-    if path is not None and judge:
-        updates["judges"] = list(judge)
+    if path is not None and (judge or cli_judges):
+        updates["judges"] = [*(judge or []), *cli_judges]
+    if path is not None and cli_systems:
+        updates["systems"] = cli_systems
     if concurrency is not None:
         updates["concurrency"] = concurrency
     if executor is not None:
@@ -79,6 +88,9 @@ def _config(
     updates["filters"] = filters
     new = config.model_copy(update=updates)
     new.source = config.source
+    if cli_systems or cli_judges:  # checked as a config file's entries are, before anything runs
+        new.resolved_systems()
+        new.resolved_judges()
     # a config file without them would do nothing and exit 0 (with a config, --judge replaces its judges while
     # --system only filters its systems)
     sections = (
@@ -92,6 +104,39 @@ def _config(
     if new.executor not in ("local", "celery"):
         raise ConfigError(f"unknown executor {new.executor!r}; expected 'local' or 'celery'")
     return new
+
+
+@dataclass
+class ModelOptions:
+    """``--model`` / ``--model-base-url`` / ``-M`` and the same for ``--judge-model`` (cli._options)."""
+
+    model: list[str] | None = None
+    base_url: str | None = None
+    args: list[str] | None = None
+    judge_model: list[str] | None = None
+    judge_base_url: str | None = None
+    judge_args: list[str] | None = None
+
+    def specs(self) -> tuple[list[Any], list[Any]]:
+        """The run-config entries of the systems and the judges named on the command line."""
+        from benger.pipeline._config import model_spec
+
+        for flag, value, owner in (
+            ("--model-base-url", self.base_url, self.model),
+            ("-M", self.args, self.model),
+            ("--judge-model-base-url", self.judge_base_url, self.judge_model),
+            ("--judge-model-arg", self.judge_args, self.judge_model),
+        ):
+            if value and not owner:
+                raise ConfigError(
+                    f"{flag} sets a model named with --{'judge-' if 'judge' in flag else ''}model: name one"
+                )
+        systems = [model_spec(m, base_url=self.base_url, args=self.args) for m in self.model or []]
+        judges = [
+            model_spec(m, base_url=self.judge_base_url, args=self.judge_args, judge=True, option="--judge-model")
+            for m in self.judge_model or []
+        ]
+        return systems, judges
 
 
 def _open(db: str | None, config: Any = None, *, loads_corpora: bool = False) -> Any:
@@ -154,6 +199,7 @@ def _execute_then(
     from benger.pipeline import ProgressReporter, run_config
     from benger.pipeline._budget import guarded_factory
 
+    check_models(config, stages)
     store = _open(db, config, loads_corpora=True)
     reporter = ProgressReporter(_err(), enabled=not quiet)
     factory = guarded_factory(config, guard) if guard is not None else None
@@ -178,6 +224,21 @@ def _execute_then(
     return result, extra
 
 
+def check_models(config: Any, stages: tuple[str, ...]) -> None:
+    """Build (and drop) the model of every system and judge the stages will call, before any call or store
+    write: an unknown provider, a missing SDK, base URL or API key is one configuration error (exit 2) named
+    once, not a failure of every item with "run the same command again". Local models are checked when they
+    load (building one assembles its GGUF)."""
+    from benger.llm import create_model
+
+    systems = config.resolved_systems() if "generate" in stages else []
+    if config.filters.systems:
+        systems = [s for s in systems if s.name in config.filters.systems]
+    for system in [*systems, *(config.resolved_judges() if "judge" in stages else [])]:
+        if system.provider != "local":
+            create_model(system)
+
+
 def failure_reasons(store: Any, result: Any, limit: int = 5) -> list[str]:
     """Why the run is incomplete: the stored reasons of its failed generations (its systems on its corpora),
     the first ``limit`` of them and how many there are in all. A provider failure (timeout, refused call,
@@ -196,14 +257,24 @@ def failure_reasons(store: Any, result: Any, limit: int = 5) -> list[str]:
 
 
 def _exit_if_incomplete(result: Any) -> None:
-    """Exit with EXIT_INCOMPLETE (3) when a stage left units failed or unfinished (a rerun resumes them)."""
+    """Exit with EXIT_INCOMPLETE (3) unless every unit of the run has a usable result (docs/cli.md, "Exit
+    codes"): units failed, unscored or not yet run (a rerun continues them) and excluded generations (final:
+    refused, short, malformed, ...) are counted on stderr."""
     if result.complete:
         return
     left = ", ".join(f"{stage} {n}" for stage, n in result.remaining.items() if n)
-    _err().print(
-        f"incomplete: items failed or remain ({left}); run the same command again to continue "
-        f"(exit code {EXIT_INCOMPLETE})"
-    )
+    if left:
+        _err().print(
+            f"incomplete: items failed or remain ({left}); run the same command again to continue "
+            f"(exit code {EXIT_INCOMPLETE})"
+        )
+    excluded = getattr(result, "excluded", {}) or {}
+    if excluded:
+        detail = ", ".join(f"{n} {why}" for why, n in sorted(excluded.items()))
+        _err().print(
+            f"incomplete: {sum(excluded.values())} generation(s) excluded without a usable result ({detail}); "
+            f"final, a rerun does not redo them (exit code {EXIT_INCOMPLETE})"
+        )
     raise typer.Exit(EXIT_INCOMPLETE)
 
 

@@ -21,7 +21,6 @@ DbOption = Annotated[
 
 _CONFIG_HELP = "Run config (YAML); see examples/."
 ConfigArg = Annotated[Path | None, typer.Argument(help=_CONFIG_HELP, show_default=False)]
-RequiredConfigArg = Annotated[Path, typer.Argument(help=_CONFIG_HELP)]
 CorpusOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -108,4 +107,39 @@ ThreadsOpt = Annotated[
         help="llama.cpp threads of the local models: N, or auto (default: per call, the cores that other "
         "processes leave free, so a busy laptop never runs 2 threads on 1 free core).",
     ),
+]
+
+
+ModelOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--model",
+        "-m",
+        help="System as PROVIDER/MODEL (openai/gpt-5.4-mini, openai-compatible/qwen3-32b, local/smollm2-135m) or a "
+        "catalog name; repeatable; replaces a config's systems.",
+    ),
+]
+ModelBaseUrlOpt = Annotated[
+    str | None, typer.Option("--model-base-url", help="base_url of --model (an OpenAI-compatible server).")
+]
+ModelArgOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--model-arg",
+        "-M",
+        metavar="KEY=VALUE",
+        help="Setting of --model: temperature=0.2, max_output_tokens=4000, context_window=8192, or a provider "
+        "parameter (top_p=0.9); repeatable.",
+    ),
+]
+JudgeModelOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--judge-model", help="Judge as PROVIDER/MODEL or a catalog name; repeatable; replaces a config's judges."
+    ),
+]
+JudgeModelBaseUrlOpt = Annotated[str | None, typer.Option("--judge-model-base-url", help="base_url of --judge-model.")]
+JudgeModelArgOpt = Annotated[
+    list[str] | None,
+    typer.Option("--judge-model-arg", metavar="KEY=VALUE", help="Setting of --judge-model (as -M); repeatable."),
 ]

@@ -22,7 +22,22 @@ from typing import Annotated, Any
 import typer
 
 from benger.cli._budget import print_estimate, show_estimate
-from benger.cli._options import ConcOpt, ConfigArg, DbOption, JudgeOpt, QuietOpt, out_option
+from benger.cli._options import (
+    ConcOpt,
+    ConfigArg,
+    CorpusOpt,
+    DbOption,
+    JudgeModelArgOpt,
+    JudgeModelBaseUrlOpt,
+    JudgeModelOpt,
+    JudgeOpt,
+    ModelArgOpt,
+    ModelBaseUrlOpt,
+    ModelOpt,
+    QuietOpt,
+    SystemOpt,
+    out_option,
+)
 from benger.errors import EXIT_INCOMPLETE, ConfigError, InputError
 
 ReleaseOpt = Annotated[
@@ -166,10 +181,16 @@ def validate_judge(
     release: ReleaseOpt = None,
     db: DbOption = None,
     judge_: JudgeOpt = None,
+    judge_model: JudgeModelOpt = None,
+    judge_model_base_url: JudgeModelBaseUrlOpt = None,
+    judge_model_arg: JudgeModelArgOpt = None,
     repeats: Annotated[
         int | None, typer.Option("--repeats", min=1, help="Judgements per pick (within-judge sd). [default: 1]")
     ] = None,
     concurrency: ConcOpt = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="Judge only the first N picks (a quick check of a judge).")
+    ] = None,
     quiet: QuietOpt = False,
     out: Annotated[Path | None, out_option("Write validate-judge.json/.md into this folder.")] = None,
     dry_run: Annotated[
@@ -181,12 +202,16 @@ def validate_judge(
     from benger.analysis._data import StudyData
     from benger.analysis._validate_judge import to_markdown
     from benger.analysis._validate_judge import validate_judge as run_validation
+    from benger.cli._execute import ModelOptions
 
+    models = ModelOptions(judge_model=judge_model, judge_base_url=judge_model_base_url, judge_args=judge_model_arg)
     if recorded is not None:  # options that only apply to judging would be silently ignored
-        if config is not None or judge_:
+        if config is not None or judge_ or judge_model:
             raise ConfigError("give either --recorded or a judge configuration (CONFIG / --judge), not both")
         judging = [
-            flag for flag, value in (("--repeats", repeats), ("--concurrency", concurrency)) if value is not None
+            flag
+            for flag, value in (("--repeats", repeats), ("--concurrency", concurrency), ("--limit", limit))
+            if value is not None
         ]
         judging += ["--dry-run"] if dry_run else []
         if judging:
@@ -208,7 +233,7 @@ def validate_judge(
             provenance["scores_file"] = f"{Path(recorded).resolve()} (sha256 {digest})"
     else:
         scores, label, judged, incomplete = _judge_release(
-            data, path, config, judge_, db, repeats or 1, concurrency, quiet, dry_run
+            data, path, config, judge_, db, repeats or 1, concurrency, quiet, dry_run, models, limit
         )
         provenance.update(judged)
     from benger import __version__
@@ -225,7 +250,8 @@ def validate_judge(
     _write(result, markdown, out)
     if incomplete:
         _console(stderr=True).print(
-            f"incomplete: some picks are not judged yet; run the same command again to continue (exit code "
+            f"incomplete: {provenance.get('scored', '?')} of {provenance.get('picks', '?')} picks scored "
+            f"({provenance.get('unscored', 0)} unscored); run the same command again to judge the rest (exit code "
             f"{EXIT_INCOMPLETE})"
         )
         raise typer.Exit(EXIT_INCOMPLETE)
@@ -241,24 +267,29 @@ def _judge_release(
     concurrency: int | None,
     quiet: bool,
     dry_run: bool = False,
+    models: Any = None,
+    limit: int | None = None,
 ) -> tuple[dict[str, float], str, dict[str, Any], bool]:
     """Judge the picks with the configured judge (importing the release into the store once); returns
     (mean score per pick, label, provenance, incomplete)."""
-    from benger.cli._execute import _config, _err, _open
+    from benger.cli._execute import _config, _err, _open, check_models
     from benger.pipeline import ProgressReporter
 
-    cfg = _config(config, judge=judge_, repeats=repeats, concurrency=concurrency, need=("judges",))
+    cfg = _config(config, judge=judge_, repeats=repeats, concurrency=concurrency, need=("judges",), models=models)
     if config is not None and repeats == 1:
         cfg = cfg.model_copy(update={"repeats": 1})
     # the judge is resolved before the store is opened: an unknown name must leave no store behind and no
     # release imported into it (a config without judges is refused by _config)
     cfg.resolved_judges()
+    if not dry_run:
+        check_models(cfg, ("judge",))
     store = _open(db, cfg)
     try:
         targets = pick_targets(data)
         if store.get_human_solution(next(t[1] for t in targets if t[0] == "human_solution")) is None:
             _err().print(f"importing the release {path} into the store (once)")
             store.import_release(path)
+        targets = targets[:limit] if limit is not None else targets
         if dry_run:
             from benger.pipeline._estimate import Observed, estimate_judging
 
@@ -284,14 +315,26 @@ def _judge_release(
         "repeats": cfg.repeats,
         "within_judge_sd_mean": statistics.fmean(sds) if sds else None,
         "unscored": len(unscored),
+        "scored": len(per_pick),
+        "picks": len(targets),
     }
-    incomplete = len(per_pick) + len(unscored) < len(targets) or bool(stats.errors)
+    # exit 0 only when every pick has a score (docs/cli.md, "Exit codes"): "picks scored: 0 of 45" is no result
+    incomplete = len(per_pick) < len(targets) or bool(stats.errors)
     return scores, f"{judge.name} [{judge.config_hash()[:8]}]", provenance, incomplete
 
 
 def estimate(
-    config: Annotated[Path, typer.Argument(help="Run config (YAML); see examples/.")],
+    config: ConfigArg = None,
     db: DbOption = None,
+    corpus: CorpusOpt = None,
+    system: SystemOpt = None,
+    judge_: JudgeOpt = None,
+    model: ModelOpt = None,
+    model_base_url: ModelBaseUrlOpt = None,
+    model_arg: ModelArgOpt = None,
+    judge_model: JudgeModelOpt = None,
+    judge_model_base_url: JudgeModelBaseUrlOpt = None,
+    judge_model_arg: JudgeModelArgOpt = None,
     release: ReleaseOpt = None,
     stage: Annotated[str, typer.Option("--stage", help="run (generate + judge), generate or judge.")] = "run",
     out: Annotated[Path | None, out_option("Write estimate.json into this folder.")] = None,
@@ -300,13 +343,14 @@ def estimate(
     judge apart; unknown prices stay unknown). The same table as `benger run CONFIG --dry-run` when both see the
     same release: --release (or BENGER_RELEASE, which --dry-run reads) takes output lengths from the release's
     observed generations, else each call is counted at max_output_tokens."""
-    from benger.cli._execute import _config
+    from benger.cli._execute import ModelOptions, _config
 
     stages = {"run": ("generate", "judge"), "generate": ("generate",), "judge": ("judge",)}.get(stage)
     if stages is None:
         raise ConfigError(f"--stage {stage!r}: expected run, generate or judge")
     need = {"run": ("systems",), "generate": ("systems",), "judge": ("judges",)}[stage] + ("corpora",)
-    cfg = _config(config, need=need)
+    models = ModelOptions(model, model_base_url, model_arg, judge_model, judge_model_base_url, judge_model_arg)
+    cfg = _config(config, corpus=corpus, system=system, judge=judge_, need=need, models=models)
     result = show_estimate(cfg, db, stages, release)
     if out is not None:
         from benger.outputs import output_folder

@@ -4,6 +4,7 @@ from benger.llm._base import ProviderModel, compute_cost, token_cost
 from benger.llm._catalog import Catalog, load_catalog
 from benger.llm._errors import (
     ContentFilterError,
+    ContextOverflowError,
     PermanentError,
     ProviderError,
     RateLimitError,
@@ -46,6 +47,7 @@ __all__ = [
     "ChatRequest",
     "ChatResponse",
     "ContentFilterError",
+    "ContextOverflowError",
     "JsonObject",
     "MalformedOutput",
     "PermanentError",

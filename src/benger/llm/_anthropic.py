@@ -67,7 +67,7 @@ class AnthropicChatModel(ProviderModel):
             kwargs["tool_choice"] = {"type": "tool", "name": request.schema_name}
         if extra:
             kwargs["extra_body"] = extra
-        timeout = self.timeout(request)
+        timeout = self.read_timeout(request)
         if timeout is not None:
             kwargs["timeout"] = timeout
         return kwargs

@@ -8,10 +8,19 @@ import weakref
 from abc import ABC, abstractmethod
 from typing import Any
 
-from benger.llm._errors import ProviderError
-from benger.llm._limits import DEFAULT_REMOTE_CONCURRENCY, call_slot, endpoint_key
+from benger.llm._errors import ProviderError, RateLimitError, TransientError
+from benger.llm._limits import (
+    DEFAULT_REMOTE_CONCURRENCY,
+    LOCAL_RATE_LIMITER,
+    call_accepted,
+    call_slot,
+    endpoint_key,
+    pause_endpoint,
+    wait_for_endpoint,
+)
 from benger.llm._protocol import ChatRequest, ChatResponse, Usage
 from benger.llm._retry import RetryPolicy, retry_async
+from benger.llm._tokens import estimate_tokens
 from benger.schema import SystemConfig
 
 # keys of SystemConfig.params / ChatRequest.params that benger interprets itself (never sent to a provider)
@@ -20,6 +29,7 @@ RESERVED_PARAMS = frozenset(
         "structured_output",
         "max_tokens_param",
         "timeout_s",
+        "read_timeout_s",
         "n_ctx",
         "n_batch",
         "n_threads",
@@ -58,6 +68,8 @@ class ProviderModel(ABC):
         self.policy = policy or RetryPolicy()
         self._endpoint = endpoint_key(system.provider, self._endpoint_url())
         self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
+        #: reserves requests_per_minute / tokens_per_minute (a Celery worker sets the Redis-backed one)
+        self.rate_limiter: Any = LOCAL_RATE_LIMITER
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r}, model={self.system.model!r}, endpoint={self._endpoint[1]!r})"
@@ -104,8 +116,46 @@ class ProviderModel(ABC):
         return {k: v for k, v in self.params(request).items() if k not in RESERVED_PARAMS}
 
     def timeout(self, request: ChatRequest) -> float | None:
+        """The call's deadline in seconds (``timeout_s``: connection to last byte), None for none."""
         value = request.timeout_s if request.timeout_s is not None else self.params(request).get("timeout_s")
         return float(value) if value is not None else None
+
+    def read_timeout(self, request: ChatRequest) -> float | None:
+        """The SDK's timeout between two reads (``params.read_timeout_s``, else the deadline)."""
+        value = self.params(request).get("read_timeout_s")
+        return float(value) if value is not None else self.timeout(request)
+
+    @property
+    def rate_key(self) -> str:
+        """The bucket of ``requests_per_minute`` / ``tokens_per_minute``: provider family, base URL, model."""
+        return f"{self._endpoint[0]}|{self._endpoint[1]}|{self.system.model}"
+
+    async def _rate_limit(self, request: ChatRequest) -> None:
+        """Wait for the system's per-minute budget (requests_per_minute, tokens_per_minute)."""
+        waits = []
+        if self.system.requests_per_minute:
+            waits.append(self.rate_limiter.reserve(self.rate_key, self.system.requests_per_minute))
+        if self.system.tokens_per_minute:
+            prompt = sum(estimate_tokens(m.content) for m in request.messages)
+            waits.append(
+                self.rate_limiter.reserve(self.rate_key + "|tokens", self.system.tokens_per_minute, amount=prompt)
+            )
+        if waits and max(waits) > 0:
+            await asyncio.sleep(max(waits))
+
+    async def _within_deadline(self, request: ChatRequest) -> ChatResponse:
+        """``_call`` bounded by the deadline: a reply that trickles in past it is a TransientError."""
+        deadline = self.timeout(request)
+        if deadline is None:
+            return await self._call(request)
+        try:
+            async with asyncio.timeout(deadline):
+                return await self._call(request)
+        except TimeoutError:
+            raise TransientError(
+                f"{self.name}: no complete reply within the deadline of {deadline:g} s (timeout_s)",
+                provider=self.name,
+            ) from None
 
     # --- the call ---------------------------------------------------------------------------------
     async def _prepare(self) -> None:
@@ -125,10 +175,23 @@ class ProviderModel(ABC):
             nonlocal attempts
             attempts += 1
             await self._prepare()
+            await self._rate_limit(request)
             async with call_slot(self._endpoint, self.concurrency):
+                await wait_for_endpoint(self._endpoint)  # a 429's pause, then the pace learnt from it
                 started = time.perf_counter()
-                response = await self._call(request)
+                try:
+                    response = await self._within_deadline(request)
+                except RateLimitError as exc:
+                    if exc.retry_after:
+                        pause_endpoint(self._endpoint, min(exc.retry_after, self.policy.max_retry_after))
+                    raise
                 response.latency_s = time.perf_counter() - started
+                call_accepted(self._endpoint)
+            if self.system.tokens_per_minute and response.usage.output_tokens:
+                # the reply's tokens are charged after the fact (the bucket may go negative: later calls wait)
+                self.rate_limiter.reserve(
+                    self.rate_key + "|tokens", self.system.tokens_per_minute, amount=response.usage.output_tokens
+                )
             return response
 
         try:

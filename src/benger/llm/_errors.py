@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import email.utils
+import re
 import time
 from collections.abc import Mapping
 from typing import Any
 
 from benger.errors import BengerError
+
+#: how servers say that a prompt does not fit (OpenAI/vLLM, llama.cpp, Ollama, litellm)
+OVERFLOW = re.compile(
+    r"context_length_exceeded|maximum context length|exceeds? (?:the )?context (?:window|length|size)|"
+    r"context window of|too many tokens|prompt is too long|input is too long",
+    re.IGNORECASE,
+)
 
 
 class ProviderError(BengerError):
@@ -41,6 +49,11 @@ class TransientError(ProviderError):
 
 class PermanentError(ProviderError):
     """Other 4xx (bad request, authentication, unknown model): retrying will not help."""
+
+
+class ContextOverflowError(PermanentError):
+    """The server says the prompt and the reply do not fit the model's context window (HTTP 400
+    ``context_length_exceeded``, "maximum context length", llama.cpp "exceed context window")."""
 
 
 class ContentFilterError(ProviderError):
@@ -85,6 +98,9 @@ def error_from_status(
 ) -> ProviderError:
     """Classify an HTTP failure: 429 -> RateLimitError, 408/409/5xx -> TransientError, other -> PermanentError."""
     text = f"{provider or 'provider'} HTTP {status}: {message}"
+    if status == 503 and parse_retry_after(_header(headers, "Retry-After")):  # overloaded, and says for how long
+        return RateLimitError(text, retry_after=parse_retry_after(_header(headers, "Retry-After")), status=503,
+                              provider=provider)  # fmt: skip
     if status == 429:
         retry_after = parse_retry_after(_header(headers, "Retry-After"))
         if retry_after is None:
@@ -96,6 +112,8 @@ def error_from_status(
         return RateLimitError(text, retry_after=retry_after, provider=provider)
     if status in (408, 409) or status >= 500 or status < 400:  # < 400: a reply the SDK could not read
         return TransientError(text, status=status, provider=provider)
+    if OVERFLOW.search(message):
+        return ContextOverflowError(text, status=status, provider=provider)
     return PermanentError(text, status=status, provider=provider)
 
 

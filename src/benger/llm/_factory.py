@@ -45,6 +45,18 @@ def _google() -> ModelClass:
     return GoogleChatModel
 
 
+@model_api(
+    "litellm",
+    requires=("litellm>=1.40",),
+    extra="litellm",
+    description="litellm's routing (100+ providers, their keys and fallbacks) in-process, no proxy",
+)
+def _litellm() -> ModelClass:
+    from benger.llm._litellm import LiteLLMChatModel
+
+    return LiteLLMChatModel
+
+
 @model_api("local", description="GGUF models in-process with llama.cpp (the 'local' extra; checked on first use)")
 def _local() -> ModelClass:
     from benger.llm._local import LocalChatModel

@@ -61,7 +61,7 @@ class GoogleChatModel(ProviderModel):
         if request.json_schema is not None and self.params(request).get("structured_output", "json_schema") != "none":
             config["response_mime_type"] = "application/json"
             config["response_json_schema"] = request.json_schema
-        timeout = self.timeout(request)
+        timeout = self.read_timeout(request)
         if timeout is not None:
             config["http_options"] = types.HttpOptions(timeout=int(timeout * 1000))
         config.update(self.extra_params(request))

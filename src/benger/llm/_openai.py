@@ -14,6 +14,17 @@ from benger.llm._base import ProviderModel
 from benger.llm._errors import ContentFilterError, PermanentError, TransientError, map_sdk_error
 from benger.llm._protocol import ChatRequest, ChatResponse, Usage
 from benger.llm._retry import RetryPolicy
+from benger.llm._structured import (
+    check_mode,
+    confirm,
+    current_mode,
+    first_answer,
+    is_form_refusal,
+    messages_for,
+    next_mode,
+    response_format,
+)
+from benger.llm._tokens import estimated_usage
 from benger.schema import SystemConfig
 
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "0.0.0.0"})
@@ -78,20 +89,6 @@ def http_client(kind: str) -> Any:
     return DefaultAsyncHttpxClient(timeout=DEFAULT_TIMEOUT_S, verify=shared_ssl_context(DefaultAsyncHttpxClient))
 
 
-def response_format(request: ChatRequest, mode: str) -> dict[str, Any] | None:
-    """The OpenAI ``response_format`` for a request's JSON schema under ``mode`` (json_schema|json_object|none)."""
-    if request.json_schema is None or mode == "none":
-        return None
-    if mode == "json_object":
-        return {"type": "json_object"}
-    if mode != "json_schema":
-        raise ConfigError(f"structured_output must be json_schema, json_object or none, not {mode!r}")
-    return {
-        "type": "json_schema",
-        "json_schema": {"name": request.schema_name, "schema": request.json_schema, "strict": False},
-    }
-
-
 class OpenAIChatModel(ProviderModel):
     """Chat completions through the official ``openai`` SDK (its own retries off: benger's policy applies)."""
 
@@ -115,14 +112,28 @@ class OpenAIChatModel(ProviderModel):
             http_client=http_client(str(self.system.params.get("http_client", "aiohttp"))),
         )
 
-    def build_request(self, request: ChatRequest) -> dict[str, Any]:
-        """The keyword arguments of ``chat.completions.create`` for ``request``."""
+    @property
+    def form_endpoint(self) -> tuple[str, str]:
+        """The key under which the accepted structured-output mode is remembered: (base URL, model)."""
+        return (self._endpoint[1], self.system.model)
+
+    def structured_mode(self, request: ChatRequest) -> tuple[str, bool]:
+        """(mode, forced): ``params.structured_output`` when set, else what the endpoint accepted so far."""
+        forced = self.params(request).get("structured_output")
+        if forced is not None:
+            return check_mode(str(forced)), True
+        return current_mode(self.form_endpoint), False
+
+    def build_request(self, request: ChatRequest, mode: str | None = None) -> dict[str, Any]:
+        """The keyword arguments of ``chat.completions.create`` for ``request`` (``mode``: structured output,
+        default :meth:`structured_mode`)."""
         params = self.params(request)
+        mode = mode or self.structured_mode(request)[0]
         # api.openai.com wants max_completion_tokens (reasoning models); most other servers know max_tokens
         default_param = "max_completion_tokens" if self.system.provider == "openai" else "max_tokens"
         kwargs: dict[str, Any] = {
             "model": self.system.model,
-            "messages": [{"role": m.role, "content": m.content} for m in request.messages],
+            "messages": [{"role": m.role, "content": m.content} for m in messages_for(request, mode)],
             str(params.get("max_tokens_param", default_param)): self.max_tokens(request),
         }
         temperature = self.temperature(request)
@@ -131,19 +142,52 @@ class OpenAIChatModel(ProviderModel):
         seed = self.seed(request)
         if seed is not None:
             kwargs["seed"] = seed
-        fmt = response_format(request, str(params.get("structured_output", "json_schema")))
+        fmt = response_format(request, mode)
         if fmt is not None:
             kwargs["response_format"] = fmt
         extra = self.extra_params(request)
         if extra:
             kwargs["extra_body"] = extra
-        timeout = self.timeout(request)
+        timeout = self.read_timeout(request)
         if timeout is not None:
             kwargs["timeout"] = timeout
         return kwargs
 
     async def _call(self, request: ChatRequest) -> ChatResponse:
-        kwargs = self.build_request(request)  # outside the try: a bad config is not a provider error
+        if request.json_schema is None or self.params(request).get("structured_output") is not None:
+            return await self._negotiate(request)
+        async with first_answer(self.form_endpoint):  # one probe at a time until the endpoint has answered
+            response = await self._negotiate(request)
+        confirm(self.form_endpoint)
+        return response
+
+    async def _negotiate(self, request: ChatRequest) -> ChatResponse:
+        """Send ``request`` in the endpoint's mode, stepping down the modes on a form refusal (llm._structured)."""
+        mode, forced = self.structured_mode(request)
+        while True:
+            try:
+                response = await self._post(request, mode)
+            except _FormRefused as refused:
+                following = None if forced else next_mode(self.form_endpoint, mode, refused.detail)
+                if following is None:
+                    advice = "remove params.structured_output" if forced else "the server accepts none of them"
+                    raise PermanentError(
+                        f"{self.name}: the server refused structured_output {mode} (HTTP {refused.status}: "
+                        f"{refused.detail[:300]}); modes: json_schema, json_object_schema, json_object, prompt "
+                        f"({advice})",
+                        status=refused.status,
+                        provider=self.name,
+                    ) from None
+                mode = following
+                continue
+            if request.json_schema is not None:
+                response.structured_output = mode
+            if response.usage.estimated:
+                response.usage = estimated_usage(request, response)
+            return response
+
+    async def _post(self, request: ChatRequest, mode: str) -> ChatResponse:
+        kwargs = self.build_request(request, mode)  # outside the try: a bad config is not a provider error
         # The SDK's generic ``post`` (its documented way to call an endpoint with a plain body) sends the
         # same request as ``chat.completions.create`` with the SDK's headers, auth, timeouts and error
         # mapping, but skips re-validating our already-valid params against the TypedDicts and building
@@ -157,6 +201,9 @@ class OpenAIChatModel(ProviderModel):
         except json.JSONDecodeError as exc:
             raise TransientError(f"{self.name}: the server sent a body that is not JSON ({exc})") from exc
         except Exception as exc:
+            status = getattr(exc, "status_code", None)
+            if "response_format" in body and is_form_refusal(status, str(getattr(exc, "message", "") or exc)):
+                raise _FormRefused(int(status or 0), str(getattr(exc, "message", "") or exc)) from exc
             mapped = map_sdk_error(exc, self.name)
             if isinstance(mapped, PermanentError) and "content_filter" in str(exc):
                 raise ContentFilterError(str(mapped), status=mapped.status, provider=self.name) from exc
@@ -169,6 +216,15 @@ class OpenAIChatModel(ProviderModel):
         if not isinstance(data, dict):
             raise TransientError(f"{self.name}: the server sent {type(data).__name__}, not a JSON object")
         return map_completion_dict(data)
+
+
+class _FormRefused(Exception):
+    """The server refused the request's structured-output form (a capability answer; never resent as is)."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
 
 
 def _field(value: Any, name: str) -> Any:
@@ -198,7 +254,8 @@ def map_completion_dict(data: dict[str, Any]) -> ChatResponse:
     refusal_text = _field(message, "refusal")
     refusal_text = refusal_text if isinstance(refusal_text, str) and refusal_text.strip() else None
     finish = choice.get("finish_reason")
-    usage = data.get("usage") or {}
+    usage = data.get("usage")
+    counted = isinstance(usage, dict) and isinstance(usage.get("completion_tokens"), int)
     raw: dict[str, Any] = {"id": data.get("id"), "system_fingerprint": data.get("system_fingerprint")}
     if refusal_text:
         raw["refusal"] = refusal_text
@@ -210,6 +267,7 @@ def map_completion_dict(data: dict[str, Any]) -> ChatResponse:
             input_tokens=int(_field(usage, "prompt_tokens") or 0),
             output_tokens=int(_field(usage, "completion_tokens") or 0),
             reasoning_tokens=_reasoning_tokens(usage),
+            estimated=not counted,  # the counts are filled in from the text by the caller (llm._tokens)
         ),
         model=data.get("model") if isinstance(data.get("model"), str) else None,
         refusal=bool(refusal_text) or finish == "content_filter",

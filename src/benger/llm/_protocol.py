@@ -32,6 +32,9 @@ class Usage(BaseModel):
     input_tokens: int = 0
     output_tokens: int = 0
     reasoning_tokens: int | None = None
+    estimated: bool = Field(
+        default=False, description="the server sent no usage; the counts are estimated (benger.llm._tokens)"
+    )
 
 
 class ChatResponse(BaseModel):
@@ -56,6 +59,9 @@ class ChatResponse(BaseModel):
     cost_usd: float | None = None
     retries: int = 0
     raw: dict[str, Any] | None = None
+    structured_output: str | None = Field(
+        default=None, description="the structured-output mode the endpoint accepted (benger.llm._structured)"
+    )
 
     @property
     def truncated(self) -> bool:

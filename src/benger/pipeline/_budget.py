@@ -13,7 +13,8 @@ from typing import Any
 
 from benger.llm import ChatMessage, ChatRequest, ChatResponse, ProviderError
 from benger.pipeline._config import RunConfig
-from benger.pipeline._estimate import _cost, chars_counter
+from benger.pipeline._estimate import _cost
+from benger.pipeline._fit import chars_counter
 from benger.schema import SystemConfig
 
 

@@ -235,3 +235,60 @@ def _resolve_corpus_path(spec: str, base: Path) -> str:
 def _abs(path: str, base: Path) -> str:
     p = Path(path.strip()).expanduser()
     return str(p if p.is_absolute() else (base / p).resolve())
+
+
+def model_spec(model: str, *, base_url: str | None = None, args: list[str] | None = None, judge: bool = False,
+               option: str = "--model") -> SystemSpec:  # fmt: skip
+    """The run-config entry (``systems:`` / ``judges:``) of ``--model PROVIDER/MODEL`` (or a catalog name) with
+    ``--model-base-url`` and ``-M KEY=VALUE`` arguments: exactly what the same lines of a YAML file would give.
+
+    ``KEY`` is a SystemConfig field (``temperature``, ``max_output_tokens``, ``seed``, ``context_window``,
+    ``api_key_env``, ``requests_per_minute``, prices, ...) or else a provider parameter (``params.KEY``);
+    ``VALUE`` is read as a YAML scalar (``0.2`` a number, ``true`` a boolean). A catalog name (``gpt-5.4``,
+    ``qwen2.5-0.5b-instruct``) or ``PROVIDER/NAME`` of a catalog entry of that provider starts from the entry.
+    InputError naming the option for an unknown provider or a malformed argument.
+    """
+    from benger.llm import load_catalog, provider_spec, registered_providers
+
+    catalog = load_catalog()
+    find = catalog.judge if judge else catalog.system
+    provider, sep, name = model.partition("/")
+    entry: dict[str, Any] | None = None
+    if not sep:
+        try:
+            entry = find(model).model_dump(exclude_defaults=True)
+        except ConfigError as exc:
+            raise InputError(
+                f"{exc}; or name a model as PROVIDER/MODEL, e.g. openai/gpt-5.4-mini", field=option
+            ) from None
+    else:
+        spec = provider_spec(provider)
+        if spec is None:
+            known = ", ".join(registered_providers())
+            raise InputError(f"unknown provider {provider!r} in {model!r}; known: {known}", field=option)
+        if not name:
+            raise InputError(f"{model!r} names no model after the provider", field=option)
+        try:
+            found = find(name)
+        except ConfigError:
+            found = None
+        if found is not None and found.provider == spec.name:
+            entry = found.model_dump(exclude_defaults=True)
+        else:
+            entry = {"name": model, "provider": spec.name, "model": name}
+    if base_url is not None:
+        entry["base_url"] = base_url
+    params: dict[str, Any] = dict(entry.get("params") or {})
+    for item in args or []:
+        key, eq, raw = item.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise InputError(f"expected KEY=VALUE, got {item!r}", field="-M" if not judge else "--judge-model-arg")
+        value = yaml.safe_load(raw) if raw.strip() else ""
+        if key in SystemConfig.model_fields and key not in ("name", "params"):
+            entry[key] = value
+        else:
+            params[key.removeprefix("params.")] = value
+    if params:
+        entry["params"] = params
+    return entry

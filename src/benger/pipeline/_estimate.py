@@ -22,70 +22,24 @@ The budget caps that use these counts are in ``benger.pipeline._budget``.
 from __future__ import annotations
 
 import math
-import os
-import sys
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from benger.llm import token_cost
 from benger.pipeline._config import RunConfig
+from benger.pipeline._fit import (
+    Counter,
+    fit_problem,
+    token_counter,
+)
 from benger.pipeline._orchestrate import judge_targets, load_run_corpora, run_prompts, select_tasks
 from benger.pipeline._runner import plan_generations, plan_judgements
 from benger.pipeline._units import resolve_rubric
 from benger.schema import FalloesungTask, PrincipleItem, SystemConfig
 
-CHARS_PER_TOKEN = 3.16
 TOKENS_PER_WORD = 2.27
-Counter = Callable[[str], int]
-
-
-def chars_counter(text: str) -> int:
-    """Estimated tokens of ``text``: characters / :data:`CHARS_PER_TOKEN`, rounded up."""
-    return math.ceil(len(text) / CHARS_PER_TOKEN)
-
-
-@contextmanager
-def _native_stderr_silenced() -> Iterator[None]:
-    """Send file descriptor 2 to /dev/null for the block: native libraries write to it directly (``verbose=False``
-    does not reach every llama.cpp message), which printed a context-overflow warning for a vocabulary-only
-    load before anything else of ``benger demo --release``. Python's own ``sys.stderr`` is flushed first."""
-    try:
-        fd = sys.stderr.fileno()
-    except (AttributeError, OSError, ValueError):  # a captured or replaced stderr: nothing native reaches it
-        yield
-        return
-    sys.stderr.flush()
-    saved = os.dup(fd)
-    try:
-        with open(os.devnull, "w") as null:
-            os.dup2(null.fileno(), fd)
-            yield
-    finally:
-        os.dup2(saved, fd)
-        os.close(saved)
-
-
-def token_counter(system: SystemConfig) -> tuple[Counter, str]:
-    """(counter, source): the GGUF vocabulary of a local model when it can be read, else :func:`chars_counter`."""
-    if system.provider == "local":
-        try:
-            from llama_cpp import Llama
-
-            from benger.llm._local import _resolve
-
-            with _native_stderr_silenced():  # llama.cpp's C code warns "n_ctx_seq (512) > n_ctx_train (0)"
-                vocab = Llama(model_path=str(_resolve(system)), vocab_only=True, verbose=False)
-        except Exception:
-            return chars_counter, f"characters / {CHARS_PER_TOKEN}"
-
-        def count(text: str) -> int:
-            return len(vocab.tokenize(text.encode("utf-8"), add_bos=False, special=True))
-
-        return count, "model tokenizer (GGUF)"
-    return chars_counter, f"characters / {CHARS_PER_TOKEN}"
 
 
 @dataclass(frozen=True)
@@ -185,11 +139,6 @@ def _seconds(observed: Observed, system: SystemConfig, calls: int, concurrency: 
     return latency * math.ceil(calls / max(slots, 1))
 
 
-def _n_ctx(system: SystemConfig) -> int | None:
-    value = system.params.get("n_ctx")
-    return int(value) if isinstance(value, int | float) else None
-
-
 def estimate_run(
     config: RunConfig,
     store: Any,
@@ -225,9 +174,7 @@ def estimate_run(
                 task = tasks[(u.corpus, u.task_id)]
                 n_in = sum(count(m.content) for m in prompts.generation_messages(task))
                 n_out = out_each if out_each is not None and task.kind == "falloesung" else system.max_output_tokens
-                ctx = _n_ctx(system)
-                if ctx is not None and n_in + system.max_output_tokens > ctx:
-                    too_long += 1
+                too_long += fit_problem(system, n_in) is not None
                 tin, tout = tin + n_in, tout + n_out
                 new_outputs.append((task, n_out))
             rows.append(
@@ -317,8 +264,7 @@ def _judge_rows(
 
 
 def _too_long(system: SystemConfig, n_in: int) -> int:
-    ctx = _n_ctx(system)
-    return int(ctx is not None and n_in + system.max_output_tokens > ctx)
+    return int(fit_problem(system, n_in) is not None)
 
 
 def _rubric_id(task: TaskLike) -> str:

@@ -13,10 +13,11 @@ from typing import Any, Protocol
 from benger.errors import InputError
 from benger.judge import ParsedJudgement, Unscored, parse_judgement
 from benger.llm import ChatMessage, ChatModel, ChatRequest, ChatResponse, compute_cost
-from benger.llm._errors import ContentFilterError, ProviderError
+from benger.llm._errors import ContentFilterError, ContextOverflowError, ProviderError
 from benger.llm._refusal import Refusal, RefusedOutput, detect_refusal, refusal_phrase
 from benger.llm._reply import AmbiguousOutput, MalformedOutput, split_reasoning
 from benger.llm._retry import RetryPolicy, retry_async
+from benger.pipeline._fit import TooLong, unit_fit_problem
 from benger.pipeline._prompts import PromptSet, default_prompts
 from benger.pipeline._reading import ShortOutput, answer_tokens, parse_generation
 from benger.pipeline._units import (
@@ -75,6 +76,8 @@ class _Tally:
     provider_retries: int = 0
     last_bad_reply: str | None = None
     reasoning: str | None = None
+    estimated: bool = False
+    structured_output: str | None = None
 
     def add_failure(self, error: ProviderError) -> None:
         self.attempts += 1
@@ -87,6 +90,10 @@ class _Tally:
             "provider_retries": self.provider_retries,
             "http_attempts": self.attempts + self.provider_retries,
         }
+        if self.estimated:  # the server sent no usage for at least one reply: the counts are estimates
+            meta["tokens_estimated"] = True
+        if self.structured_output is not None:
+            meta["structured_output"] = self.structured_output
         if self.reasoning:
             meta["reasoning"] = self.reasoning[:MAX_KEPT_REASONING]
             meta["reasoning_chars"] = len(self.reasoning)
@@ -96,6 +103,8 @@ class _Tally:
 
     def add(self, response: ChatResponse, prices: tuple[float | None, float | None]) -> None:
         self.attempts += 1
+        self.estimated = self.estimated or response.usage.estimated
+        self.structured_output = response.structured_output or self.structured_output
         self.reasoning = split_reasoning(response.text, response.reasoning)[1]
         self.input_tokens += response.usage.input_tokens
         self.output_tokens += response.usage.output_tokens
@@ -206,12 +215,20 @@ async def execute_generation(
         return text, answer
 
     try:
+        too_long = await unit_fit_problem(unit.system, base.messages)
+        if too_long is not None:
+            raise TooLong(too_long)
         response, (text, answer) = await _ask(model, base, parse, tally, reask_policy, prices)
         fields.update(text=text, answer=answer, finish_reason=response.finish_reason, truncated=response.truncated)
         if is_fall and answer_tokens(response) < min_output_tokens:  # cut off by the limit: no re-ask helps
-            fields.update(status="excluded", reason=f"short: {response.usage.output_tokens} output tokens")
+            mark = " (estimated)" if response.usage.estimated else ""
+            fields.update(status="excluded", reason=f"short: {answer_tokens(response)} output tokens{mark}")
         else:
             fields.update(status="ok")
+    except TooLong as exc:
+        fields.update(status="excluded", reason=exc.reason)
+    except ContextOverflowError as exc:
+        fields.update(status="excluded", reason=f"too long (server): {exc}"[:500])
     except ShortOutput as exc:
         fields.update(status="excluded", text=exc.text, reason=f"{exc.reason} after {tally.attempts} attempts")
     except MalformedOutput as exc:
@@ -319,6 +336,9 @@ async def execute_judgement(
     tally = _Tally()
     fields: dict[str, Any]
     try:
+        too_long = await unit_fit_problem(unit.judge, base.messages)
+        if too_long is not None:
+            raise TooLong(too_long)
         _, parsed = await _ask(model, base, lambda r: _parse_or_raise(r, rubric, prompt), tally, reask_policy, prices)
         fields = {
             "status": "scored",
@@ -333,6 +353,12 @@ async def execute_judgement(
         extra = {"total_mismatch": parsed.total_mismatch, "overall": parsed.overall}
         if parsed.correction_after is not None:
             extra["correction_after_json"] = parsed.correction_after
+    except TooLong as exc:
+        fields = {"status": "unscored", "reason": exc.reason}
+        extra = {"too_long": True}
+    except ContextOverflowError as exc:
+        fields = {"status": "unscored", "reason": f"too long (server): {exc}"[:500]}
+        extra = {"too_long": True}
     except MalformedOutput as exc:
         fields = {"status": "unscored", "reason": f"unparseable after {tally.attempts} attempts: {exc.reason}"}
         extra = {}

@@ -40,11 +40,29 @@ class RunResult:
     #: units of each run stage ("generate", "judge") not finished when the run ended (failed, unscored, raised,
     #: or still held by another run): planned again after the run, so 0 means complete
     remaining: dict[str, int] = field(default_factory=dict)
+    #: generations of the run's selection stored ``excluded`` (final, no usable result), by the first word of
+    #: their reason (refused, short, malformed, ambiguous, too long, ...)
+    excluded: dict[str, int] = field(default_factory=dict)
 
     @property
     def complete(self) -> bool:
-        """True when no stage of the run left a unit unfinished."""
-        return not any(self.remaining.values())
+        """True when every unit of the run ended with a usable result: none left unfinished (failed, unscored,
+        not yet run) and no generation excluded. The CLI exits 0 only then (docs/cli.md, "Exit codes")."""
+        return not any(self.remaining.values()) and not any(self.excluded.values())
+
+
+def _excluded(
+    store: Any, tasks: Sequence[FalloesungTask | PrincipleItem], systems: Sequence[SystemConfig], prompts: PromptSet
+) -> dict[str, int]:
+    """Excluded generations of ``systems`` (current prompts) on ``tasks``, counted by the first word of the reason."""
+    keys = {(t.corpus, t.task_id) for t in tasks}
+    hashes = {prompts.generation_config_hash(s, k) for s in systems for k in ("falloesung", "grundprinzip")}
+    counts: dict[str, int] = {}
+    for g in store.generations(status="excluded", task_ids=sorted({t for _, t in keys})):
+        if (g.corpus, g.task_id) in keys and g.config_hash in hashes:
+            word = (g.reason or "excluded").split(":")[0].split(" (")[0].split(" after")[0].strip() or "excluded"
+            counts[word] = counts.get(word, 0) + 1
+    return counts
 
 
 def load_run_corpora(store: Any, specs: Sequence[str]) -> list[str]:
@@ -203,6 +221,7 @@ async def run_config(
         result.remaining["generate"] = len(
             plan_generations(store, tasks, systems, prompts, repetitions=config.repetitions)
         )
+        result.excluded = _excluded(store, tasks, systems, prompts)
     if "judge" in stages and judges:
         targets = judge_targets(store, tasks, systems, prompts, human_solutions=config.judge_human_solutions)
         result.remaining["judge"] = len(plan_judgements(store, targets, judges, prompts, repeats=config.repeats))

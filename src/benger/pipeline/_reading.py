@@ -14,6 +14,7 @@ from typing import Any
 
 from benger.llm import ChatResponse
 from benger.llm._reply import MalformedOutput, read_json_reply, split_reasoning
+from benger.llm._tokens import estimate_tokens
 from benger.schema import FalloesungTask, PrincipleItem, normalise_answer
 
 _LOESUNG_START = re.compile(r'"loesung"\s*:\s*"')
@@ -103,8 +104,12 @@ def answer_tokens(response: ChatResponse) -> int:
     """Output tokens of the answer itself, reasoning not counted (the 200-token rule's measure).
 
     The provider's ``reasoning_tokens`` when reported; else, when the reply carries reasoning (inline or in
-    a field), the output tokens times the answer's share of the characters; else all output tokens."""
+    a field), the output tokens times the answer's share of the characters; else all output tokens. When the
+    server sent no usage (``usage.estimated``), the estimate of the visible answer's own text (never 0 for a
+    written answer)."""
     total = response.usage.output_tokens
+    if response.usage.estimated:
+        return estimate_tokens(split_reasoning(response.text, response.reasoning)[0])
     if response.usage.reasoning_tokens is not None:
         return max(0, total - response.usage.reasoning_tokens)
     visible, thoughts = split_reasoning(response.text, response.reasoning)

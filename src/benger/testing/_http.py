@@ -18,6 +18,8 @@ class HttpResponse:
     status: int = 200
     body: bytes | None = b""
     headers: dict[str, str] = field(default_factory=dict)
+    #: send the body in pieces at this rate (bytes per second; None: at once)
+    trickle_bytes_per_s: float | None = None
 
     @classmethod
     def json(cls, payload: Any, status: int = 200, headers: dict[str, str] | None = None) -> HttpResponse:
@@ -116,7 +118,23 @@ class HttpServer:
             if response.body is None:
                 return
             keep_alive = headers.get("connection", "").lower() != "close" and version == "HTTP/1.1"
-            writer.write(_encode(response, keep_alive))
+            data = _encode(response, keep_alive)
+            if response.trickle_bytes_per_s:
+                await _trickle(writer, data, response.trickle_bytes_per_s)
+            else:
+                writer.write(data)
             await writer.drain()
             if not keep_alive:
                 return
+
+
+async def _trickle(writer: asyncio.StreamWriter, data: bytes, rate: float) -> None:
+    """Write ``data`` in pieces of 1/4 s at ``rate`` bytes per second (headers first, at once)."""
+    head, sep, body = data.partition(b"\r\n\r\n")
+    writer.write(head + sep)
+    await writer.drain()
+    step = max(1, int(rate / 4))
+    for start in range(0, len(body), step):
+        writer.write(body[start : start + step])
+        await writer.drain()
+        await asyncio.sleep(step / rate)

@@ -79,10 +79,23 @@ def _last_user(request: dict[str, Any]) -> str:
 
 
 def _schema_of(request: dict[str, Any]) -> dict[str, Any] | None:
+    """The request's JSON schema: in ``response_format`` (json_schema, or json_object with a schema), else
+    one written into the prompt after "JSON-Schema" (benger's json_object and prompt modes)."""
     fmt = request.get("response_format") or {}
     if isinstance(fmt, dict) and fmt.get("type") == "json_schema":
         schema = (fmt.get("json_schema") or {}).get("schema")
         return schema if isinstance(schema, dict) else None
+    if isinstance(fmt, dict) and isinstance(fmt.get("schema"), dict):
+        return dict(fmt["schema"])
+    prompt = _last_user(request)
+    at = prompt.rfind("JSON-Schema")
+    start = prompt.find("{", at) if at >= 0 else -1
+    if start >= 0:
+        try:
+            found, _ = json.JSONDecoder().raw_decode(prompt[start:])
+        except json.JSONDecodeError:
+            return None
+        return found if isinstance(found, dict) else None
     return None
 
 

@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import hashlib
 import json
-import math
 import threading
 import time
 import uuid
@@ -16,18 +15,14 @@ from pathlib import Path
 from typing import IO, Any
 
 from benger.testing._behaviours import BEHAVIOURS, Shaped, apply, model_behaviours
+from benger.testing._dialects import TOKENS_PER_WORD, Dialect
+from benger.testing._dialects import count_tokens as tokens
 from benger.testing._faults import Fault, FaultPlan
 from benger.testing._http import HttpResponse, HttpServer
 from benger.testing._responder import default_responder
 
 Responder = Callable[[dict[str, Any]], str]
-TOKENS_PER_WORD = 1.3
 MAX_LOG_IN_MEMORY = 100_000  # the file log keeps everything; memory keeps the latest entries
-
-
-def tokens(text: str) -> int:
-    """The stub's token count: words x 1.3, rounded up."""
-    return math.ceil(len(text.split()) * TOKENS_PER_WORD)
 
 
 def messages_key(messages: Any) -> str:
@@ -56,11 +51,13 @@ class StubServer:
         random_faults: tuple[str, ...] = ("429:1", "500"),
         request_log: str | Path | None = None,
         timeout_hold_s: float = 30.0,
+        dialect: Dialect | None = None,
     ) -> None:
         self.latency_s = latency_ms / 1000.0
         self.responder = responder or default_responder
         self.plan = FaultPlan(faults, fault_rate=fault_rate, random_faults=random_faults, seed=fault_seed)
         self.timeout_hold_s = timeout_hold_s
+        self.dialect = dialect or Dialect()
         self.http = HttpServer(self._dispatch, host, port)
         self.log: deque[dict[str, Any]] = deque(maxlen=MAX_LOG_IN_MEMORY)
         self.in_flight = 0
@@ -106,7 +103,9 @@ class StubServer:
         if method == "GET" and route in ("/health", "/v1/health"):
             return HttpResponse.json({"status": "ok"})
         if method == "GET" and route in ("/v1/models", "/models"):
-            return HttpResponse.json({"object": "list", "data": [{"id": "stub", "object": "model"}]})
+            return HttpResponse.json(self.dialect.models())
+        if method == "GET" and route == "/props" and (props := self.dialect.props()) is not None:
+            return HttpResponse.json(props)
         if method != "POST":
             return HttpResponse.json({"error": {"message": f"no route {method} {route}"}}, 404)
         try:
@@ -114,7 +113,7 @@ class StubServer:
         except json.JSONDecodeError:
             return HttpResponse.json({"error": {"message": "request body is not JSON", "type": "invalid"}}, 400)
         if route in ("/v1/chat/completions", "/chat/completions"):
-            return await self._chat(payload, "openai")
+            return self.dialect.shape(await self._chat(payload, "openai"))
         if route == "/v1/messages":
             return await self._chat(_from_anthropic(payload), "anthropic")
         if route.endswith(":generateContent"):
@@ -142,7 +141,8 @@ class StubServer:
                 await asyncio.sleep(self.timeout_hold_s)
                 return HttpResponse(body=None)
             # the reply is rendered first: the latency is the time from receipt to reply, rendering included
-            response = self._reply(request, dialect, fault)
+            refused = self.dialect.refusal(request, _text_of(messages)) if dialect == "openai" else None
+            response = refused or self._reply(request, dialect, fault)
             await asyncio.sleep(max(0.0, due - loop.time()))
             status = response.status
             return response

@@ -21,9 +21,10 @@ import contextlib
 import importlib
 import json
 
+from benger.testing._dialects import Dialect
 from benger.testing._server import Responder, StubServer, messages_key, run_stub_server, tokens
 
-__all__ = ["Responder", "StubServer", "main", "messages_key", "run_stub_server", "tokens"]
+__all__ = ["Dialect", "Responder", "StubServer", "main", "messages_key", "run_stub_server", "tokens"]
 
 
 def load_responder(spec: str) -> Responder:
@@ -46,6 +47,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--faults", default=None, help='JSON, e.g. \'{"Kaufvertrag": ["429:2", "500"]}\'')
     parser.add_argument("--fault-rate", type=float, default=0.0)
     parser.add_argument("--fault-seed", type=int, default=0)
+    parser.add_argument("--dialect", default=None, help='JSON, e.g. \'{"usage": false, "rate_limit": 5}\'')
     args = parser.parse_args(argv)
     server = StubServer(
         args.host,
@@ -56,6 +58,7 @@ def main(argv: list[str] | None = None) -> None:
         fault_rate=args.fault_rate,
         fault_seed=args.fault_seed,
         request_log=args.request_log,
+        dialect=Dialect.from_json(args.dialect),
     )
 
     async def serve() -> None:

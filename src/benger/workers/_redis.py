@@ -17,13 +17,14 @@ import redis
 
 from benger.workers._settings import broker_url, lease_seconds
 
-# Token bucket: KEYS[1] = bucket; ARGV = rate per second, capacity. The clock is Redis's own (TIME), so
-# workers on machines with skewed clocks still share one bucket correctly.
+# Token bucket: KEYS[1] = bucket; ARGV = rate per second, capacity, units (default 1). The clock is Redis's own
+# (TIME), so workers on machines with skewed clocks still share one bucket correctly.
 # Returns the seconds to wait before the token is available (0 = granted now). A reservation may drive the
 # bucket negative: later callers then wait their turn behind it (fair queueing instead of polling).
 _TOKEN_BUCKET = """
 local rate = tonumber(ARGV[1])
 local capacity = tonumber(ARGV[2])
+local amount = tonumber(ARGV[3]) or 1
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
 local state = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
@@ -32,11 +33,11 @@ local ts = tonumber(state[2])
 if tokens == nil then tokens = capacity; ts = now end
 tokens = math.min(capacity, tokens + (now - ts) * rate)
 local wait = 0
-if tokens >= 1 then
-  tokens = tokens - 1
+if tokens >= amount then
+  tokens = tokens - amount
 else
-  wait = (1 - tokens) / rate
-  tokens = tokens - 1
+  wait = (amount - tokens) / rate
+  tokens = tokens - amount
 end
 redis.call('HSET', KEYS[1], 'tokens', tokens, 'ts', now)
 redis.call('EXPIRE', KEYS[1], math.ceil(capacity / rate) + 60)
@@ -71,11 +72,12 @@ class RateLimiter:
         self.prefix = prefix
         self._script = client.register_script(_TOKEN_BUCKET)
 
-    def reserve(self, endpoint: str, per_minute: float, *, burst: float | None = None) -> float:
-        """Reserve one call on ``endpoint``; returns the seconds to wait before making it."""
+    def reserve(self, endpoint: str, per_minute: float, *, amount: float = 1.0, burst: float | None = None) -> float:
+        """Reserve ``amount`` units (calls or tokens) on ``endpoint``; returns the seconds to wait before using
+        them (the algorithm of ``benger.llm.LocalRateLimiter``, shared by every worker)."""
         rate = per_minute / 60.0
         capacity = burst if burst is not None else max(1.0, rate)
-        wait = self._script(keys=[self.prefix + endpoint], args=[rate, capacity])
+        wait = self._script(keys=[self.prefix + endpoint], args=[rate, capacity, amount])
         return float(cast(Any, wait))
 
     def acquire(self, endpoint: str, per_minute: float) -> float:

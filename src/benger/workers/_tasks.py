@@ -17,7 +17,7 @@ from typing import Any
 import redis
 from celery import Task
 
-from benger.llm import ChatModel, ChatRequest, ChatResponse, RetryPolicy, create_model, endpoint_key
+from benger.llm import ChatModel, RetryPolicy, create_model
 from benger.pipeline import (
     MIN_OUTPUT_TOKENS,
     GenerationUnit,
@@ -97,41 +97,15 @@ def _redis() -> tuple[RateLimiter, Leases]:
     return pair
 
 
-class RateLimitedModel:
-    """A ChatModel that first waits for a token of its endpoint's shared bucket (requests per minute)."""
-
-    def __init__(self, model: ChatModel, limiter: RateLimiter, endpoint: str, per_minute: float) -> None:
-        self.model = model
-        self.name = model.name
-        self.limiter = limiter
-        self.endpoint = endpoint
-        self.per_minute = per_minute
-
-    async def complete(self, request: ChatRequest) -> ChatResponse:
-        wait = self.limiter.reserve(self.endpoint, self.per_minute)
-        if wait > 0:
-            await asyncio.sleep(wait)
-        return await self.model.complete(request)
-
-    async def aclose(self) -> None:
-        await self.model.aclose()
-
-
-def rate_limit_endpoint(system: SystemConfig) -> str:
-    """The bucket a system's calls share: provider family, base URL and model."""
-    family, base = endpoint_key(system.provider, system.base_url)
-    return f"{family}|{base}|{system.model}"
-
-
 def _model(system: SystemConfig, retry: dict[str, float]) -> ChatModel:
     models: dict[Any, ChatModel] = _per_thread().models
-    key = (system.config_hash(), system.requests_per_minute, tuple(sorted(retry.items())))
+    key = (system.config_hash(), system.requests_per_minute, system.tokens_per_minute, tuple(sorted(retry.items())))
     if key not in models:
         policy = RetryPolicy(**retry) if retry else None  # type: ignore[arg-type]
-        model: ChatModel = create_model(system, policy=policy)
-        if system.requests_per_minute:
-            limiter, _ = _redis()
-            model = RateLimitedModel(model, limiter, rate_limit_endpoint(system), system.requests_per_minute)
+        model = create_model(system, policy=policy)
+        if system.requests_per_minute or system.tokens_per_minute:
+            # the same limiter as the local executor's, its buckets in Redis: shared by every worker
+            model.rate_limiter, _ = _redis()
         models[key] = model
     return models[key]
 

@@ -1,0 +1,119 @@
+"""Does a prompt fit its model's context window? One rule for the dry run and the run.
+
+A unit whose prompt tokens plus the system's ``max_output_tokens`` exceed the context window
+(:func:`benger.llm._context.context_window`: config, ``n_ctx``, or what the server says) cannot be answered in
+full: the dry run and the estimate count it (``too long``), and the run skips it before any call — a
+generation is stored ``excluded``, a judgement ``unscored``, with the reason ``too long: …``; it is never sent.
+Prompt tokens come from the model's own tokenizer where benger has it (a local GGUF vocabulary), else
+``characters / CHARS_PER_TOKEN`` (:mod:`benger.llm._tokens`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+
+from benger.llm import ChatMessage
+from benger.llm._context import context_window
+from benger.llm._tokens import CHARS_PER_TOKEN, estimate_tokens
+from benger.schema import SystemConfig
+
+Counter = Callable[[str], int]
+chars_counter: Counter = estimate_tokens
+
+__all__ = ["CHARS_PER_TOKEN", "Counter", "TooLong", "chars_counter", "fit_problem", "token_counter", "unit_fit_problem"]
+
+
+class TooLong(Exception):
+    """A unit that is not sent: its prompt does not fit the context window (``reason``: :func:`fit_problem`)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@contextmanager
+def _native_stderr_silenced() -> Iterator[None]:
+    """Send file descriptor 2 to /dev/null for the block: native libraries write to it directly (``verbose=False``
+    does not reach every llama.cpp message), which printed a context-overflow warning for a vocabulary-only
+    load before anything else of ``benger demo --release``. Python's own ``sys.stderr`` is flushed first."""
+    try:
+        fd = sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):  # a captured or replaced stderr: nothing native reaches it
+        yield
+        return
+    sys.stderr.flush()
+    saved = os.dup(fd)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), fd)
+            yield
+    finally:
+        os.dup2(saved, fd)
+        os.close(saved)
+
+
+def token_counter(system: SystemConfig) -> tuple[Counter, str]:
+    """(counter, source): the GGUF vocabulary of a local model when it can be read, else :func:`chars_counter`."""
+    if system.provider == "local":
+        try:
+            from llama_cpp import Llama
+
+            from benger.llm._local import _resolve
+
+            with _native_stderr_silenced():  # llama.cpp's C code warns "n_ctx_seq (512) > n_ctx_train (0)"
+                vocab = Llama(model_path=str(_resolve(system)), vocab_only=True, verbose=False)
+        except Exception:
+            return chars_counter, f"characters / {CHARS_PER_TOKEN}"
+
+        def count(text: str) -> int:
+            return len(vocab.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+
+        return count, "model tokenizer (GGUF)"
+    return chars_counter, f"characters / {CHARS_PER_TOKEN}"
+
+
+def fit_problem(system: SystemConfig, prompt_tokens: int) -> str | None:
+    """``too long: …`` when ``prompt_tokens`` + ``max_output_tokens`` exceed ``system``'s context window; None
+    when it fits or the window is unknown."""
+    window, source = context_window(system)
+    if window is None or prompt_tokens + system.max_output_tokens <= window:
+        return None
+    return (
+        f"too long: prompt ~{prompt_tokens:,} tokens + max_output_tokens {system.max_output_tokens:,} > context "
+        f"window {window:,} ({source}); not sent (lower max_output_tokens or use a larger window)"
+    )
+
+
+_lock = threading.Lock()
+_prepared: dict[tuple[object, ...], tuple[Counter, int | None]] = {}
+
+
+def _key(system: SystemConfig) -> tuple[object, ...]:
+    local = (
+        (str(system.params.get("model_path")), str(system.params.get("n_ctx"))) if system.provider == "local" else ()
+    )
+    return (system.provider, system.base_url, system.model, system.context_window, *local)
+
+
+def _prepare(system: SystemConfig) -> tuple[Counter, int | None]:
+    """(counter, window) of ``system``, worked out once per process and endpoint (it may read a GGUF
+    vocabulary or ask the server)."""
+    window, _ = context_window(system)
+    counter = token_counter(system)[0] if window is not None else chars_counter
+    with _lock:
+        return _prepared.setdefault(_key(system), (counter, window))
+
+
+async def unit_fit_problem(system: SystemConfig, messages: Sequence[ChatMessage]) -> str | None:
+    """:func:`fit_problem` for a unit's prompt ``messages`` (the first look-up per endpoint runs in a thread)."""
+    with _lock:
+        known = _prepared.get(_key(system))
+    counter, window = known if known is not None else await asyncio.to_thread(_prepare, system)
+    if window is None:
+        return None
+    return fit_problem(system, sum(counter(m.content) for m in messages))
