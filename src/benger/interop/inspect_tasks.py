@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from inspect_ai import Task, task
+from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig, Model, ResponseSchema, get_model
 from inspect_ai.scorer import CORRECT, INCORRECT, NOANSWER, Metric, SampleScore, Score, Scorer, Target, metric, scorer
@@ -247,6 +247,9 @@ def corpus_task(source: str, *, corpus: str | None, tasks: Ids, judge: str | Non
         dataset=MemoryDataset(dataset, name=name),
         solver=benger_solution(),
         scorer=scorers,
+        # "mode" keeps a sample's own value for one epoch ("mean", inspect's default, would turn "unscored" into 0
+        # and C/I into 1/0 before the metrics see them)
+        epochs=Epochs(1, "mode"),
         metadata={KEY: {"source": source, "corpus": corpus, "tasks": tasks}},
     )
 
