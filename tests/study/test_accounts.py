@@ -22,6 +22,7 @@ from benger.study import (
     StudyError,
     authenticate,
     change_password,
+    create_user,
     set_active,
     set_password,
     set_roles,
@@ -165,3 +166,15 @@ def test_refused_attempts_are_not_counted(store: Store) -> None:
             authenticate(store, "ziel", "falsch-falsch", "a", now=t0 + timedelta(seconds=i))
     # one minute in, exactly one more attempt is checked (the refused ones did not use it up)
     assert authenticate(store, "ziel", PASSWORD, "a", now=t0 + BACKOFF + timedelta(seconds=1)) is not None
+
+
+def test_an_account_cannot_be_admin_and_grader(store: Store) -> None:
+    """Issue 25, observation 6: an admin+grader account received blind slots while its admin download showed
+    their provenance. benger's choice: the two roles never go together (and a legacy account holding both is
+    no blind grader, see tests/study/test_reviews.py)."""
+    with store.session() as session:
+        with pytest.raises(StudyError, match="nicht zugleich admin und grader"):
+            create_user(session, "orga", PASSWORD, ["admin", "grader"])
+        uid = create_user(session, "orga2", PASSWORD, ["admin", "creator"]).id
+        with pytest.raises(StudyError, match="nicht zugleich admin und grader"):
+            set_roles(session, uid, ["admin", "grader"])

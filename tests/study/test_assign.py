@@ -116,7 +116,9 @@ def test_design_properties_on_random_rosters(case: Roster, seed: int) -> None:
             for p in picks
         )
         return
-    assert len(slots) == 4 * len(picks)
+    own = sum(authors[p.task_id] == submitters.get(p.pick_id) for p in picks)  # no creator review of one's own
+    assert len(slots) == 4 * len(picks) - own
+    assert all(s.grader != submitters.get(s.pick_id) for s in slots)
     assert design_violations(slots, picks, authors, graders, submitters=submitters) == []
     assert improving_moves(slots, picks, authors, graders, submitters) == []
     assert all(s.grader != submitters.get(s.pick_id) for s in slots if s.role == "blind")
@@ -159,3 +161,19 @@ def test_violations_are_reported() -> None:
     problems = design_violations(bad, picks, {"t1": "a"}, ["a", "b", "c"])
     assert any("not 3 distinct" in p for p in problems)
     assert any("a reviews blind in Strafrecht" in p for p in problems)
+
+
+def test_the_author_never_gets_the_creator_review_of_their_own_solution() -> None:
+    """Issue 25, observation 6: a participant+creator account was assigned the creator review of its own
+    solution (self-review was closed only for blind slots)."""
+    picks = [PickSpec("P1", "t1", "Zivilrecht", "traditional"), PickSpec("P2", "t1", "Zivilrecht", "llm")]
+    for seed in range(10):
+        slots = assign_reviews(picks, {"t1": "c"}, ["g1", "g2", "g3"], seed, submitters={"P1": "c"})
+        assert [s for s in slots if s.grader == "c" and s.pick_id == "P1"] == []
+        assert [s.grader for s in slots if s.pick_id == "P2" and s.role == "creator"] == ["c"]
+        assert design_violations(slots, picks, {"t1": "c"}, ["g1", "g2", "g3"], submitters={"P1": "c"}) == []
+    own = [ReviewSlot("P1", "c", "creator", "creator")] + [
+        ReviewSlot("P1", g, "blind", s) for g, s in zip(("g1", "g2", "g3"), "ABC", strict=True)
+    ]
+    problems = design_violations(own, picks[:1], {"t1": "c"}, ["g1", "g2", "g3"], submitters={"P1": "c"})
+    assert problems and "creator reviews ['c']" in problems[0]

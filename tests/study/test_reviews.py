@@ -123,3 +123,16 @@ def test_migration_matches_models(store: Store) -> None:
         diffs = compare_metadata(MigrationContext.configure(connection), Base.metadata)
     ours = [d for d in diffs if any(t in repr(d) for t in STUDY_TABLES)]
     assert ours == []
+
+
+def test_a_legacy_admin_grader_account_gets_no_blind_slot(store: Store) -> None:
+    """An account that holds admin and grader from before the rule (roles written directly) is no blind grader:
+    the organiser's downloads show every pick's provenance."""
+    study, _people = _study_with_submissions(store)
+    orga = user(store, "orga", "admin", "grader")  # written directly, as an older store may hold it
+    run_picks(store, study)
+    run_assignment(store, study)
+    with store.session() as session:
+        mine = session.scalars(select(ReviewAssignment).filter_by(study_id=study, grader_id=orga)).all()
+        others = session.scalars(select(ReviewAssignment).filter_by(study_id=study, role="blind")).all()
+    assert mine == [] and len(others) == 18 * 3

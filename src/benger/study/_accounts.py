@@ -65,6 +65,13 @@ def _check_roles(roles: list[str]) -> str:
             roles=", ".join(bad or roles) or "–",
             allowed=", ".join(ROLES),
         )
+    if {"admin", "grader"} <= set(roles):
+        # the organiser's pages and downloads show every pick's provenance; a blind grader must not know it
+        raise StudyError(
+            "Ein Konto kann nicht zugleich admin und grader sein: die Verwaltung zeigt die Herkunft jeder "
+            "Lösung, die Blindbewertung darf sie nicht kennen. Bitte ein zweites Konto anlegen.",
+            field="roles",
+        )
     return " ".join(sorted(set(roles)))
 
 

@@ -131,7 +131,8 @@ def assign_reviews(
     _rebalance(order, chosen, eligible, load, tie)
     slots: list[ReviewSlot] = []
     for pick in picks:
-        slots.append(ReviewSlot(pick.pick_id, authors[pick.task_id], "creator", CREATOR_SLOT))
+        if authors[pick.task_id] != (submitters or {}).get(pick.pick_id):  # nobody reviews their own solution
+            slots.append(ReviewSlot(pick.pick_id, authors[pick.task_id], "creator", CREATOR_SLOT))
         graders = list(chosen[pick.pick_id])
         rng.shuffle(graders)
         slots.extend(ReviewSlot(pick.pick_id, g, "blind", BLIND_SLOTS[i]) for i, g in enumerate(graders))
@@ -183,10 +184,12 @@ def design_violations(
         mine = by_pick.get(pick.pick_id, [])
         creators = [s for s in mine if s.role == "creator"]
         blind = [s for s in mine if s.role == "blind"]
-        if [s.grader for s in creators] != [authors.get(pick.task_id)]:
+        submitter = (submitters or {}).get(pick.pick_id)
+        expected = [] if authors.get(pick.task_id) == submitter else [authors.get(pick.task_id)]
+        if [s.grader for s in creators] != expected:
             problems.append(
-                f"{pick.pick_id}: creator reviews {[s.grader for s in creators]}, "
-                f"expected the author {authors.get(pick.task_id)}"
+                f"{pick.pick_id}: creator reviews {[s.grader for s in creators]}, expected {expected} (the author, "
+                "unless the author submitted the solution)"
             )
         graders = [s.grader for s in blind]
         if len(graders) != n_blind or len(set(graders)) != n_blind:
@@ -196,7 +199,7 @@ def design_violations(
                 problems.append(f"{pick.pick_id}: {grader} is not a blind grader")
             if pick.area in authored.get(grader, set()):
                 problems.append(f"{pick.pick_id}: {grader} reviews blind in {pick.area}, where they authored a task")
-            if grader == (submitters or {}).get(pick.pick_id):
+            if grader == submitter:
                 problems.append(f"{pick.pick_id}: {grader} reviews blind the solution they submitted")
         if len(mine) != len(creators) + len(blind):
             problems.append(f"{pick.pick_id}: unknown review roles")

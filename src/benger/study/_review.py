@@ -146,9 +146,8 @@ def _run_assignment(store: Store, study_id: int, seed: int | None) -> int:
         picks = list(session.scalars(select(Pick).filter_by(study_id=study_id).order_by(Pick.code)))
         if not picks:
             raise StudyError("Es gibt keine Picks; bitte zuerst die Picks auswählen.", field="picks")
-        graders = [
-            str(u.id) for u in session.scalars(select(StudyUser).where(StudyUser.active.is_(True))) if u.has("grader")
-        ]
+        active = session.scalars(select(StudyUser).where(StudyUser.active.is_(True)))
+        graders = [str(u.id) for u in active if u.has("grader") and not u.has("admin")]  # admins see provenance
         authors = {t.task_id: str(t.author_id) for t in tasks.values() if t.author_id is not None}
         specs = [
             PickSpec(p.code, p.task_id, tasks[p.task_id].area, p.provenance, tasks[p.task_id].difficulty) for p in picks

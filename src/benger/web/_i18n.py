@@ -376,6 +376,10 @@ EN: dict[str, str] = {
         "This browser had text that the server did not confirm before the time ran out; it does not count",
     "Neuerer Text in einem anderen Fenster": "Newer text in another window",
     "– bitte wählen –": "– please choose –",
+    "Ein Konto kann nicht zugleich admin und grader sein: die Verwaltung zeigt die Herkunft jeder Lösung, die "
+    "Blindbewertung darf sie nicht kennen. Bitte ein zweites Konto anlegen.":
+        "An account cannot be both admin and grader: the administration shows every solution's provenance, which "
+        "blind grading must not know. Please create a second account.",
     "Dieses Passwort ist zu leicht zu erraten (häufiges Passwort, Tastaturfolge, Name oder Datum); bitte ein längeres "
     "oder ungewöhnlicheres wählen.":
         "This password is too easy to guess (a common password, keyboard walk, name or date); please choose a longer "
