@@ -136,6 +136,17 @@ def test_import_inspect_ranks_the_run_with_the_same_scores(logged: dict[str, Any
     assert float(ours["grundprinzipien"]["mean"]) == pytest.approx(sum(s["total"] for s in gp) / 3)
     assert float(ours["benchathon"]["mean"]) == pytest.approx(scores[f"benchathon/{logged['case']}"]["total"])
     assert float(ours["grundprinzipien"]["accuracy"]) == pytest.approx(sum(s["ja_nein"] == "C" for s in gp) / 3)
+    from inspect_ai.log import read_eval_log
+
+    metrics = {
+        name: metric.value
+        for score in read_eval_log(str(logged["log"]), header_only=True).results.scores
+        for name, metric in score.metrics.items()
+    }
+    totals = [s["total"] for s in scores.values()]
+    assert metrics["scored_mean"] == pytest.approx(sum(totals) / len(totals))  # the log's own summary agrees
+    assert metrics["answered_accuracy"] == pytest.approx(float(ours["grundprinzipien"]["accuracy"]))
+    assert metrics["unscored"] == 0
     assert ours["benchathon"]["judge"] == "openai-api/stub/judge"
     assert ours["benchathon"]["rubric"].startswith("falloesung@1")
     again = runner.invoke(app, ["import", "inspect", str(logged["log"]), "--db", str(db), "--as", "stub-candidate"])
