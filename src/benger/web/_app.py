@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.routing import APIRoute
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
@@ -46,12 +47,15 @@ MAX_ID = 2**63 - 1
 
 
 def ids_in_range(request: Request) -> None:
-    """Every route: a whole-number path parameter outside the 64-bit range (``/studies/99999999999999999999``)
+    """Every route: an ``int`` path parameter outside the 64-bit range (``/studies/99999999999999999999``)
     names nothing that can exist: 404, before a handler hands it to the database (which raised: HTTP 500)."""
-    for value in request.path_params.values():
-        text = str(value).lstrip("+-")
-        if text.isdigit() and int(text) > MAX_ID:
-            raise HTTPException(404)
+    route = request.scope.get("route")
+    params = route.dependant.path_params if isinstance(route, APIRoute) else []
+    for param in params:
+        if param.field_info.annotation is int:
+            text = str(request.path_params.get(param.name, "")).lstrip("+-")
+            if text.isdigit() and int(text) > MAX_ID:
+                raise HTTPException(404)
 
 
 def _wants_json(request: Request) -> bool:
