@@ -18,8 +18,13 @@ def database_url(db: str | Path | None = None) -> str:
     """Resolve a store location to an SQLAlchemy URL.
 
     ``db`` may be a URL (``postgresql+psycopg://...``, ``sqlite:///...``) or a file path; when it is
-    None the ``BENGER_DB`` environment variable is used, else ``./benger.db``.
+    None the ``BENGER_DB`` environment variable is used, else ``./benger.db``. An empty ``db`` (``--db ""``)
+    is an :class:`benger.errors.InputError` ("empty store path"), never the current folder.
     """
+    if db is not None and not str(db).strip():
+        from benger.errors import InputError
+
+        raise InputError("empty store path: name an SQLite file or a database URL (--db PATH or BENGER_DB)")
     value = str(db) if db is not None else os.environ.get(DB_ENV) or DEFAULT_DB_FILE
     if "://" in value:
         if value.startswith("postgresql://"):

@@ -10,9 +10,11 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import unicodedata
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 Area = Literal["Zivilrecht", "Strafrecht", "Öffentliches Recht"]
 AREAS: tuple[Area, ...] = ("Zivilrecht", "Strafrecht", "Öffentliches Recht")
@@ -63,6 +65,22 @@ class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=False)
 
 
+def check_task_id(value: str) -> str:
+    """A task id as typed by a person: no control or format character (a newline, an ANSI escape ``\\x1b[31m``,
+    a zero-width space), which would print as something else than it is. Raises ValueError naming the character."""
+    for ch in value:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
+            raise ValueError(
+                f"task_id {value!r} contains the control character U+{ord(ch):04X}; use printable characters only"
+            )
+    return value
+
+
+def task_id_key(value: str) -> str:
+    """The key under which two task ids are the same id: their NFC form ("é" typed as one or two code points)."""
+    return unicodedata.normalize("NFC", value)
+
+
 class FalloesungTask(_Record):
     """An exam-style case (Benchathon, ZJS, or a user corpus): facts in, a Gutachten-style solution out."""
 
@@ -80,6 +98,11 @@ class FalloesungTask(_Record):
     @classmethod
     def _area(cls, value: str) -> Area:
         return normalise_area(value)
+
+    @field_validator("task_id")
+    @classmethod
+    def _task_id(cls, value: str) -> str:
+        return check_task_id(value)
 
 
 class PrincipleItem(_Record):
@@ -107,6 +130,11 @@ class PrincipleItem(_Record):
     def _answer(cls, value: str) -> Answer:
         return normalise_answer(value)
 
+    @field_validator("task_id")
+    @classmethod
+    def _task_id(cls, value: str) -> str:
+        return check_task_id(value)
+
 
 Task = Annotated[FalloesungTask | PrincipleItem, Field(discriminator="kind")]
 
@@ -118,6 +146,18 @@ class Corpus(_Record):
     tasks: list[Task]
     description: str | None = None
 
+    @model_validator(mode="after")
+    def _distinct_ids(self) -> Corpus:
+        """No two tasks with the same id, nor ids that differ only in Unicode form (NFC/NFD twins)."""
+        seen: dict[str, str] = {}
+        for task in self.tasks:
+            key = task_id_key(task.task_id)
+            if key in seen:
+                twin = "" if seen[key] == task.task_id else f" ({seen[key]!r} in another Unicode form)"
+                raise ValueError(f"duplicate task_id {task.task_id!r}{twin}")
+            seen[key] = task.task_id
+        return self
+
     def get(self, task_id: str) -> FalloesungTask | PrincipleItem:
         for task in self.tasks:
             if task.task_id == task_id:
@@ -127,6 +167,9 @@ class Corpus(_Record):
 
 #: ``SystemConfig.params`` that change how fast a system runs, never what it answers (left out of config_hash)
 RUNTIME_PARAMS = frozenset({"n_threads", "n_threads_batch"})
+
+#: Highest sampling temperature each provider accepts (Anthropic 0..1; OpenAI, Gemini and llama.cpp 0..2).
+TEMPERATURE_MAX: dict[str, float] = {"anthropic": 1.0}
 
 
 class SystemConfig(_Record):
@@ -166,6 +209,25 @@ class SystemConfig(_Record):
     )
     display_name: str | None = None
     provider_family: str | None = None
+
+    @field_validator("base_url")
+    @classmethod
+    def _base_url(cls, value: str | None) -> str | None:
+        """An http(s) URL with a host (``htp:/`` is refused here, at load, not per item as a missing API key)."""
+        if value is None:
+            return None
+        parts = urlsplit(value.strip())
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"base_url {value!r} is not a valid http:// or https:// URL with a host")
+        return value.strip()
+
+    @model_validator(mode="after")
+    def _temperature_range(self) -> SystemConfig:
+        """The provider's temperature range (:data:`TEMPERATURE_MAX`): ``temperature: 5`` is refused at load."""
+        top = TEMPERATURE_MAX.get(self.provider, 2.0)
+        if self.temperature is not None and self.temperature > top:
+            raise ValueError(f"temperature {self.temperature:g} is outside 0..{top:g} for provider {self.provider!r}")
+        return self
 
     @field_validator("params")
     @classmethod

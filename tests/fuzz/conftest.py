@@ -21,5 +21,8 @@ def demo_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     if TALLY:
         parts = ", ".join(f"{TALLY[k]} {k}" for k in ("clear", "traceback", "accepted", "unclear"))
-        extra = f"; {TALLY['still valid']} mutations left the input valid" if TALLY["still valid"] else ""
+        extra = f"; {TALLY['stores changed']} stores changed by a refused input"
+        extra += f"; {TALLY['still valid']} mutations left the input valid" if TALLY["still valid"] else ""
+        if TALLY["gutachten texts"]:
+            extra += f"; {TALLY['gutachten texts']} generated Gutachten texts read as decided"
         terminalreporter.write_line(f"fuzz: {TALLY['bad inputs']} bad inputs: {parts}{extra}")

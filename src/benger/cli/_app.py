@@ -125,6 +125,9 @@ class _Boundary(TyperGroup):
         except (typer.Exit, typer.Abort, typer.TyperException):
             raise  # exit codes, Ctrl-C and usage errors: typer prints these itself
         except Exception as exc:
+            from benger.cli._execute import discard_new_empty_stores
+
+            discard_new_empty_stores()  # a refused input leaves no new empty store file behind
             debug = bool(ctx.meta.get(_DEBUG_KEY)) or _env_debug()
             raise typer.Exit(report_error(exc, debug=debug)) from None
 

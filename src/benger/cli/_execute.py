@@ -139,23 +139,66 @@ class ModelOptions:
         return systems, judges
 
 
+#: SQLite files this process created by opening a store: the CLI boundary removes those still empty when the
+#: command fails (:func:`discard_new_empty_stores`), so a refused input leaves no store file behind
+_NEW_STORES: list[Path] = []
+
+
+def _preflight(config: Any) -> None:
+    """Everything a run reads besides its store, checked before the store is opened (issue 32, item 5): the
+    settings of the chosen executor (``BENGER_VISIBILITY_TIMEOUT``, the broker URL, ...)."""
+    if config is not None and getattr(config, "executor", "local") == "celery":
+        from benger.workers._settings import check_settings
+
+        check_settings()
+
+
 def _open(db: str | None, config: Any = None, *, loads_corpora: bool = False) -> Any:
-    """The store of a command (``db``, else the run config's ``db``). For a command that loads the config's
-    corpora into the store (``loads_corpora``: run, generate, judge, estimate), a store that does not exist yet
-    is created only after the corpus sources are read: a missing or bad corpus file is reported without leaving
-    an empty new store behind (an existing store may hold corpora by name; the run checks those)."""
+    """The store of a command (``db``, else the run config's ``db``), opened only after everything else the
+    command reads is validated (:func:`_preflight`). For a command that loads the config's corpora into the
+    store (``loads_corpora``: run, generate, judge, estimate), a store that does not exist yet is created only
+    after the corpus sources are read: a missing or bad corpus file is reported without leaving an empty new
+    store behind (an existing store may hold corpora by name; the run checks those)."""
     from benger.config import database_url
     from benger.store import open_store
 
     location = db if db is not None else (config.db if config is not None else None)
     url = database_url(location)
-    new_file = url.startswith("sqlite:///") and not Path(url[len("sqlite:///") :]).exists()
+    _preflight(config)
+    path = Path(url[len("sqlite:///") :]) if url.startswith("sqlite:///") else None
+    new_file = path is not None and not path.exists()
     if loads_corpora and config is not None and new_file:
         from benger.corpora import resolve_corpus_source
 
         for spec in config.corpora:
             resolve_corpus_source(spec)
-    return open_store(location)
+    store = open_store(location)
+    if new_file and path is not None:
+        _NEW_STORES.append(path)
+    return store
+
+
+def discard_new_empty_stores() -> None:
+    """Remove the SQLite stores this command created that hold no row (only the schema): called by the CLI
+    boundary when a command fails, so that a refused input (an unknown task in a release, ...) leaves nothing."""
+    import sqlite3
+
+    while _NEW_STORES:
+        path = _NEW_STORES.pop()
+        try:
+            with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+                tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+                rows = any(
+                    conn.execute(f'SELECT 1 FROM "{t}" LIMIT 1').fetchone()
+                    for t in tables
+                    if t != "alembic_version" and not t.startswith("sqlite_")
+                )
+            conn.close()
+        except sqlite3.Error:
+            continue
+        if not rows:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
 def _execute(config: Any, db: str | None, stages: tuple[str, ...], quiet: bool, guard: Any = None) -> Any:

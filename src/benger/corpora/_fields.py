@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from benger.corpora._reading import JsonProblem, parse_json
 from benger.errors import InputError
-from benger.schema import FalloesungTask, PrincipleItem, normalise_answer, normalise_area
+from benger.schema import FalloesungTask, PrincipleItem, check_task_id, normalise_answer, normalise_area
 
 Kind = Literal["falloesung", "grundprinzip"]
 MAX_PROBLEMS = 20
@@ -289,6 +289,11 @@ def build_task(
     if len(log.problems) + log.more > before:
         return None
     task_id = values.pop("task_id", None) or default_id
+    try:
+        check_task_id(task_id)  # a newline, an ANSI escape: the id would print as something else
+    except ValueError as exc:
+        log.add(str(exc), line=line, field=name("task_id"))
+        return None
     if kind == "falloesung":
         return FalloesungTask(
             task_id=task_id, corpus=corpus, meta=merged_meta, **{k: values[k] for k in _OWN[kind] if values.get(k)}

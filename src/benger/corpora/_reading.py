@@ -131,6 +131,8 @@ def read_text(path: Path) -> str:
         raise InputError("file not found", file=path)
     if path.is_dir():
         raise InputError("is a directory, expected a file", file=path)
+    if not path.is_file():  # a FIFO, socket or device: reading it could wait forever
+        raise InputError("not a regular file (a FIFO, socket or device); benger reads regular files only", file=path)
     try:
         data = path.read_bytes()
     except OSError as exc:

@@ -108,7 +108,7 @@ class ReleaseCheck:
 
     def assignments_csv(self) -> None:
         path = self.root / ASSIGNMENTS_CSV
-        if not path.is_file():
+        if not path.exists():
             return  # the CSV is a convenience copy; the JSON sample is the source
         rows = read_csv(path, AssignmentCsvRecord, unique=("assignment_id",))
         expected = self.sample.assignments

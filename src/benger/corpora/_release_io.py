@@ -19,7 +19,7 @@ class JsonFile:
     """One release JSON file: its path, text (for line numbers) and parsed value."""
 
     def __init__(self, path: Path) -> None:
-        if not path.is_file():
+        if not path.exists():
             raise InputError("release file is missing", file=path)
         self.path = path
         self.data, self.text = read_json_file(path)
@@ -100,7 +100,7 @@ def read_csv(path: Path, model: type[T], *, unique: tuple[str, ...] | None = Non
 
     ``unique``: the columns of the rows' key; a row that repeats an earlier row's key is an InputError at its
     line, naming the first row's line."""
-    if not path.is_file():
+    if not path.exists():
         raise InputError("release file is missing", file=path)
     fields = getattr(model, "model_fields", {})
     required = [name for name, info in fields.items() if info.is_required()]

@@ -19,7 +19,7 @@ from benger.corpora._fields import (
 )
 from benger.corpora._reading import CsvProblem, JsonProblem, csv_rows, parse_json, read_text
 from benger.errors import InputError
-from benger.schema import Corpus, FalloesungTask, PrincipleItem
+from benger.schema import Corpus, FalloesungTask, PrincipleItem, task_id_key
 
 SUFFIXES = (".jsonl", ".ndjson", ".csv")
 _FALLOESUNG_COLUMNS = ("task_id", "kind", "area", "difficulty", "title", "facts", "reference", "meta")
@@ -86,7 +86,7 @@ def records_to_corpus(
 ) -> Corpus:
     """Validate numbered raw records into a Corpus; every problem (up to 20) is reported at once."""
     tasks: list[FalloesungTask | PrincipleItem] = []
-    seen: dict[str, int] = {}
+    seen: dict[str, tuple[int, str]] = {}
     count = 0
     for number, raw in records:
         count += 1
@@ -103,14 +103,17 @@ def records_to_corpus(
         task = build_task(record, kind=record_kind, corpus=name, default_id=f"{name}-{count:04d}", log=log, line=number)
         if task is None:
             continue
-        if task.task_id in seen:
+        key = task_id_key(task.task_id)
+        if key in seen:
+            first_line, first_id = seen[key]
+            twin = "" if first_id == task.task_id else f" {first_id!r} in another Unicode form,"
             log.add(
-                f"duplicate task_id {task.task_id!r} (first used on line {seen[task.task_id]})",
+                f"duplicate task_id {task.task_id!r} (first used{twin} on line {first_line})",
                 line=number,
                 field=record["_source_names"].get("task_id", "task_id"),
             )
             continue
-        seen[task.task_id] = number
+        seen[key] = (number, task.task_id)
         tasks.append(task)
     if count == 0 and not log.problems:
         log.add("the file contains no tasks")

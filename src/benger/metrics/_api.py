@@ -93,7 +93,9 @@ class EmbeddingOptions:
 
 
 def parse_metrics(value: str | Sequence[str] | None) -> tuple[str, ...]:
-    """Accept "all", a family ("lexical", "embedding", ...), a comma list or a sequence of keys.
+    """Accept "all", a family ("lexical", "embedding", ...), a group ("rouge": ROUGE-1/2/L), a comma list or a
+    sequence of keys. Families, groups and "all" are matched ignoring case ("ROUGE"); so is a key that
+    matches no key exactly.
 
     None gives the default metrics; an unknown name raises ``InputError`` listing the registered keys.
     """
@@ -101,15 +103,22 @@ def parse_metrics(value: str | Sequence[str] | None) -> tuple[str, ...]:
     if value is None:
         return tuple(k for k, d in registry.items() if d.default)
     items = [v.strip() for v in (value.split(",") if isinstance(value, str) else value) if v.strip()]
-    families = {d.family for d in registry.values()}
+    families = {d.family.lower() for d in registry.values()}
+    groups = {d.group.lower() for d in registry.values() if d.group}
+    by_lower = {k.lower(): k for k in registry}
     out: list[str] = []
     for item in items:
-        if item == "all":
+        lowered = item.lower()
+        if lowered == "all":
             names: Sequence[str] = list(registry)
-        elif item in families and item not in registry:
-            names = [k for k, d in registry.items() if d.family == item]
-        else:
+        elif item in registry:
             names = [item]
+        elif lowered in groups:
+            names = [k for k, d in registry.items() if d.group.lower() == lowered]
+        elif lowered in families:
+            names = [k for k, d in registry.items() if d.family.lower() == lowered]
+        else:
+            names = [by_lower.get(lowered, item)]
         for name in names:
             if name not in registry:
                 raise InputError(f"unknown metric {name!r}; choose from {', '.join(registry)}", field="metrics")

@@ -91,7 +91,8 @@ class MetricDef:
     signature is made (e.g. the encoder's identity). ``packages`` are distributions whose versions go into the
     signature; ``requires`` are ``(import name, pip name)`` pairs checked before use, installed by ``extra``.
     ``pairwise``: a pair's value never depends on the other pairs of the call (the runner may split a call
-    into chunks); ``parallel``: cheap enough to run in worker processes.
+    into chunks); ``parallel``: cheap enough to run in worker processes. ``group``: a name under which
+    ``--metrics`` selects this metric with its siblings (``rouge`` = rouge1, rouge2, rougeL).
     """
 
     key: str
@@ -109,6 +110,8 @@ class MetricDef:
     parallel: bool = False
     order: int = 1000
     description: str = ""
+    #: the name of the metric group it belongs to as the paper names it ("rouge": ROUGE-1/2/L), or ""
+    group: str = ""
 
     def __post_init__(self) -> None:
         _check_token(self.key, "key")

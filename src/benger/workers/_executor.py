@@ -22,7 +22,13 @@ from benger.errors import BengerError, ConfigError
 from benger.pipeline import PromptSet, run_prompts
 from benger.workers._keys import Unit, is_done, stored_record, unit_kind
 from benger.workers._redis import redis_client
-from benger.workers._settings import GENERATION_QUEUE, JUDGING_QUEUE, broker_url, recovery_seconds
+from benger.workers._settings import (
+    GENERATION_QUEUE,
+    JUDGING_QUEUE,
+    broker_url,
+    recovery_seconds,
+    worker_wait_seconds,
+)
 
 U = TypeVar("U")
 R = TypeVar("R")
@@ -54,6 +60,7 @@ class CeleryExecutor:
         app: Celery | None = None,
         poll_s: float = 0.25,
         recovery_s: float | None = None,
+        worker_wait_s: float | None = None,
     ) -> None:
         if app is None:  # built now, so the broker is the one the environment names at this moment
             from benger.workers._app import create_app
@@ -68,6 +75,7 @@ class CeleryExecutor:
         self.app = app
         self.poll_s = poll_s
         self.recovery_s = recovery_s if recovery_s is not None else recovery_seconds()
+        self.worker_wait_s = worker_wait_s if worker_wait_s is not None else worker_wait_seconds()
         self._redis = redis_client(broker_url())
         self._server_id: str | None = None
 
@@ -125,6 +133,22 @@ class CeleryExecutor:
                 f"[yellow]warning[/yellow]: no benger worker answers on {broker_url()}; the units wait in the "
                 "queue until one starts (benger worker --queues generation,judging)"
             )
+
+    def _consumed_queues(self) -> set[str] | None:
+        """The queues some live worker consumes (None when the broker cannot be asked)."""
+        try:
+            replies = self.app.control.inspect(timeout=1.0).active_queues() or {}
+        except _CONNECTION_ERRORS:
+            return None
+        return {q.get("name", "") for queues in replies.values() for q in (queues or [])}
+
+    def _orphans(self, pending: dict[str, Unit]) -> dict[str, str]:
+        """Pending task ids whose queue no live worker consumes -> that queue."""
+        consumed = self._consumed_queues()
+        if consumed is None:
+            return {}
+        queues = {tid: TASK_NAMES[unit_kind(unit)][1] for tid, unit in pending.items()}
+        return {tid: q for tid, q in queues.items() if q not in consumed}
 
     # --- sending and polling ---------------------------------------------------------------------------
     def _payload(self, unit: Unit, since: float) -> dict[str, Any]:
@@ -208,18 +232,38 @@ class CeleryExecutor:
                 while todo:
                     pending[self._send(todo[-1], since)] = todo[-1]
                     todo.pop()
+                progress = time.monotonic()
                 while pending:
                     finished = self._poll(list(pending))
                     for tid, meta in finished.items():
                         unit = pending.pop(tid)
                         done(unit, self._settle(unit, meta, since))
                         self.app.backend.forget(tid)
+                    if finished:
+                        progress = time.monotonic()
+                    elif pending and time.monotonic() - progress >= self.worker_wait_s:
+                        self._give_up_orphans(pending, done)
+                        progress = time.monotonic()
                     if pending:
                         await asyncio.sleep(self.poll_s)
                         self._check_server()
                 return
             except (_BrokerLost, *_CONNECTION_ERRORS):
                 await self._recover(pending, todo, since, done)
+
+    def _give_up_orphans(self, pending: dict[str, Unit], done: Callable[[Any, Any], None]) -> None:
+        """After a wait without progress: the units of a queue no worker consumes end as errors (the run is
+        incomplete, exit 3; running the same command again, with a worker, resumes them)."""
+        orphans = self._orphans(pending)
+        for queue in sorted(set(orphans.values())):
+            new_console(stderr=True).print(
+                f"[red]error[/red]: no worker is consuming queue {queue!r} on {broker_url()} (waited "
+                f"{self.worker_wait_s:g} s); start one (benger worker --queues {queue}) and run the same command "
+                "again to resume"
+            )
+        for tid, queue in orphans.items():
+            unit = pending.pop(tid)
+            done(unit, BengerError(f"no worker is consuming queue {queue!r}"))
 
 
 def celery_executor(concurrency: int, config: Any, store: Any) -> CeleryExecutor:

@@ -27,6 +27,10 @@ DEFAULT_VISIBILITY_TIMEOUT = 300
 # How long ``benger run --executor celery`` waits for a vanished Redis to come back before giving up.
 RECOVERY_ENV = "BENGER_REDIS_RECOVERY_SECONDS"
 DEFAULT_RECOVERY_SECONDS = 120
+# How long ``benger run --executor celery`` waits without any unit finishing before it asks which queues a
+# live worker consumes; units of a queue no worker consumes end the run incomplete (exit 3, a rerun resumes).
+WORKER_WAIT_ENV = "BENGER_WORKER_WAIT_SECONDS"
+DEFAULT_WORKER_WAIT_SECONDS = 60
 
 
 def _int_env(name: str, default: int) -> int:
@@ -60,6 +64,22 @@ def lease_seconds() -> int:
 
 def recovery_seconds() -> int:
     return _int_env(RECOVERY_ENV, DEFAULT_RECOVERY_SECONDS)
+
+
+def worker_wait_seconds() -> int:
+    return _int_env(WORKER_WAIT_ENV, DEFAULT_WORKER_WAIT_SECONDS)
+
+
+def check_settings() -> None:
+    """Read every setting a Celery run uses, so that a bad one (``BENGER_VISIBILITY_TIMEOUT=abc``) is a
+    ConfigError before the command opens its store (issue 32, item 5)."""
+    visibility_timeout()
+    lease_seconds()
+    recovery_seconds()
+    worker_wait_seconds()
+    for name, url in ((BROKER_ENV, broker_url()), (RESULT_ENV, result_backend_url())):
+        if not url.startswith(("redis://", "rediss://", "unix://")):
+            raise ConfigError(f"environment variable {name} must be a redis:// URL, not {url!r}")
 
 
 def worker_db() -> str | None:

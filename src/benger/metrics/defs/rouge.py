@@ -38,6 +38,7 @@ METRICS = [
         parallel=True,
         order=order,
         description=text,
+        group="rouge",
     )
     for kind, label, order, text in (
         ("rouge1", "ROUGE-1 F1 (de)", 30, "clipped unigram overlap F1, German Snowball stems of tokens > 3 chars"),
