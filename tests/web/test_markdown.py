@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benger.web._markdown import render_markdown
 
 TAGS = {
-    "p", "h1", "h2", "h3", "h4", "h5", "h6", "strong", "em", "ul", "ol", "li", "a", "code", "pre",
+    "p", "h1", "h2", "h3", "h4", "h5", "h6", "strong", "em", "ul", "ol", "li", "span", "code", "pre",
     "blockquote", "hr", "br", "table", "thead", "tbody", "tr", "th", "td",
 }  # fmt: skip
 ATTRS = {"href", "rel", "start", "class", "style", "title"}
@@ -49,3 +50,19 @@ def test_rendered_markdown_holds_only_safe_tags_and_attributes(text: str) -> Non
         href = attrs.get("href", "").strip().lower()
         assert not href.startswith(("javascript:", "vbscript:", "data:", "file:")), href
         assert "style" not in attrs or attrs["style"].startswith("text-align:"), attrs
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (
+            "[Quelle](https://beck-online.example/x)",
+            '<span class="solution-link">Quelle</span> [https://beck-online.example/x]',
+        ),
+        ("<https://dejure.example/433>", '<span class="solution-link">https://dejure.example/433</span>'),
+    ],
+)
+def test_links_in_a_solution_are_text_not_clickable(text: str, shown: str) -> None:
+    """Issue 25, observation 9: https: links in a solution were clickable for blind graders."""
+    html = str(render_markdown(text))
+    assert "<a" not in html and shown in html

@@ -3,8 +3,10 @@
 CommonMark without the ``html`` option escapes every tag in the text, and markdown-it's link validation
 drops ``javascript:``, ``vbscript:``, ``file:`` and non-image ``data:`` URLs, so the output contains only
 the tags the renderer itself emits (paragraphs, headings, lists, emphasis, code, block quotes, tables,
-links). Links get ``rel="noopener noreferrer nofollow"``; images are not rendered (the CSP allows none
-from elsewhere anyway).
+and links shown as text: a link becomes ``<span class="solution-link">text</span>`` followed by its target in
+brackets, never a clickable ``<a>`` — a grader who followed a link in a blind solution could reveal
+themselves to, or learn something from, whoever wrote it (issue 25). Images are not rendered (the CSP allows
+none from elsewhere anyway).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from markdown_it import MarkdownIt
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 
 @lru_cache(maxsize=1)
@@ -22,13 +24,18 @@ def _parser() -> MarkdownIt:
     md.disable("image")
 
     def link_open(renderer: Any, tokens: Any, idx: int, options: Any, env: Any) -> str:
-        tokens[idx].attrSet("rel", "noopener noreferrer nofollow")
-        return str(renderer.renderToken(tokens, idx, options, env))
+        env.setdefault("links", []).append("" if tokens[idx].markup == "autolink" else tokens[idx].attrGet("href"))
+        return '<span class="solution-link">'
+
+    def link_close(renderer: Any, tokens: Any, idx: int, options: Any, env: Any) -> str:
+        href = env["links"].pop() if env.get("links") else ""
+        return "</span>" + (f" [{escape(href)}]" if href else "")
 
     md.add_render_rule("link_open", link_open)
+    md.add_render_rule("link_close", link_close)
     return md
 
 
 def render_markdown(text: str) -> Markup:
     """HTML for ``text`` read as Markdown; raw HTML in the text comes out escaped."""
-    return Markup(_parser().render(text))
+    return Markup(_parser().render(text, {}))

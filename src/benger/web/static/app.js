@@ -238,13 +238,18 @@
   function liveTotal(form) {
     var inputs = form.querySelectorAll("input.points");
     function update() {
-      var sum = 0, filled = 0;
+      var sum = 0, filled = 0, valid = true;
       inputs.forEach(function (i) {
         var v = parseFloat(i.value.replace(",", "."));
-        if (!isNaN(v)) { sum += v; filled++; }
+        var max = parseFloat(i.getAttribute("data-max"));
+        if (!isNaN(v)) {
+          sum += v; filled++;
+          // the server refuses points outside 0..max or off the 0.5 grid: no grade for them here either
+          if (v < 0 || (!isNaN(max) && v > max) || Math.abs(v * 2 - Math.round(v * 2)) > 1e-9) { valid = false; }
+        }
       });
       document.getElementById("total").textContent = filled ? formatNumber(sum) : "–";
-      var complete = filled === inputs.length && sum >= 0 && sum <= 100;
+      var complete = valid && filled === inputs.length && sum >= 0 && sum <= 100;
       var gp = complete ? gradePoints(sum) : null;
       document.getElementById("grade-points").textContent = gp === null ? "–" : gp;
       document.getElementById("passed").textContent = gp === null ? "" : (gp >= 4 ? T("bestanden") : T("nicht bestanden"));
