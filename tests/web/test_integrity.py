@@ -78,3 +78,16 @@ def test_the_expertise_level_has_no_silent_default(world: World, app: FastAPI) -
     token = csrf_of(client, "/profile")
     resp = client.post("/profile", data={"expertise_level": "", "csrf_token": token})
     assert resp.status_code == 422
+
+
+def test_the_grader_queue_numbers_tasks_without_a_title(world: World, app: FastAPI) -> None:
+    """Issue 25, observation 9: the queue said "Aufgabe" on every row when tasks have no title."""
+    from sqlalchemy import update
+
+    from benger.study._models import StudyTask
+
+    with world.store.session() as session:
+        session.execute(update(StudyTask).where(StudyTask.study_id == world.study).values(title=None))
+    page = login(TestClient(app), "g0").get("/reviews").text
+    cells = re.findall(r"<tr><td>\d+</td><td>([^<]*)</td>", page)
+    assert cells and all(re.fullmatch(r"Aufgabe [1-6]", c) for c in cells) and len(set(cells)) > 1
