@@ -92,6 +92,7 @@ class FalloesungTask(_Record):
     reference: str = Field(min_length=1, description="Musterlösung")
     difficulty: str | None = None
     title: str | None = None
+    rubric: dict[str, Any] | None = Field(default=None, description="the task's own Bewertungsbogen (a rubric)")
     meta: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("area", mode="before")
@@ -118,6 +119,7 @@ class PrincipleItem(_Record):
     gold_reasoning: str
     principle: str | None = None
     authors: str | None = None
+    rubric: dict[str, Any] | None = Field(default=None, description="the task's own Bewertungsbogen (a rubric)")
     meta: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("area", mode="before")

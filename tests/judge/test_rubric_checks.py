@@ -79,8 +79,12 @@ def test_inconsistent_rubric_is_refused_naming_file_and_field(
 
 def test_graded_rubric_must_total_100(tmp_path: Path) -> None:
     data = _edit("max 20 -> 10 (sum 90)")
-    data["total"] = 90  # consistent sum, but grade points are defined on 0-100
-    with pytest.raises(InputError, match="graded rubric must total 100") as info:
+    data["total"] = 90  # consistent sum, but its grade table (the paper's) is defined on 0-100
+    with pytest.raises(InputError, match="the last grade bound is 100, not the total 90") as info:
+        load_rubric(_write(tmp_path, data))
+    assert info.value.field == "grades"
+    del data["grades"], data["pass_grade"]  # the paper's table by default: still 0-100
+    with pytest.raises(InputError, match="graded rubric without 'grades' must total 100") as info:
         load_rubric(_write(tmp_path, data))
     assert info.value.field == "total"
     data["graded"] = False

@@ -46,10 +46,24 @@ def register(app: typer.Typer) -> None:
     def analyze_cmd(
         out: OutOption,
         db: DbOption = None,
+        corpus: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--corpus",
+                help="A corpus of the store to analyse (repeat for several: one folder each under --out). "
+                "Default: the Falllösung corpus with the most generations.",
+            ),
+        ] = None,
         seed: SeedOption = 7,
         n_boot: BootOption = 2000,
     ) -> None:
         """Compute the same results, tables, figures and report for a study run with benger (from its store)."""
         from benger.report import analyze
 
-        _summary(out, analyze(db, out, seed=seed, n_boot=n_boot))
+        def report(name: str, folder: Path, results: dict) -> None:
+            typer.echo(f"corpus {name}:")
+            _summary(folder, results)
+            for item in results.get("skipped") or []:
+                typer.echo(f"  skipped {item['block']}: {item['reason']}")
+
+        analyze(db, out, seed=seed, n_boot=n_boot, corpora=corpus or None, on_corpus=report)

@@ -11,11 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from benger.corpora._reading import JsonProblem, parse_json
 from benger.errors import InputError
 from benger.schema import FalloesungTask, PrincipleItem, check_task_id, normalise_answer, normalise_area
+
+if TYPE_CHECKING:
+    from benger.judge import Rubric
 
 Kind = Literal["falloesung", "grundprinzip"]
 MAX_PROBLEMS = 20
@@ -35,6 +38,7 @@ FIELD_ALIASES: dict[str, tuple[str, ...]] = {
     "gold_reasoning": ("gold_reasoning", "begruendung", "reasoning"),
     "principle": ("principle", "grundprinzip", "prinzip"),
     "authors": ("authors", "autoren", "autor"),
+    "rubric": ("rubric", "bewertungsbogen", "rubrik"),
     "meta": ("meta",),
 }
 _ALIAS_TO_FIELD: dict[str, str] = {alias: canon for canon, aliases in FIELD_ALIASES.items() for alias in aliases}
@@ -272,6 +276,7 @@ def build_task(
     if meta is not None and not isinstance(meta, dict):
         log.add("expected a JSON object", line=line, field=name("meta"))
         meta = None
+    rubric = _task_rubric(record.get("rubric"), log, line, name("rubric"))
     extra: dict[str, Any] = record.get("_extra", {})
     for key, value in [*(((name("meta"), meta),) if meta else ()), *extra.items()]:
         bad = _lone_surrogate([key, value])
@@ -294,10 +299,36 @@ def build_task(
     except ValueError as exc:
         log.add(str(exc), line=line, field=name("task_id"))
         return None
+    own = {k: values[k] for k in _OWN[kind] if values.get(k)}
+    if rubric is not None and rubric.task_kind != kind:
+        log.add(f"the Bewertungsbogen scores {rubric.task_kind} tasks, this is a {kind} (set its 'kind')",
+                line=line, field=name("rubric"))  # fmt: skip
+        return None
+    data = rubric.model_dump(mode="json", exclude_none=True) if rubric is not None else None
     if kind == "falloesung":
-        return FalloesungTask(
-            task_id=task_id, corpus=corpus, meta=merged_meta, **{k: values[k] for k in _OWN[kind] if values.get(k)}
-        )
-    return PrincipleItem(
-        task_id=task_id, corpus=corpus, meta=merged_meta, **{k: values[k] for k in _OWN[kind] if values.get(k)}
-    )
+        return FalloesungTask(task_id=task_id, corpus=corpus, meta=merged_meta, rubric=data, **own)
+    return PrincipleItem(task_id=task_id, corpus=corpus, meta=merged_meta, rubric=data, **own)
+
+
+def _task_rubric(value: Any, log: ProblemLog, line: int | None, field_name: str) -> Rubric | None:
+    """A record's own Bewertungsbogen: a JSON object, JSON text (a CSV cell) or a YAML/JSON file path relative
+    to the corpus file; validated as a rubric (problems go to ``log``)."""
+    from benger.judge import load_rubric
+    from benger.judge._rubric import rubric_from_data
+
+    if value in (None, ""):
+        return None
+    try:
+        if isinstance(value, str) and value.strip().startswith("{"):
+            try:
+                value = parse_json(value)
+            except JsonProblem as exc:
+                log.add(f"not a JSON object: {exc.message}", line=line, field=field_name)
+                return None
+        if isinstance(value, str):
+            path = Path(value.strip())
+            return load_rubric(path if path.is_absolute() else Path(log.file).parent / path)
+        return rubric_from_data(value, f"{log.file}:{line}" if line is not None else log.file)
+    except InputError as exc:  # its own message names the rubric's file (or this record) and field
+        log.add(f"Bewertungsbogen: {exc}", line=line, field=field_name)
+        return None

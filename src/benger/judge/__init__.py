@@ -17,6 +17,7 @@ from benger.judge._rubric import (
     falloesung_rubric,
     grundprinzipien_rubric,
     load_rubric,
+    rubric_from_data,
 )
 
 __all__ = [
@@ -39,5 +40,6 @@ __all__ = [
     "load_rubric",
     "parse_judgement",
     "passed",
+    "rubric_from_data",
     "validate_judgement",
 ]

@@ -7,6 +7,7 @@ Raw scores (0-100) map to grade points by the table in the judge prompt; half po
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 # Inclusive upper raw bound of each grade point 0..18.
 GRADE_UPPER_BOUNDS: tuple[int, ...] = (12, 25, 38, 49, 53, 56, 59, 63, 66, 69, 73, 76, 79, 83, 86, 89, 93, 96, 100)
@@ -14,15 +15,19 @@ PASS_GRADE_POINTS = 4
 MAX_RAW = 100.0
 
 
-def grade_points(raw: float) -> int:
-    """Grade points (0-18) for a raw score in [0, 100]; half points round up."""
-    if not math.isfinite(raw) or raw < 0 or raw > MAX_RAW:
-        raise ValueError(f"raw score must lie in [0, 100], got {raw!r}")
+def grade_points(raw: float, bounds: Sequence[float] = GRADE_UPPER_BOUNDS) -> int:
+    """Grade points for a raw score in ``[0, bounds[-1]]``; half points round up.
+
+    ``bounds``: the inclusive upper raw bound of each grade 0, 1, ... (default: the paper's 0-18 table on
+    0-100 raw points; a rubric's own ``grades`` list otherwise). ValueError outside the range."""
+    top = float(bounds[-1])
+    if not math.isfinite(raw) or raw < 0 or raw > top:
+        raise ValueError(f"raw score must lie in [0, {top:g}], got {raw!r}")
     rounded = math.floor(raw + 0.5)
-    for points, upper in enumerate(GRADE_UPPER_BOUNDS):
+    for points, upper in enumerate(bounds):
         if rounded <= upper:
             return points
-    raise AssertionError("unreachable: the table ends at 100")
+    return len(bounds) - 1  # a fractional last bound (e.g. 30.5) below the rounded maximum
 
 
 def passed(raw: float) -> bool:

@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from benger.judge._grades import grade_points, passed
 from benger.judge._rubric import Rubric
 from benger.llm._reply import AmbiguousOutput, MalformedOutput, find_json_objects, first_json_object, read_json_reply
 from benger.schema import Answer, normalise_answer
@@ -120,9 +119,10 @@ def validate_judgement(data: dict[str, Any], rubric: Rubric) -> ParsedJudgement 
             return Unscored(f"dimension {dim.key!r}: score {raw!r} is not a number")
         if score < 0 or score > dim.max:
             return Unscored(f"dimension {dim.key!r}: score {_fmt(score)} outside 0..{_fmt(dim.max)}")
-        steps = score / rubric.step
+        step = rubric.step if dim.step is None else dim.step
+        steps = score / step
         if abs(steps - round(steps)) > 1e-9:
-            return Unscored(f"dimension {dim.key!r}: score {_fmt(score)} is not a multiple of {_fmt(rubric.step)}")
+            return Unscored(f"dimension {dim.key!r}: score {_fmt(score)} is not a multiple of {_fmt(step)}")
         text = _first(entry, _JUSTIFICATION_KEYS)
         if not isinstance(text, str) or not text.strip():
             return Unscored(f"dimension {dim.key!r}: missing justification")
@@ -139,13 +139,12 @@ def validate_judgement(data: dict[str, Any], rubric: Rubric) -> ParsedJudgement 
         except ValueError:
             answer = None
     overall = data.get("gesamtwuerdigung")
-    graded = rubric.graded and rubric.max_total == 100
     return ParsedJudgement(
         dimensions=scores,
         justifications=justifications,
         total=total,
-        grade_points=grade_points(total) if graded else None,
-        passed=passed(total) if graded else None,
+        grade_points=rubric.grade_points(total),
+        passed=rubric.passed(total),
         model_total=model_total,
         total_mismatch=mismatch,
         answer=answer,

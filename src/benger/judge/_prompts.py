@@ -15,6 +15,10 @@ from benger.judge._rubric import Rubric
 from benger.schema import stable_hash
 
 BUILTIN_JUDGE_TEMPLATES = {"falloesung": "falloesung_judge.j2", "grundprinzipien": "grundprinzipien_judge.j2"}
+#: The built-in judge template of each task kind (a rubric's ``kind`` picks it).
+TEMPLATE_OF_KIND = {"falloesung": "falloesung", "grundprinzip": "grundprinzipien"}
+#: Where a rubric's ``instructions`` go in a rendered prompt: before the first section of this form (the task).
+_SECTION_MARK = "\n=== "
 
 
 def _fmt(value: float) -> str:
@@ -37,7 +41,7 @@ class JudgeTemplate:
 
         ``brief`` asks for one short sentence per justification (small local judges)."""
         try:
-            return _compile(self.source).render(
+            text = _compile(self.source).render(
                 rubric=rubric,
                 max_total=_fmt(rubric.max_total),
                 fmt=_fmt,
@@ -48,6 +52,24 @@ class JudgeTemplate:
             )
         except jinja2.TemplateError as exc:
             raise InputError(f"judge template error: {exc}", file=self.origin) from exc
+        return with_instructions(text, rubric)
+
+
+def with_instructions(prompt: str, rubric: Rubric) -> str:
+    """``prompt`` with the rubric's own text before the first ``=== `` section (the task), or at the end when the
+    template has none: its ``instructions`` and the steps of dimensions with a step of their own. Unchanged for
+    a rubric without either (the built-in rubrics)."""
+    steps = [
+        f'- {d.label} ("{d.key}"): in Schritten von {_fmt(d.step)}' for d in rubric.dimensions if d.step is not None
+    ]
+    parts = [rubric.instructions.strip()] if rubric.instructions and rubric.instructions.strip() else []
+    if steps:
+        parts.append("Abweichende Punkteschritte:\n" + "\n".join(steps))
+    if not parts:
+        return prompt
+    block = "\nHinweise zum Bewertungsbogen:\n" + "\n\n".join(parts) + "\n"
+    head, mark, tail = prompt.partition(_SECTION_MARK)
+    return f"{head}{block}{mark}{tail}" if mark else f"{prompt.rstrip()}\n{block}"
 
 
 _ENV = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True, autoescape=False)
@@ -79,6 +101,19 @@ def _steps(maximum: float, step: float) -> list[float | int]:
     return [int(v) if float(v).is_integer() else v for v in values]
 
 
+#: The step the built-in rubrics score in; their schema names no ``multipleOf`` (as it always was).
+_DEFAULT_STEP = 0.5
+
+
+def _score(score: dict[str, Any], rubric: Rubric, key: str, maximum: float) -> dict[str, Any]:
+    """A dimension's score schema: 0..max, and ``multipleOf`` its step when that is not the default 0.5."""
+    out = {**score, "maximum": maximum}
+    step = rubric.step_of(key)
+    if step != _DEFAULT_STEP:
+        out["multipleOf"] = int(step) if float(step).is_integer() else step
+    return out
+
+
 def judge_schema(
     rubric: Rubric, *, score_enum: bool = False, max_justification_chars: int | None = None
 ) -> dict[str, Any]:
@@ -95,7 +130,11 @@ def judge_schema(
         d.key: {
             "type": "object",
             "properties": {
-                "punkte": {"enum": _steps(d.max, rubric.step)} if score_enum else {**score, "maximum": d.max},
+                "punkte": (
+                    {"enum": _steps(d.max, rubric.step_of(d.key))}
+                    if score_enum
+                    else _score(score, rubric, d.key, d.max)
+                ),
                 "begruendung": text,
             },
             "required": ["punkte", "begruendung"],
@@ -113,7 +152,7 @@ def judge_schema(
         "gesamtpunkte": {"type": "number", "minimum": 0, "maximum": rubric.max_total},
     }
     required = ["dimensionen", "gesamtpunkte"]
-    if not rubric.graded:
+    if rubric.asks_answer:
         props["antwort_kandidat"] = {"type": "string", "enum": ["Ja", "Nein"]}
         required.append("antwort_kandidat")
     props["gesamtwuerdigung"] = text

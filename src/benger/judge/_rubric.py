@@ -13,16 +13,18 @@ editing a band, a maximum or a label without bumping ``version`` still yields ne
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from benger._yaml import load_yaml
 from benger.errors import InputError
+from benger.judge._grades import GRADE_UPPER_BOUNDS, PASS_GRADE_POINTS, grade_points
 
 #: The rubric id the released primary-judge judgements carry (they predate content hashes).
 RELEASED_RUBRIC_ID = "falloesung@1"
@@ -47,6 +49,8 @@ class Dimension(BaseModel):
     label: str
     label_en: str
     max: float = Field(gt=0)
+    #: the dimension's own score step (default: the rubric's ``step``)
+    step: float | None = Field(default=None, gt=0)
     question: str | None = None
     bands: list[Band] = Field(default_factory=list)
 
@@ -59,31 +63,112 @@ class RubricProblem(ValueError):
         self.field = field
 
 
-class Rubric(BaseModel):
-    """A versioned rubric; ``graded`` rubrics map their total to grade points (Falllösung).
+TaskKind = Literal["falloesung", "grundprinzip"]
+#: The fields added after the first rubrics were hashed: left out of the content hash while unset, so the ids of
+#: rubrics that do not use them (the built-ins, stored judgements) stay what they were.
+_LATER_FIELDS = ("kind", "instructions", "grades", "pass_grade", "pass_total")
 
-    Construct it through :func:`load_rubric` (or call :meth:`check`) to have its consistency validated.
+
+class Rubric(BaseModel):
+    """A versioned rubric (a *Bewertungsbogen*): dimensions, grade mapping, pass rule and the judge's text.
+
+    * ``graded``: the total maps to grade points: by ``grades`` (the inclusive upper raw bound of grade
+      0, 1, ...; its last entry is ``total``) or, without ``grades``, by the paper's 0-18 table (``total`` 100).
+    * pass: ``pass_grade`` grade points (default 4, "ausreichend") for a graded rubric, else ``pass_total`` raw
+      points; neither -> no pass rule (``passed`` is None).
+    * ``kind``: the task kind it scores (``falloesung`` / ``grundprinzip``; default: Grundprinzip for the built-in
+      ``grundprinzipien`` rubric, Falllösung otherwise); a Grundprinzip rubric asks the judge for the candidate's
+      Ja/Nein answer. The judge prompt is the built-in template of that kind.
+    * ``instructions``: the rubric's own text for the judge (e.g. the expected Anspruchsgrundlagen of a case),
+      put after the dimensions in the judge prompt.
+
+    Construct it through :func:`load_rubric` / :func:`rubric_from_data` (or call :meth:`check`) to have its
+    consistency validated. Immutable: its id is computed once.
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", frozen=True)
     name: str
     version: str
     title: str
-    graded: bool = Field(description="whether totals map to 0-18 grade points")
+    graded: bool = Field(description="whether totals map to grade points")
     total: float = Field(gt=0, description="declared maximum total; the dimension maxima must sum to it")
     step: float = Field(default=0.5, gt=0)
     dimensions: list[Dimension] = Field(min_length=1)
+    kind: TaskKind | None = None
+    instructions: str | None = None
+    grades: list[float] | None = Field(default=None, min_length=2)
+    pass_grade: int | None = Field(default=None, ge=0)
+    pass_total: float | None = Field(default=None, ge=0)
 
     def check(self) -> Rubric:
         """Raise :class:`RubricProblem` (with the faulty field's path) unless the rubric is consistent."""
         _check(self)
         return self
 
-    @property
+    @cached_property
     def content_hash(self) -> str:
-        """sha256 (hex) of the canonical JSON of every field (sorted keys, no whitespace)."""
-        text = json.dumps(self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        """sha256 (hex) of the canonical JSON of the rubric's content (sorted keys, no whitespace).
+
+        The later optional fields count only when set (a dimension's ``step`` likewise); the paper's grade table
+        written out (``grades`` + ``pass_grade`` 4) hashes as the default it is."""
+        data = self.model_dump(mode="json")
+        paper_table = self.grades is not None and list(self.grades) == list(GRADE_UPPER_BOUNDS)
+        if paper_table and self.pass_grade in (None, PASS_GRADE_POINTS):
+            data["grades"] = data["pass_grade"] = None
+        if self.kind == _default_kind(self.name):
+            data["kind"] = None
+        for name in _LATER_FIELDS:
+            if data[name] is None:
+                del data[name]
+        for dim in data["dimensions"]:
+            if dim["step"] is None:
+                del dim["step"]
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    @property
+    def task_kind(self) -> TaskKind:
+        """The task kind this rubric scores."""
+        return self.kind if self.kind is not None else _default_kind(self.name)
+
+    @property
+    def asks_answer(self) -> bool:
+        """Whether the judge reports the candidate's Ja/Nein answer (Grundprinzip rubrics)."""
+        return self.task_kind == "grundprinzip"
+
+    @property
+    def grade_bounds(self) -> tuple[float, ...] | None:
+        """Inclusive upper raw bound per grade (None: an ungraded rubric)."""
+        if not self.graded:
+            return None
+        return tuple(self.grades) if self.grades is not None else tuple(float(b) for b in GRADE_UPPER_BOUNDS)
+
+    def grade_points(self, total: float) -> int | None:
+        """The grade of a raw total (half points round up), None for an ungraded rubric."""
+        bounds = self.grade_bounds
+        return None if bounds is None else grade_points(total, bounds)
+
+    def passed(self, total: float) -> bool | None:
+        """Whether a raw total passes: ``pass_grade`` (default 4) for a graded rubric, else ``pass_total``."""
+        grade = self.grade_points(total)
+        if grade is not None:
+            return grade >= (PASS_GRADE_POINTS if self.pass_grade is None else self.pass_grade)
+        if self.pass_total is not None:
+            return total >= self.pass_total - 1e-9
+        return None
+
+    @property
+    def pass_rule(self) -> str | None:
+        """The pass rule in words (for reports), None when the rubric has none."""
+        if self.graded:
+            grade = PASS_GRADE_POINTS if self.pass_grade is None else self.pass_grade
+            return f"grade >= {grade}"
+        return None if self.pass_total is None else f"raw >= {self.pass_total:g} of {self.total:g}"
+
+    def step_of(self, key: str) -> float:
+        """The score step of dimension ``key``."""
+        step = next(d.step for d in self.dimensions if d.key == key)
+        return self.step if step is None else step
 
     @property
     def base_id(self) -> str:
@@ -107,15 +192,19 @@ class Rubric(BaseModel):
         return {d.key: d.max for d in self.dimensions}
 
 
+def _default_kind(name: str) -> TaskKind:
+    return "grundprinzip" if name == "grundprinzipien" else "falloesung"
+
+
 def _on_grid(value: float, step: float) -> bool:
     ratio = value / step
     return abs(ratio - round(ratio)) < 1e-9
 
 
 def _check(rubric: Rubric) -> None:
-    step = rubric.step
     seen: set[str] = set()
     for i, dim in enumerate(rubric.dimensions):
+        step = rubric.step if dim.step is None else dim.step
         if dim.key in seen:
             raise RubricProblem(f"dimensions[{i}].key", f"duplicate dimension key {dim.key!r}")
         seen.add(dim.key)
@@ -126,10 +215,34 @@ def _check(rubric: Rubric) -> None:
         raise RubricProblem(
             "total", f"the dimension maxima sum to {rubric.max_total:g}, but the declared total is {rubric.total:g}"
         )
-    if rubric.graded and abs(rubric.total - GRADED_TOTAL) > 1e-9:
+    _check_grading(rubric)
+
+
+def _check_grading(rubric: Rubric) -> None:
+    if rubric.grades is not None:
+        if not rubric.graded:
+            raise RubricProblem("grades", "a grade table needs 'graded: true'")
+        bounds = rubric.grades
+        if any(b <= a for a, b in itertools.pairwise(bounds)) or bounds[0] < 0:
+            raise RubricProblem("grades", "the grade bounds must rise strictly from >= 0")
+        if abs(bounds[-1] - rubric.total) > 1e-9:
+            raise RubricProblem("grades", f"the last grade bound is {bounds[-1]:g}, not the total {rubric.total:g}")
+        if rubric.pass_grade is not None and rubric.pass_grade >= len(bounds):
+            top = len(bounds) - 1
+            raise RubricProblem("pass_grade", f"pass_grade {rubric.pass_grade} is above the top grade {top}")
+    elif rubric.graded and abs(rubric.total - GRADED_TOTAL) > 1e-9:
         raise RubricProblem(
-            "total", f"a graded rubric must total {GRADED_TOTAL:g} points (the grade-point table), not {rubric.total:g}"
+            "total",
+            f"a graded rubric without 'grades' must total {GRADED_TOTAL:g} points (the paper's grade-point table), "
+            f"not {rubric.total:g}",
         )
+    if rubric.pass_total is not None:
+        if rubric.graded:
+            raise RubricProblem("pass_total", "a graded rubric passes by 'pass_grade', not 'pass_total'")
+        if rubric.pass_total > rubric.total + 1e-9:
+            raise RubricProblem("pass_total", f"{rubric.pass_total:g} is above the total {rubric.total:g}")
+    if rubric.pass_grade is not None and not rubric.graded:
+        raise RubricProblem("pass_grade", "'pass_grade' needs a graded rubric; use 'pass_total' for raw points")
 
 
 def _check_bands(dim: Dimension, i: int, step: float) -> None:
@@ -173,6 +286,17 @@ def _validated(data: Any, source: str | Path) -> Rubric:
         return rubric.check()
     except RubricProblem as exc:
         raise InputError(f"invalid rubric: {exc}", file=source, field=exc.field) from exc
+
+
+def rubric_from_data(data: Any, source: str | Path = "rubric") -> Rubric:
+    """A rubric from already parsed data (a mapping: a corpus record's Bewertungsbogen, a unit's payload).
+
+    Raises InputError naming ``source`` and the field, as :func:`load_rubric` does."""
+    if isinstance(data, Rubric):
+        return data.check()
+    if not isinstance(data, dict):
+        raise InputError(f"a rubric must be a mapping, got {type(data).__name__}", file=source)
+    return _validated(data, source)
 
 
 def load_rubric(name_or_path: str | Path) -> Rubric:

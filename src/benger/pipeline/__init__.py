@@ -48,6 +48,7 @@ from benger.pipeline._units import (
     pipeline_config_hash,
     resolve_rubric,
     rubric_for_kind,
+    rubric_for_task,
 )
 
 __all__ = [
@@ -88,6 +89,7 @@ __all__ = [
     "register_executor",
     "resolve_rubric",
     "rubric_for_kind",
+    "rubric_for_task",
     "run_config",
     "run_generations",
     "run_judgements",

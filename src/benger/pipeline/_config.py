@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -14,9 +14,13 @@ from benger.config import MAX_RESAMPLES
 from benger.errors import ConfigError, InputError
 from benger.schema import SystemConfig
 
+if TYPE_CHECKING:
+    from benger.judge import Rubric
+
 SystemSpec = str | dict[str, Any]
 
 
+_BUILTIN_RUBRICS = ("falloesung", "grundprinzipien")
 _STRICT = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
@@ -78,6 +82,9 @@ class RunConfig(BaseModel):
     judge_human_solutions: bool = False
     filters: Filters = Field(default_factory=Filters)
     prompts: dict[str, str] = Field(default_factory=dict, description="template name -> file path")
+    rubrics: dict[str, str] = Field(
+        default_factory=dict, description="corpus name -> rubric YAML file (or a built-in rubric's name)"
+    )
     leaderboard: LeaderboardOptions = Field(default_factory=LeaderboardOptions)
     retry: RetrySettings = Field(default_factory=RetrySettings)
     source: str | None = Field(default=None, exclude=True)
@@ -87,6 +94,20 @@ class RunConfig(BaseModel):
 
     def resolved_judges(self) -> list[SystemConfig]:
         return [_system(spec, "judges", i, self.source, judge=True) for i, spec in enumerate(self.judges)]
+
+    def resolved_rubrics(self) -> dict[str, Rubric]:
+        """corpus name -> its rubric (``rubrics:``); InputError naming the file and field for a bad rubric."""
+        from benger.judge import load_rubric
+
+        rubrics: dict[str, Rubric] = {}
+        for corpus, spec in self.rubrics.items():
+            try:
+                rubrics[corpus] = load_rubric(spec)
+            except InputError as exc:
+                if exc.field is not None or exc.line is not None:  # a fault inside the rubric file: named there
+                    raise
+                raise InputError(f"{exc.reason}: {spec}", file=self.source, field=f"rubrics.{corpus}") from None
+        return rubrics
 
 
 def _system(spec: SystemSpec, section: str, index: int, source: str | None, *, judge: bool = False) -> SystemConfig:
@@ -203,6 +224,16 @@ def load_run_config(path: str | Path) -> RunConfig:
         k: str((p.parent / v).resolve()) if not Path(v).is_absolute() else v for k, v in config.prompts.items()
     }
     config.corpora = [_resolve_corpus_path(spec, p.parent) for spec in config.corpora]
+    config.rubrics = {
+        corpus: spec if spec in _BUILTIN_RUBRICS else _abs(spec, p.parent) for corpus, spec in config.rubrics.items()
+    }
+    try:
+        config.resolved_rubrics()
+    except InputError as exc:
+        if exc.file == str(p) and exc.field:
+            line = _yaml_line(text, tuple(exc.field.split(".")))
+            raise InputError(exc.reason, file=p, line=line, field=exc.field) from None
+        raise
     try:
         config.resolved_systems()
         config.resolved_judges()

@@ -122,7 +122,7 @@ def release_demo_plan(release: Any, count: Callable[[str], int], *, n_gp: int = 
 
     prompts = run_prompts(demo_config())
     rubric = rubric_for_kind("falloesung")
-    template = prompts.judge_template(rubric.name)
+    template = prompts.judge_template(rubric)
 
     def judge_tokens(task: FalloesungTask, candidate: str) -> int:
         text, reference = task_and_reference(task)

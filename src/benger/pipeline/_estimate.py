@@ -22,11 +22,12 @@ The budget caps that use these counts are in ``benger.pipeline._budget``.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benger.judge import Rubric
 from benger.llm import token_cost
 from benger.pipeline._config import RunConfig
 from benger.pipeline._fit import (
@@ -34,9 +35,9 @@ from benger.pipeline._fit import (
     fit_problem,
     token_counter,
 )
-from benger.pipeline._orchestrate import judge_targets, load_run_corpora, run_prompts, select_tasks
+from benger.pipeline._orchestrate import judge_targets, load_run_corpora, run_prompts, run_rubrics, select_tasks
 from benger.pipeline._runner import plan_generations, plan_judgements
-from benger.pipeline._units import resolve_rubric
+from benger.pipeline._units import rubric_for_task
 from benger.schema import FalloesungTask, PrincipleItem, SystemConfig
 
 TOKENS_PER_WORD = 2.27
@@ -153,7 +154,9 @@ def estimate_run(
     """
     observed = observed or Observed()
     prompts = run_prompts(config)
-    selected = select_tasks(store, load_run_corpora(store, config.corpora), config)
+    names = load_run_corpora(store, config.corpora)
+    selected = select_tasks(store, names, config)
+    rubrics = run_rubrics(config, names)
     tasks: dict[tuple[str | None, str], TaskLike] = {(t.corpus, t.task_id): t for t in selected}  # (corpus, id)
     systems = config.resolved_systems()
     if config.filters.systems:
@@ -197,8 +200,8 @@ def estimate_run(
             )
     if "judge" in stages and judges:
         human = config.judge_human_solutions
-        targets = judge_targets(store, list(tasks.values()), systems, prompts, human_solutions=human)
-        upcoming = new_outputs if "generate" in stages else []
+        targets = judge_targets(store, list(tasks.values()), systems, prompts, human_solutions=human, rubrics=rubrics)
+        upcoming = [(t, n, rubric_for_task(t, rubrics)) for t, n in new_outputs] if "generate" in stages else []
         rows += _judge_rows(store, config, targets, observed, counter, upcoming)
     return Estimate(rows=rows, concurrency=config.concurrency)
 
@@ -209,7 +212,7 @@ TaskLike = FalloesungTask | PrincipleItem
 def estimate_judging(
     config: RunConfig,
     store: Any,
-    targets: list[tuple[str, str, str]],
+    targets: Sequence[tuple[str, str, str | Rubric]],
     *,
     observed: Observed | None = None,
     counter: Counter | None = None,
@@ -222,10 +225,10 @@ def estimate_judging(
 def _judge_rows(
     store: Any,
     config: RunConfig,
-    targets: list[tuple[str, str, str]],
+    targets: Sequence[tuple[str, str, str | Rubric]],
     observed: Observed,
     counter: Counter | None,
-    upcoming: list[tuple[TaskLike, int]],
+    upcoming: list[tuple[TaskLike, int, Rubric]],
 ) -> list[StageEstimate]:
     prompts = run_prompts(config)
     judges = config.resolved_judges()
@@ -235,11 +238,11 @@ def _judge_rows(
         count, source = (counter, "given tokenizer") if counter else token_counter(judge)
         tin = calls = too_long = 0
         for unit in (u for u in existing if u.judge is judge):
-            n_in = count(_judge_prompt(store, prompts, unit.rubric_id, unit=unit))
+            n_in = count(_judge_prompt(store, prompts, unit.rubric, unit=unit))
             tin, calls = tin + n_in, calls + 1
             too_long += _too_long(judge, n_in)
-        for task, n_out in upcoming:
-            base = count(_judge_prompt(store, prompts, _rubric_id(task), task=task, candidate=""))
+        for task, n_out, rubric in upcoming:
+            base = count(_judge_prompt(store, prompts, rubric, task=task, candidate=""))
             for _ in range(config.repeats):
                 tin, calls = tin + base + n_out, calls + 1
                 too_long += _too_long(judge, base + n_out)
@@ -267,16 +270,10 @@ def _too_long(system: SystemConfig, n_in: int) -> int:
     return int(fit_problem(system, n_in) is not None)
 
 
-def _rubric_id(task: TaskLike) -> str:
-    from benger.pipeline._units import rubric_for_kind
-
-    return rubric_for_kind(task.kind).id
-
-
 def _judge_prompt(
     store: Any,
     prompts: Any,
-    rubric_id: str,
+    rubric: Rubric,
     *,
     unit: Any = None,
     task: TaskLike | None = None,
@@ -285,12 +282,11 @@ def _judge_prompt(
     """The judge prompt of a stored target (``unit``) or of ``task`` with ``candidate`` as the solution."""
     from benger.pipeline._execute import _target_texts, task_and_reference
 
-    rubric = resolve_rubric(rubric_id)
     if task is None:
         task, candidate = _target_texts(store, unit)
     task_text, reference = task_and_reference(task)
     return str(
-        prompts.judge_template(rubric.name).render(
+        prompts.judge_template(rubric).render(
             rubric, task=task_text, reference=reference, candidate=candidate or "", brief=prompts.judge_brief
         )
     )

@@ -25,7 +25,6 @@ from benger.pipeline._units import (
     JudgeUnit,
     generation_id,
     judgement_id,
-    resolve_rubric,
 )
 from benger.pipeline._writer import persist
 from benger.schema import FalloesungTask, Generation, HumanSolution, Judgement, PrincipleItem
@@ -321,8 +320,8 @@ async def execute_judgement(
     Unscored reasons start with ``unparseable after N attempts``, ``ambiguous``, ``refused`` or
     ``provider error``; a refusal sets ``meta["refused"]``."""
     prompts = prompts or default_prompts()
-    rubric = resolve_rubric(unit.rubric_id)
-    template = prompts.judge_template(rubric.name)
+    rubric = unit.rubric
+    template = prompts.judge_template(rubric)
     task, candidate = _target_texts(store, unit)
     task_text, reference = task_and_reference(task)
     prompt = template.render(

@@ -8,11 +8,12 @@ The leaderboard is not a pipeline stage: it needs the statistics layers above th
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from benger.errors import InputError
+from benger.judge import Rubric
 from benger.llm import RetryPolicy
 from benger.pipeline._config import RunConfig
 from benger.pipeline._progress import ProgressReporter, RunStats
@@ -20,6 +21,7 @@ from benger.pipeline._prompts import PROMPT_OPTIONS, PromptSet
 from benger.pipeline._runner import ModelFactory, ModelPool, make_executor, plan_generations, plan_judgements
 from benger.pipeline._runner import run_generations as _run_generations
 from benger.pipeline._runner import run_judgements as _run_judgements
+from benger.pipeline._units import rubric_for_task
 from benger.schema import FalloesungTask, PrincipleItem, SystemConfig
 
 Stage = str
@@ -125,24 +127,39 @@ def judge_targets(
     prompts: PromptSet,
     *,
     human_solutions: bool = False,
-) -> list[tuple[str, str, str]]:
-    """(target_kind, target_id, task_kind) of the ok generations of these systems (current prompts) on these tasks.
+    rubrics: Mapping[str, Rubric] | None = None,
+) -> list[tuple[str, str, Rubric]]:
+    """(target_kind, target_id, rubric) of the ok generations of these systems (current prompts) on these tasks.
 
-    With no systems, every ok generation of these tasks in the store is a target.
+    ``rubric``: the task's (``rubric_for_task``: its own Bewertungsbogen, else ``rubrics[corpus]``, else the
+    built-in rubric of its kind). With no systems, every ok generation of these tasks in the store is a target.
     """
-    kinds = {(t.corpus, t.task_id): t.kind for t in tasks}  # a task is (corpus, task id)
+    of_task = {(t.corpus, t.task_id): rubric_for_task(t, rubrics) for t in tasks}  # a task is (corpus, task id)
     hashes = {prompts.generation_config_hash(s, k) for s in systems for k in ("falloesung", "grundprinzip")}
-    targets: list[tuple[str, str, str]] = [
-        ("generation", g.generation_id, kinds[(g.corpus, g.task_id)])
-        for g in store.generations(status="ok", task_ids=sorted({t for _, t in kinds}))
-        if (g.corpus, g.task_id) in kinds and (not systems or g.config_hash in hashes)
+    targets: list[tuple[str, str, Rubric]] = [
+        ("generation", g.generation_id, of_task[(g.corpus, g.task_id)])
+        for g in store.generations(status="ok", task_ids=sorted({t for _, t in of_task}))
+        if (g.corpus, g.task_id) in of_task and (not systems or g.config_hash in hashes)
     ]
     if human_solutions:
         for task in tasks:
             if isinstance(task, FalloesungTask):
                 found = store.human_solutions(task.task_id, corpus=task.corpus)
-                targets += [("human_solution", s.solution_id, task.kind) for s in found]
+                targets += [("human_solution", s.solution_id, of_task[(task.corpus, task.task_id)]) for s in found]
     return targets
+
+
+def run_rubrics(config: RunConfig, corpora: Sequence[str]) -> dict[str, Rubric]:
+    """The config's ``rubrics:`` (corpus name -> rubric); InputError for a corpus that is not one of the run's."""
+    rubrics = config.resolved_rubrics()
+    unknown = sorted(set(rubrics) - set(corpora))
+    if unknown:
+        raise InputError(
+            f"rubrics: {unknown[0]!r} is not a corpus of this run (its corpora: {', '.join(corpora)})",
+            file=config.source,
+            field=f"rubrics.{unknown[0]}",
+        )
+    return rubrics
 
 
 def run_prompts(config: RunConfig) -> PromptSet:
@@ -174,6 +191,7 @@ async def run_config(
     result = RunResult()
     result.corpora = load_run_corpora(store, config.corpora)
     tasks = select_tasks(store, result.corpora, config)
+    rubrics = run_rubrics(config, result.corpora)
     systems = _filter_systems(config.resolved_systems(), config.filters.systems)
     judges = config.resolved_judges()
     result.systems = [s.name for s in systems]
@@ -204,7 +222,9 @@ async def run_config(
                 reask_policy=reask,
             )
         if "judge" in stages and judges:
-            targets = judge_targets(store, tasks, systems, prompts, human_solutions=config.judge_human_solutions)
+            targets = judge_targets(
+                store, tasks, systems, prompts, human_solutions=config.judge_human_solutions, rubrics=rubrics
+            )
             judge_units = plan_judgements(store, targets, judges, prompts, repeats=config.repeats)
             result.judgement = await _run_judgements(
                 store,
@@ -223,6 +243,8 @@ async def run_config(
         )
         result.excluded = _excluded(store, tasks, systems, prompts)
     if "judge" in stages and judges:
-        targets = judge_targets(store, tasks, systems, prompts, human_solutions=config.judge_human_solutions)
+        targets = judge_targets(
+            store, tasks, systems, prompts, human_solutions=config.judge_human_solutions, rubrics=rubrics
+        )
         result.remaining["judge"] = len(plan_judgements(store, targets, judges, prompts, repeats=config.repeats))
     return result

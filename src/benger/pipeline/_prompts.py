@@ -12,6 +12,7 @@ import jinja2.meta
 
 from benger.errors import InputError
 from benger.judge import JudgeTemplate, Rubric, judge_schema, judge_template
+from benger.judge._prompts import TEMPLATE_OF_KIND
 from benger.llm import ChatMessage
 from benger.pipeline._units import pipeline_config_hash
 from benger.schema import FalloesungTask, PrincipleItem, SystemConfig, stable_hash
@@ -156,10 +157,12 @@ class PromptSet:
             schema = {**schema, "properties": {"loesung": loesung}}
         return schema
 
-    def judge_template(self, rubric_name: str) -> JudgeTemplate:
-        """The judge template of a rubric (an override when the run config gives one)."""
-        key = "falloesung_judge" if rubric_name == "falloesung" else "grundprinzipien_judge"
-        return judge_template(rubric_name, self.overrides.get(key))
+    def judge_template(self, rubric: Rubric | str) -> JudgeTemplate:
+        """The judge template of a rubric: the built-in one of its task kind (``Rubric.task_kind``), or the run
+        config's override of it (``falloesung_judge`` / ``grundprinzipien_judge``). A name: a built-in rubric's."""
+        name = rubric if isinstance(rubric, str) else TEMPLATE_OF_KIND[rubric.task_kind]
+        key = "falloesung_judge" if name == "falloesung" else "grundprinzipien_judge"
+        return judge_template(name, self.overrides.get(key))
 
     def judge_schema(self, rubric: Rubric) -> dict[str, Any]:
         """The judge reply's JSON schema under this run's judge options."""
@@ -169,7 +172,7 @@ class PromptSet:
 
     def judge_hash(self, rubric: Rubric) -> str:
         """Hash of what shapes a judge reply besides the model: the template and the schema options."""
-        template = self.judge_template(rubric.name)
+        template = self.judge_template(rubric)
         options = [self.judge_score_enum, self.judge_max_justification_chars, self.judge_brief]
         return stable_hash([template.hash, options]) if any(options) else template.hash
 

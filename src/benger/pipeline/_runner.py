@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from benger.errors import ConfigError
+from benger.judge import Rubric
 from benger.llm import ChatModel, RetryPolicy
 from benger.llm._limits import DEFAULT_REMOTE_CONCURRENCY, run_call_slots
 from benger.pipeline._execute import MIN_OUTPUT_TOKENS, REASK_POLICY, execute_generation, execute_judgement
@@ -15,7 +16,7 @@ from benger.pipeline._gc import run_gc
 from benger.pipeline._lease import Lease, generation_key, judgement_key
 from benger.pipeline._progress import ProgressReporter, RunStats
 from benger.pipeline._prompts import PromptSet, default_prompts
-from benger.pipeline._units import GenerationUnit, JudgeUnit, resolve_rubric, rubric_for_kind
+from benger.pipeline._units import GenerationUnit, JudgeUnit, rubric_for_kind
 from benger.pipeline._writer import writer_thread
 from benger.schema import FalloesungTask, PrincipleItem, SystemConfig
 
@@ -189,24 +190,31 @@ def plan_generations(
 
 def plan_judgements(
     store: Any,
-    targets: Iterable[tuple[str, str, str]],
+    targets: Iterable[tuple[str, str, str | Rubric]],
     judges: Sequence[SystemConfig],
     prompts: PromptSet,
     *,
     repeats: int = 1,
 ) -> list[JudgeUnit]:
-    """Units not scored yet for targets ``(target_kind, target_id, task_kind)``: missing or ``unscored``.
+    """Units not scored yet for targets ``(target_kind, target_id, rubric)``: missing or ``unscored``.
+
+    ``rubric``: the target's rubric (``rubric_for_task``), or a task kind for the built-in rubric of that kind.
 
     The scored keys come from ONE store query (``Store.scored_judgement_keys``), not one per unit.
     """
     targets = list(targets)
-    rubrics = {kind: rubric_for_kind(kind) for kind in {task_kind for _, _, task_kind in targets}}
-    hashes = [{kind: prompts.judge_config_hash(judge, r) for kind, r in rubrics.items()} for judge in judges]
+    rubrics: dict[str, Rubric] = {}  # rubric id -> rubric
+    of_target: list[Rubric] = []
+    for _, _, choice in targets:
+        rubric = choice if isinstance(choice, Rubric) else rubric_for_kind(choice)
+        rubric = rubrics.setdefault(rubric.id, rubric)
+        of_target.append(rubric)
+    hashes = [{rid: prompts.judge_config_hash(judge, r) for rid, r in rubrics.items()} for judge in judges]
     done = store.scored_judgement_keys({h for per_judge in hashes for h in per_judge.values()})
     units: list[JudgeUnit] = []
-    for judge, per_kind in zip(judges, hashes, strict=True):
-        for kind, target_id, task_kind in targets:
-            rubric, judge_hash = rubrics[task_kind], per_kind[task_kind]
+    for judge, per_rubric in zip(judges, hashes, strict=True):
+        for (kind, target_id, _), rubric in zip(targets, of_target, strict=True):
+            judge_hash = per_rubric[rubric.id]
             for repeat in range(repeats):
                 if (kind, target_id, judge_hash, rubric.id, repeat) in done:
                     continue
@@ -216,6 +224,7 @@ def plan_judgements(
                         target_id=target_id,
                         judge=judge,
                         rubric_id=rubric.id,
+                        rubric=rubric,
                         repeat_index=repeat,
                     )
                 )
@@ -358,8 +367,7 @@ async def run_judgements(
         slot = (id(unit.judge), unit.rubric_id)
         judge_hash = judge_hashes.get(slot)
         if judge_hash is None:
-            rubric = resolve_rubric(unit.rubric_id)
-            judge_hash = judge_hashes[slot] = prompts.judge_config_hash(unit.judge, rubric)
+            judge_hash = judge_hashes[slot] = prompts.judge_config_hash(unit.judge, unit.rubric)
         key = (unit.target_kind, unit.target_id, judge_hash, unit.rubric_id, unit.repeat_index)
 
         return await lease.run(judgement_key(*key), {"judgement": key}, call)

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
-from benger.errors import ConfigError
+from pydantic import BaseModel, ConfigDict, model_validator
+
+from benger.errors import ConfigError, InputError
 from benger.judge import Rubric, falloesung_rubric, grundprinzipien_rubric, load_rubric
-from benger.schema import SystemConfig, TargetKind, stable_hash
+from benger.judge._rubric import rubric_from_data
+from benger.schema import FalloesungTask, PrincipleItem, SystemConfig, TargetKind, stable_hash
 
 
 def pipeline_config_hash(system: SystemConfig, prompt_hash: str) -> str:
@@ -51,14 +56,37 @@ class GenerationUnit(BaseModel):
 
 
 class JudgeUnit(BaseModel):
-    """Judge one target (a generation or a human solution) with ``judge`` under ``rubric_id``, repeat k."""
+    """Judge one target (a generation or a human solution) with ``judge`` under ``rubric``, repeat k.
+
+    The unit carries the whole rubric (a Celery worker judges with the rubric it receives, never one rebuilt from
+    a name); ``rubric_id`` is its id. Built from ``rubric_id`` alone, the unit resolves a built-in rubric
+    (:func:`resolve_rubric`); a ``rubric_id`` that is not the rubric's id is refused."""
 
     model_config = ConfigDict(extra="forbid")
     target_kind: TargetKind
     target_id: str
     judge: SystemConfig
     rubric_id: str
+    rubric: Rubric
     repeat_index: int = 0
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fill_rubric(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        if data.get("rubric") is None and isinstance(data.get("rubric_id"), str):
+            data = {**data, "rubric": resolve_rubric(data["rubric_id"])}
+        elif data.get("rubric") is not None and "rubric_id" not in data:
+            rubric = data["rubric"]
+            data = {**data, "rubric_id": (rubric if isinstance(rubric, Rubric) else rubric_from_data(rubric)).id}
+        return data
+
+    @model_validator(mode="after")
+    def _same_rubric(self) -> JudgeUnit:
+        if self.rubric.id != self.rubric_id:
+            raise ValueError(f"rubric_id {self.rubric_id!r} is not the id of the unit's rubric ({self.rubric.id})")
+        return self
 
     def key(self, template_hash: str) -> tuple[str, str, str, str, int]:
         return (
@@ -75,6 +103,39 @@ def rubric_for_kind(kind: str) -> Rubric:
     return falloesung_rubric() if kind == "falloesung" else grundprinzipien_rubric()
 
 
+def rubric_for_task(task: FalloesungTask | PrincipleItem, corpus_rubrics: Mapping[str, Rubric] | None = None) -> Rubric:
+    """The rubric a task is judged with: its own Bewertungsbogen (``task.rubric``), else its corpus's rubric of the
+    run config (``rubrics: {corpus: file}``), else the built-in rubric of its kind.
+
+    InputError when the chosen rubric is for the other task kind (a Grundprinzip rubric on a Falllösung)."""
+    if task.rubric is not None:
+        rubric = _task_rubric(task)
+        origin = f"the Bewertungsbogen of task {task.task_id!r} (corpus {task.corpus!r})"
+    elif corpus_rubrics and task.corpus in corpus_rubrics:
+        rubric = corpus_rubrics[task.corpus]
+        origin = f"the rubric of corpus {task.corpus!r}"
+    else:
+        return rubric_for_kind(task.kind)
+    if rubric.task_kind != task.kind:
+        raise InputError(
+            f"{origin}, {rubric.id}, scores {rubric.task_kind} tasks, but task {task.task_id!r} is a {task.kind} "
+            "(set the rubric's 'kind')",
+            field="rubrics",
+        )
+    return rubric
+
+
+_TASK_RUBRICS: dict[str, Rubric] = {}
+
+
+def _task_rubric(task: FalloesungTask | PrincipleItem) -> Rubric:
+    """A task's own rubric, parsed once per content (the corpus reader validated it on import)."""
+    key = stable_hash(task.rubric, length=32)
+    if key not in _TASK_RUBRICS:
+        _TASK_RUBRICS[key] = rubric_from_data(task.rubric, f"task {task.task_id!r} of corpus {task.corpus!r}")
+    return _TASK_RUBRICS[key]
+
+
 def resolve_rubric(rubric_id: str) -> Rubric:
     """A rubric by id among the built-ins ("name@version" or the full "name@version+sha8"), or a YAML path.
 
@@ -87,4 +148,9 @@ def resolve_rubric(rubric_id: str) -> Rubric:
         if version and rubric_id != wanted:
             raise ConfigError(f"rubric {rubric_id!r} is not available (the built-in rubric is {rubric.id})")
         return rubric
+    if "@" in rubric_id and not Path(rubric_id).exists():
+        raise ConfigError(
+            f"rubric {rubric_id!r} is not a built-in rubric; a unit of your own rubric carries the rubric itself "
+            "(JudgeUnit.rubric)"
+        )
     return load_rubric(rubric_id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -68,34 +69,114 @@ def _redact(url: str) -> str:
     return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)
 
 
-def analyze(db: str | None, out: str | Path, *, seed: int = 7, n_boot: int = 2000) -> dict[str, Any]:
-    """The same outputs as :func:`reproduce` for a study run with benger, read from its store."""
-    from benger.analysis import StudyData
+def analyze(
+    db: str | None,
+    out: str | Path,
+    *,
+    seed: int = 7,
+    n_boot: int = 2000,
+    corpora: Sequence[str] | None = None,
+    on_corpus: Callable[[str, Path, dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """The same outputs as :func:`reproduce` for a study run with benger, read from its store.
+
+    ``corpora``: the corpora to analyse, each on its own (its generations, judgements, metric values and the
+    human reviews of its solutions; the ZJS/Grundprinzipien columns of Table 1 only where the store holds
+    those corpora). One corpus writes into ``out``, several into ``out/<corpus>/``. None: the Falllösung
+    corpus of the store with the most generations. The returned results (of the last corpus) carry
+    ``skipped``: every block that could not be computed, with the reason. InputError for a corpus that is
+    not in the store or has no generation. ``on_corpus(name, folder, results)`` is called after each corpus's
+    report is written."""
     from benger.config import require_existing_store
     from benger.store import open_store
     from benger.store._aggregate import refresh_statistics
 
     url = require_existing_store(db)
     files = []
-    if url.startswith("sqlite:///"):
-        # the leaderboard's one-off planner statistics are written first, so the hash is of the store as read
-        store = open_store(db)
-        try:
-            refresh_statistics(store)
-        finally:
-            store.close()
-        path = Path(url[len("sqlite:///") :])
-        files = describe_inputs(path.parent, [path])
     store = open_store(db)
     try:
-        results = _compute(StudyData.from_store(store), seed, n_boot)
+        names = _chosen_corpora(store, corpora)
+        if url.startswith("sqlite:///"):
+            # the leaderboard's one-off planner statistics are written first, so the hash is of the store as read
+            refresh_statistics(store)
+            path = Path(url[len("sqlite:///") :])
+            files = describe_inputs(path.parent, [path])
+        results: dict[str, Any] = {}
+        for name in names:
+            target = Path(out) if len(names) == 1 else Path(out) / name
+            results = _analyze_corpus(store, name, target, seed=seed, n_boot=n_boot)
+            flags = "".join(f" --corpus {n}" for n in corpora or ())
+            results["provenance"] = {
+                "source": "store",
+                "location": _redact(url),
+                "corpus": name,
+                "command": f"benger analyze --db {_redact(db or url)}{flags} --out {out} --seed {seed} "
+                f"--n-boot {n_boot}",
+                "files": files,
+            }
+            write_report(results, target)
+            if on_corpus is not None:
+                on_corpus(name, target, results)
     finally:
         store.close()
-    results["provenance"] = {
-        "source": "store",
-        "location": _redact(url),
-        "command": f"benger analyze --db {_redact(db or url)} --out {out} --seed {seed} --n-boot {n_boot}",
-        "files": files,
-    }
-    write_report(results, out)
     return results
+
+
+def _chosen_corpora(store: Any, corpora: Sequence[str] | None) -> list[str]:
+    """The corpora to analyse (each must be in the store and hold generations), or the default one."""
+    from benger.store._aggregate import corpus_generations
+
+    stored = store.corpus_names()
+    if corpora:
+        for name in corpora:
+            if name not in stored:
+                raise InputError(
+                    f"no corpus named {name!r} in the store (its corpora: {', '.join(stored) or 'none'})",
+                    field="--corpus",
+                )
+            if not corpus_generations(store, name):
+                raise InputError(f"corpus {name!r} has no generations yet (run `benger run` first)", field="--corpus")
+        return list(dict.fromkeys(corpora))
+    counts = {}
+    for name in stored:
+        tasks = store.load_corpus(name).tasks
+        if tasks and tasks[0].kind == "falloesung":
+            counts[name] = len(corpus_generations(store, name))
+    best = [n for n in sorted(counts, key=lambda n: (-counts[n], n)) if counts[n]]
+    if not best:
+        raise InputError("the store holds no generations of a Falllösung corpus; name one with --corpus")
+    return best[:1]
+
+
+def _analyze_corpus(store: Any, corpus: str, out: Path, *, seed: int, n_boot: int) -> dict[str, Any]:
+    from benger.analysis import StudyData
+
+    results = _compute(StudyData.from_store(store, corpus=corpus), seed, n_boot)
+    results["skipped"] = skipped_blocks(results)
+    return results
+
+
+def skipped_blocks(results: dict[str, Any]) -> list[dict[str, str]]:
+    """Every registered block of ``results`` that could not be computed: ``{"block": path, "reason": ...}``
+    (a null value: its inputs are absent from the data; a block marked ``source: unavailable``: its reason)."""
+    from benger.analysis.results import all_statistics
+
+    skipped: list[dict[str, str]] = []
+    for defn in all_statistics():
+        value: Any = results
+        for part in defn.path.split("."):
+            value = value.get(part) if isinstance(value, dict) else None
+        for path, leaf in _blocks(defn.path, value, len(defn.keys)):
+            if leaf is None:
+                skipped.append({"block": path, "reason": "its inputs are not in the data"})
+            elif isinstance(leaf, dict) and (leaf.get("source") == "unavailable" or leaf.get("reason")):
+                skipped.append({"block": path, "reason": str(leaf.get("reason") or "unavailable")})
+    return skipped
+
+
+def _blocks(path: str, value: Any, depth: int) -> list[tuple[str, Any]]:
+    if depth == 0 or not isinstance(value, dict):
+        return [(path, value)]
+    if not value:
+        return [(path, None)]
+    return [item for key, sub in value.items() for item in _blocks(f"{path}.{key}", sub, depth - 1)]

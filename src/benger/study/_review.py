@@ -17,8 +17,9 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from benger.judge import Rubric, falloesung_rubric, grade_points, passed
-from benger.schema import HumanReview
+from benger.judge import Rubric, falloesung_rubric
+from benger.judge._rubric import rubric_from_data
+from benger.schema import FalloesungTask, HumanReview, PrincipleItem
 from benger.store import Store
 from benger.study._accounts import now_utc
 from benger.study._assign import PickSpec, assign_reviews
@@ -27,6 +28,7 @@ from benger.study._models import (
     Pick,
     Review,
     ReviewAssignment,
+    Study,
     StudyTask,
     StudyUser,
     Submission,
@@ -200,14 +202,15 @@ def score(rubric: Rubric, dimensions: dict[str, Any], justifications: dict[str, 
             value = float(str(raw).replace(",", "."))
         except ValueError as exc:
             raise StudyError("{label}: {value} ist keine Zahl", field=dim.key, label=dim.label, value=raw) from exc
-        steps = value / rubric.step
+        step = rubric.step_of(dim.key)
+        steps = value / step
         if not math.isfinite(value) or not 0 <= value <= dim.max or abs(steps - round(steps)) > 1e-9:
             raise StudyError(
                 "{label}: Punkte müssen zwischen 0 und {max} in Schritten von {step} liegen",
                 field=dim.key,
                 label=dim.label,
                 max=de_number(dim.max),
-                step=de_number(rubric.step),
+                step=de_number(step),
             )
         parsed[dim.key] = value
     notes = {k: str(justifications.get(k, "")).strip() for k in rubric.keys if str(justifications.get(k, "")).strip()}
@@ -218,7 +221,26 @@ def score(rubric: Rubric, dimensions: dict[str, Any], justifications: dict[str, 
     if len(parsed) < len(rubric.dimensions):
         return Scored(parsed, notes, sum(parsed.values()) if parsed else None, None, None)
     total = sum(parsed.values())
-    return Scored(parsed, notes, total, grade_points(total), passed(total))
+    return Scored(parsed, notes, total, rubric.grade_points(total), rubric.passed(total))
+
+
+def assignment_rubric(store: Store, assignment_id: int) -> Rubric:
+    """The rubric a review of this assignment is graded with: the task's own Bewertungsbogen (``task.rubric``,
+    from the corpus file), else the built-in Falllösung rubric."""
+    with store.session() as session:
+        assignment = session.get(ReviewAssignment, assignment_id)
+        pick = session.get(Pick, assignment.pick_id) if assignment is not None else None
+        study = session.get(Study, pick.study_id) if pick is not None else None
+    if pick is None:
+        return falloesung_rubric()
+    return task_rubric(store.get_task(pick.task_id, study.corpus if study is not None else None))
+
+
+def task_rubric(task: FalloesungTask | PrincipleItem | None) -> Rubric:
+    """The rubric of a task's reviews: its own Bewertungsbogen (``task.rubric``), else the built-in Falllösung one."""
+    if task is None or task.rubric is None:
+        return falloesung_rubric()
+    return rubric_from_data(task.rubric, f"task {task.task_id!r}")
 
 
 def my_assignment(session: Session, assignment_id: int, user_id: int) -> ReviewAssignment:
@@ -263,7 +285,7 @@ def save_review(
 
     ``notes`` are margin notes on passages of the solution (see ``margin_notes``), kept with the version.
     """
-    scored = score(falloesung_rubric(), dimensions, justifications, complete=submit)
+    scored = score(assignment_rubric(store, assignment_id), dimensions, justifications, complete=submit)
     now = now_utc()
     try:
         with store.session() as session:

@@ -186,7 +186,8 @@ def instance_of(
         if key == "max" and limit is not None:
             return limit
         value = low + (high - low) * (0.4 + 0.5 * picker.fraction())
-        return int(value) if kind == "integer" else round(value * 2) / 2
+        step = float(schema.get("multipleOf", 0.5))
+        return int(value) if kind == "integer" else round(value / step) * step
     if kind == "boolean":
         return True
     if key in ("answer", "antwort"):

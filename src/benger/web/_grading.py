@@ -14,12 +14,20 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.datastructures import FormData
 
-from benger.judge import falloesung_rubric
+from benger.judge import Rubric
 from benger.schema import FalloesungTask
 from benger.study import open_correction, save_review
 from benger.study._models import Pick, Study, StudyTask
 from benger.study._progress import report_problem
-from benger.study._review import grader_queue, latest, margin_notes, my_assignment, solution_text
+from benger.study._review import (
+    assignment_rubric,
+    grader_queue,
+    latest,
+    margin_notes,
+    my_assignment,
+    solution_text,
+    task_rubric,
+)
 from benger.web._render import render
 from benger.web._security import Grader, check_csrf, grader_guard, store_of
 
@@ -58,7 +66,7 @@ def grading_page(request: Request, user: Grader, assignment_id: int) -> Response
             facts=facts,
             reference=reference,
             solution=solution_text(session, store, pick),
-            rubric=falloesung_rubric(),
+            rubric=task_rubric(record),
             review=review,
             done=done,
             total_reviews=len(rows),
@@ -67,8 +75,8 @@ def grading_page(request: Request, user: Grader, assignment_id: int) -> Response
         )
 
 
-def _fields(form: FormData) -> tuple[dict[str, Any], dict[str, str], list[dict[str, str]]]:
-    keys = falloesung_rubric().keys
+def _fields(form: FormData, rubric: Rubric) -> tuple[dict[str, Any], dict[str, str], list[dict[str, str]]]:
+    keys = rubric.keys
     points = {k: form.get(f"dim_{k}") for k in keys}
     notes = {k: str(form.get(f"just_{k}", "")) for k in keys}
     margin = margin_notes([str(q) for q in form.getlist("note_quote")], [str(n) for n in form.getlist("note_text")])
@@ -78,7 +86,7 @@ def _fields(form: FormData) -> tuple[dict[str, Any], dict[str, str], list[dict[s
 @router.post("/reviews/{assignment_id}/draft", dependencies=[Depends(check_csrf)])
 async def draft(request: Request, user: Grader, assignment_id: int) -> Response:
     store = store_of(request)
-    points, notes, margin = _fields(await request.form())
+    points, notes, margin = _fields(await request.form(), assignment_rubric(store, assignment_id))
     scored = save_review(store, assignment_id, user.id, points, notes, submit=False, notes=margin)
     return JSONResponse(
         {"status": "saved", "total": scored.total, "grade_points": scored.grade_points, "passed": scored.passed}
@@ -88,7 +96,7 @@ async def draft(request: Request, user: Grader, assignment_id: int) -> Response:
 @router.post("/reviews/{assignment_id}/submit", dependencies=[Depends(check_csrf)])
 async def submit(request: Request, user: Grader, assignment_id: int) -> Response:
     store = store_of(request)
-    points, notes, margin = _fields(await request.form())
+    points, notes, margin = _fields(await request.form(), assignment_rubric(store, assignment_id))
     save_review(store, assignment_id, user.id, points, notes, submit=True, notes=margin)
     return RedirectResponse(f"/reviews/{assignment_id}", status_code=303)
 

@@ -11,7 +11,6 @@ from benger.pipeline import (
     PromptSet,
     generation_id,
     judgement_id,
-    resolve_rubric,
 )
 from benger.schema import Generation, Judgement
 
@@ -41,7 +40,7 @@ def record_id(store: Any, unit: Unit, prompts: PromptSet) -> str:
         task = _task(store, unit)
         config_hash = prompts.generation_config_hash(unit.system, task.kind)
         return generation_id(unit.task_id, config_hash, unit.run_index, task.corpus)
-    rubric = resolve_rubric(unit.rubric_id)
+    rubric = unit.rubric  # the rubric the unit carries, never rebuilt from its name
     judge_hash = prompts.judge_config_hash(unit.judge, rubric)  # the pipeline's own key (template + options)
     return judgement_id(unit.target_kind, unit.target_id, judge_hash, rubric.id, unit.repeat_index)
 
@@ -54,7 +53,7 @@ def stored_record(store: Any, unit: Unit, prompts: PromptSet) -> Record | None:
         config_hash = prompts.generation_config_hash(unit.system, task.kind)
         result: Record | None = store.get_generation(unit.task_id, config_hash, unit.run_index, task.corpus)
         return result
-    rubric = resolve_rubric(unit.rubric_id)
+    rubric = unit.rubric  # the rubric the unit carries, never rebuilt from its name
     judge_hash = prompts.judge_config_hash(unit.judge, rubric)
     judgement: Record | None = store.get_judgement(
         unit.target_kind, unit.target_id, judge_hash, rubric.id, unit.repeat_index

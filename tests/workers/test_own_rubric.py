@@ -1,0 +1,61 @@
+"""A user's own rubric and a per-task Bewertungsbogen through Celery workers on PostgreSQL (issue 31): the judge
+units carry the rubric in their payload (no worker rebuilds it from a name), and the store ends as the local run's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benger.pipeline import JudgeUnit, load_run_config, run_config
+from benger.store import open_store
+from benger.testing.stub_server import run_stub_server
+
+from ..pipeline.test_own_study import check_judgements, own_study
+from .conftest import Workers, free_port
+
+pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.slow]
+
+
+def _contents(store: Any) -> list[tuple[Any, ...]]:
+    return sorted((j.judgement_id, j.rubric_id, j.total, tuple(sorted((j.dimensions or {}).items()))) for j in
+                  store.judgements())  # fmt: skip
+
+
+async def test_own_rubric_on_celery_matches_local(
+    pg_url: str, shared_redis: str, workers: Workers, tmp_path: Path
+) -> None:
+    workers.start(1, concurrency=2)
+    port = free_port()
+    stores = {}
+    for executor in ("local", "celery"):
+        with run_stub_server(port=port, latency_ms=5) as stub:
+            path = own_study(tmp_path / executor, stub.base_url)
+            config = load_run_config(path).model_copy(update={"executor": executor})
+            store = open_store(pg_url if executor == "celery" else tmp_path / "local.db")
+            result = await run_config(config, store)
+            assert result.complete, result.remaining
+            check_judgements(store, path.parent)
+            stores[executor] = store
+    assert _contents(stores["celery"]) == _contents(stores["local"])
+    for store in stores.values():
+        store.close()
+
+
+def test_the_payload_carries_the_rubric(tmp_path: Path) -> None:
+    """The unit as a worker receives it (its JSON) holds the whole rubric; a custom id alone is refused."""
+    from benger.judge import load_rubric
+    from benger.schema import SystemConfig
+
+    rubric = load_rubric(Path(__file__).resolve().parents[2] / "examples/own-study/rubrics/kurz3.yaml")
+    judge = SystemConfig(name="j", provider="openai-compatible", model="m", base_url="http://127.0.0.1:9/v1")
+    unit = JudgeUnit(target_kind="generation", target_id="g", judge=judge, rubric=rubric)
+    payload = unit.model_dump(mode="json")
+    assert payload["rubric"]["dimensions"][1]["step"] == 2 and payload["rubric_id"] == rubric.id
+    again = JudgeUnit.model_validate(payload)
+    assert again.rubric == rubric and again.rubric.id == rubric.id
+    with pytest.raises(ValueError, match="not a built-in rubric"):
+        JudgeUnit(target_kind="generation", target_id="g", judge=judge, rubric_id=rubric.id)
+    with pytest.raises(ValueError, match="is not the id of the unit's rubric"):
+        JudgeUnit(target_kind="generation", target_id="g", judge=judge, rubric_id="falloesung@1", rubric=rubric)
