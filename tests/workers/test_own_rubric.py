@@ -3,6 +3,7 @@ units carry the rubric in their payload (no worker rebuilds it from a name), and
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 from typing import Any
 
@@ -12,8 +13,14 @@ from benger.pipeline import JudgeUnit, load_run_config, run_config
 from benger.store import open_store
 from benger.testing.stub_server import run_stub_server
 
-from ..pipeline.test_own_study import check_judgements, own_study
 from .conftest import Workers, free_port
+
+# the user study of tests/pipeline/test_own_study.py (its example copy and checks), loaded by path
+_spec = importlib.util.spec_from_file_location("own_study", Path(__file__).parents[1] / "pipeline/test_own_study.py")
+assert _spec is not None and _spec.loader is not None
+_own = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_own)
+check_judgements, own_study = _own.check_judgements, _own.own_study
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.slow]
 
@@ -45,17 +52,19 @@ async def test_own_rubric_on_celery_matches_local(
 
 def test_the_payload_carries_the_rubric(tmp_path: Path) -> None:
     """The unit as a worker receives it (its JSON) holds the whole rubric; a custom id alone is refused."""
+    from benger.errors import ConfigError
     from benger.judge import load_rubric
     from benger.schema import SystemConfig
 
     rubric = load_rubric(Path(__file__).resolve().parents[2] / "examples/own-study/rubrics/kurz3.yaml")
     judge = SystemConfig(name="j", provider="openai-compatible", model="m", base_url="http://127.0.0.1:9/v1")
-    unit = JudgeUnit(target_kind="generation", target_id="g", judge=judge, rubric=rubric)
+    base = {"target_kind": "generation", "target_id": "g", "judge": judge}
+    unit = JudgeUnit.model_validate({**base, "rubric": rubric})  # its rubric_id is the rubric's
     payload = unit.model_dump(mode="json")
     assert payload["rubric"]["dimensions"][1]["step"] == 2 and payload["rubric_id"] == rubric.id
     again = JudgeUnit.model_validate(payload)
     assert again.rubric == rubric and again.rubric.id == rubric.id
-    with pytest.raises(ValueError, match="not a built-in rubric"):
-        JudgeUnit(target_kind="generation", target_id="g", judge=judge, rubric_id=rubric.id)
+    with pytest.raises(ConfigError, match="not a built-in rubric"):
+        JudgeUnit.model_validate({**base, "rubric_id": rubric.id})
     with pytest.raises(ValueError, match="is not the id of the unit's rubric"):
         JudgeUnit(target_kind="generation", target_id="g", judge=judge, rubric_id="falloesung@1", rubric=rubric)

@@ -210,7 +210,13 @@ def to_markdown(result: Mapping[str, Any]) -> str:
     """Markdown report: provenance, coverage, the side-by-side table, the candidate's per-annotator alt-test."""
     prov = result["provenance"]
     cov = result["coverage"]
-    lines = ["# Judge validation on the released BenGER picks", ""]
+    corpus = prov.get("corpus")
+    title = (
+        f"# Judge validation on the reviewed solutions of {corpus}"
+        if corpus
+        else ("# Judge validation on the released BenGER picks")
+    )
+    lines = [title, ""]
     lines += [f"- {k}: {v}" for k, v in prov.items()]
     lines += [
         f"- picks scored: {cov['n_scored']} of {cov['n_picks']} (human {cov['by_pool'].get('human', 0)}, "
@@ -230,6 +236,15 @@ def to_markdown(result: Mapping[str, Any]) -> str:
         "|" + "---|" * len(HEADER),
     ]
     lines += ["| " + " | ".join(r) + " |" for r in table_rows(result)]
+    if corpus:  # your own reviews: the agreement of each pool the reviewed solutions fall in
+        for pool, agreement in result["candidate"]["agreement"].items():
+            if agreement and agreement.get("n"):
+                lines.append(
+                    f"\nAgreement with the mean blind review, {pool} solutions (n = {agreement['n']}): "
+                    f"r {_f(agreement.get('pearson'))}, rho {_f(agreement.get('spearman'))}, MAE "
+                    f"{_f(agreement.get('mae_raw'), 1)} (percent), MAE gp {_f(agreement.get('mae_grade_points'))}, "
+                    f"kappa {_f(agreement.get('kappa'))}, offset {_f(agreement.get('offset_raw'), 1)}"
+                )
     for pool, title in (("human", "human picks"), ("llm", "LLM picks")):
         alt = result["candidate"]["alt_test_blind"].get(pool)
         if not alt:

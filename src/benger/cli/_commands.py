@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "benger.cli._validate",
     "benger.cli._view",
     "benger.cli._interop",
+    "benger.cli._reviews",
 )
 
 

@@ -81,7 +81,7 @@ def pick_targets(data: Any) -> list[tuple[str, str, str]]:
 async def judge_picks(
     store: Any,
     config: Any,
-    targets: list[tuple[str, str, str]],
+    targets: list[tuple[str, str, Any]],
     *,
     progress: Any = None,
     model_factory: Any = None,
@@ -90,6 +90,7 @@ async def judge_picks(
     one value per repeat, unscored target id -> reason, judge SystemConfig)."""
     import functools
 
+    from benger.judge import Rubric
     from benger.llm import RetryPolicy, create_model
     from benger.pipeline import ModelPool, plan_judgements, run_judgements
     from benger.pipeline._orchestrate import run_prompts
@@ -112,12 +113,13 @@ async def judge_picks(
         )
     finally:
         await pool.aclose()
-    rubric = rubric_for_kind("falloesung")
-    judge_hash = prompts.judge_config_hash(judge, rubric)
+    kinds = {t[1]: t[2] for t in targets}
+    chosen = {r.id: r for r in (k if isinstance(k, Rubric) else rubric_for_kind(k) for k in kinds.values())}
+    hashes = {rid: prompts.judge_config_hash(judge, r) for rid, r in chosen.items()}
     scores: dict[str, list[float]] = {}
     unscored: dict[str, str] = {}
-    for j in store.judgements(target_ids=[t[1] for t in targets], rubric_id=rubric.id):
-        if j.judge_config_hash != judge_hash or j.repeat_index >= config.repeats:
+    for j in store.judgements(target_ids=list(kinds)):
+        if j.rubric_id not in hashes or j.judge_config_hash != hashes[j.rubric_id] or j.repeat_index >= config.repeats:
             continue
         if j.status == "scored" and j.total is not None:
             scores.setdefault(j.target_id, []).append(j.total)
@@ -196,6 +198,14 @@ def validate_judge(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Print what judging the picks would take and cost; call nothing.")
     ] = False,
+    corpus: Annotated[
+        str | None,
+        typer.Option(
+            "--corpus",
+            help="Validate against the human reviews of this corpus of the store (your own "
+            "reviews: benger import-reviews, or a finished study) instead of the release's.",
+        ),
+    ] = None,
 ) -> None:
     """Validate a judge (config, --judge, or --recorded scores) on the 45 released picks against the 180 human
     reviews, beside the paper's six judges: agreement, kappa, calibration offset, ICC(2,k) placement, alt-test."""
@@ -205,6 +215,19 @@ def validate_judge(
     from benger.cli._execute import ModelOptions
 
     models = ModelOptions(judge_model=judge_model, judge_base_url=judge_model_base_url, judge_args=judge_model_arg)
+    if corpus is not None:
+        if recorded is not None or release is not None or dry_run or repeats is not None:
+            raise ConfigError("--corpus validates a judge configuration (CONFIG / --judge) on your own reviews; "
+                              "--recorded, --release, --repeats and --dry-run do not apply")  # fmt: skip
+        from benger.cli._reviews import corpus_validation
+
+        result, incomplete = corpus_validation(corpus, config, judge_, db, quiet, models)
+        markdown = to_markdown(result)
+        _console().print(markdown)
+        _write(result, markdown, out)
+        if incomplete:
+            raise typer.Exit(EXIT_INCOMPLETE)
+        return
     if recorded is not None:  # options that only apply to judging would be silently ignored
         if config is not None or judge_ or judge_model:
             raise ConfigError("give either --recorded or a judge configuration (CONFIG / --judge), not both")

@@ -320,6 +320,14 @@ class Store(ValidationsMixin, ClaimsMixin, StoreBase):
                 keep=["created_at"],
             )
 
+    def add_human_reviews(self, reviews: Sequence[HumanReview]) -> None:
+        """Insert or replace the reviews in one transaction (all or none)."""
+        if not reviews:
+            return
+        with self._write() as session, session.begin():
+            rows = [self._stamped(row_values(HumanReviewRow, r)) for r in reviews]
+            self._upsert(session, HumanReviewRow, rows, ["review_id"], keep=["created_at"])
+
     def human_reviews(self, target_id: str | None = None, role: str | None = None) -> list[HumanReview]:
         """Stored reviews ordered by ``position`` (reviews without one last, in insertion order)."""
         stmt = select(HumanReviewRow)

@@ -1,0 +1,152 @@
+"""``benger import-reviews`` (your own blind/creator reviews from CSV/JSONL) and ``validate-judge --corpus`` (a judge
+against those reviews, or against the reviews of a finished study on the platform, with the same table as against
+the paper's; docs/own-study.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from benger.cli._options import DbOption
+from benger.errors import EXIT_INCOMPLETE, InputError
+
+#: The least a validation needs: reviewed solutions with a judge score, and distinct blind reviewers.
+MIN_PICKS = 3
+MIN_BLIND_REVIEWERS = 2
+
+
+def import_reviews(
+    source: Annotated[Path, typer.Argument(help="Reviews file (.csv or .jsonl): solution_id, reviewer, role, dims.")],
+    db: DbOption = None,
+    rubric: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--rubric",
+            help="CORPUS=FILE: the rubric of a corpus's tasks without their own Bewertungsbogen "
+            "(as in a run config's rubrics:); repeatable.",
+        ),
+    ] = None,
+) -> None:
+    """Import your own human reviews (blind and creator) of stored solutions; all or nothing."""
+    from benger.config import require_existing_store
+    from benger.corpora._reviews import load_reviews_file
+    from benger.judge import load_rubric
+    from benger.store import open_store
+
+    rubrics = {}
+    for spec in rubric or []:
+        corpus, sep, file = spec.partition("=")
+        if not sep or not corpus or not file:
+            raise InputError(f"--rubric {spec!r}: expected CORPUS=FILE", field="--rubric")
+        rubrics[corpus] = load_rubric(file)
+    store = open_store(require_existing_store(db))
+    try:
+        reviews = load_reviews_file(source, store, rubrics=rubrics)
+        store.add_human_reviews(reviews)
+    finally:
+        store.close()
+    roles = {role: sum(r.role == role for r in reviews) for role in ("blind", "creator")}
+    solutions = len({r.target_id for r in reviews})
+    reviewers = len({r.grader_id for r in reviews})
+    typer.echo(f"imported {len(reviews)} reviews ({roles['blind']} blind, {roles['creator']} creator) of "
+               f"{solutions} solutions by {reviewers} reviewers")  # fmt: skip
+
+
+def corpus_validation(
+    corpus: str, config: Path | None, judge_: list[str] | None, db: str | None, quiet: bool, models: Any = None
+) -> tuple[dict[str, Any], bool]:
+    """Judge the reviewed solutions of ``corpus`` with the configured judge and validate it against their reviews
+    (``benger validate-judge CONFIG --db STORE --corpus NAME``). Returns (result, incomplete)."""
+    from benger.analysis._data import StudyData
+    from benger.analysis._validate_judge import validate_judge
+    from benger.cli._execute import _config, _err
+    from benger.cli._validate import judge_picks
+    from benger.config import require_existing_store
+    from benger.pipeline import ProgressReporter, rubric_for_task
+    from benger.store import open_store
+
+    cfg = _config(config, judge=judge_, need=("judges",), models=models)
+    rubrics = cfg.resolved_rubrics()
+    cfg.resolved_judges()
+    store = open_store(require_existing_store(db))
+    try:
+        if corpus not in store.corpus_names():
+            raise InputError(f"no corpus named {corpus!r} in the store (its corpora: "
+                             f"{', '.join(store.corpus_names()) or 'none'})", field="--corpus")  # fmt: skip
+        data = StudyData.from_store(store, corpus=corpus)
+        _enough(corpus, data)
+        targets, totals = [], {}
+        for sid, sol in sorted(data.solutions.items()):
+            kind = "generation" if sol.pool == "llm" else "human_solution"
+            owner = store.get_generation_by_id(sid) if kind == "generation" else store.get_human_solution(sid)
+            task = store.get_task(owner.task_id, owner.corpus)
+            rubric = rubric_for_task(task, rubrics)
+            targets.append((kind, sid, rubric))
+            totals[sid] = rubric.max_total
+        reporter = ProgressReporter(_err(), enabled=not quiet)
+        stats, per_pick, unscored, judge = asyncio.run(judge_picks(store, cfg, targets, progress=reporter))
+    finally:
+        store.close()
+    for sid, reason in sorted(unscored.items())[:5]:
+        _err().print(f"unscored solution {sid}: {reason}")
+    scores = {sid: 100.0 * statistics.fmean(v) / totals[sid] for sid, v in per_pick.items()}
+    percent = as_percent(data, totals)
+    provenance = {
+        "corpus": corpus,
+        "judge": judge.name,
+        "judge_config": judge.config_hash()[:8],
+        "rubrics": ", ".join(sorted({t[2].id for t in targets})),
+        "scale": "percent of each solution's rubric total (0-100); pass and kappa on the 0-18 table of it",
+        "unscored": len(unscored),
+    }
+    try:
+        result = validate_judge(percent, scores, label=f"{judge.name} [{judge.config_hash()[:8]}]",
+                                provenance=provenance, paper_judges=())  # fmt: skip
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    incomplete = len(per_pick) + len(unscored) < len(targets) or bool(stats.errors)
+    return result, incomplete
+
+
+def _enough(corpus: str, data: Any) -> None:
+    """Refuse, with the reason, a corpus whose reviews cannot support the validation table."""
+    blind = {r.grader for r in data.reviews if r.role == "blind"}
+    reviewed = {r.solution_id for r in data.reviews if r.role == "blind"}
+    if len(reviewed) < MIN_PICKS:
+        raise InputError(
+            f"corpus {corpus!r} has blind reviews of {len(reviewed)} solution(s); validating a judge needs at least "
+            f"{MIN_PICKS} (correlations, kappa and the alt-test are undefined below that). Import reviews with "
+            "`benger import-reviews FILE --db STORE` or finish a study on the platform",
+            field="--corpus",
+        )
+    if len(blind) < MIN_BLIND_REVIEWERS:
+        raise InputError(
+            f"corpus {corpus!r} has {len(blind)} blind reviewer(s); the blind pool, the ICC and the alt-test need at "
+            f"least {MIN_BLIND_REVIEWERS}",
+            field="--corpus",
+        )
+
+
+def as_percent(data: Any, totals: dict[str, float]) -> Any:
+    """``data`` with every review's raw score as percent of its solution's rubric total, and its grade points and
+    pass recomputed from that percent by the paper's 0-18 table (so judge and reviewers are compared by one rule)."""
+    import dataclasses
+
+    from benger.judge import grade_points, passed
+
+    rows = []
+    for r in data.reviews:
+        pct = 100.0 * r.raw / totals[r.solution_id]
+        rows.append(dataclasses.replace(r, raw=pct, grade_points=grade_points(pct), passed=passed(pct)))
+    return dataclasses.replace(data, reviews=rows, judge_scores={}, repeats={})
+
+
+def register(app: typer.Typer) -> None:
+    app.command(name="import-reviews")(import_reviews)
+
+
+__all__ = ["EXIT_INCOMPLETE", "corpus_validation", "import_reviews", "register"]
