@@ -64,7 +64,7 @@ def corpus_validation(
     from benger.analysis._data import StudyData
     from benger.analysis._validate_judge import validate_judge
     from benger.cli._execute import _config, _err
-    from benger.cli._validate import judge_picks
+    from benger.cli._judging import judge_picks
     from benger.config import require_existing_store
     from benger.pipeline import ProgressReporter, rubric_for_task
     from benger.store import open_store
@@ -83,7 +83,9 @@ def corpus_validation(
         for sid, sol in sorted(data.solutions.items()):
             kind = "generation" if sol.pool == "llm" else "human_solution"
             owner = store.get_generation_by_id(sid) if kind == "generation" else store.get_human_solution(sid)
-            task = store.get_task(owner.task_id, owner.corpus)
+            task = store.get_task(owner.task_id, owner.corpus) if owner is not None else None
+            if task is None:
+                raise InputError(f"reviewed solution {sid!r} or its task is not in the store", field="--corpus")
             rubric = rubric_for_task(task, rubrics)
             targets.append((kind, sid, rubric))
             totals[sid] = rubric.max_total
