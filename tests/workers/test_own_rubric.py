@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+import benger.workers  # noqa: F401  (registers the celery executor)
 from benger.pipeline import JudgeUnit, load_run_config, run_config
 from benger.store import open_store
 from benger.testing.stub_server import run_stub_server
