@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from benger.llm import ChatResponse
-from benger.llm._reply import MalformedOutput, read_json_reply, split_reasoning
+from benger.llm._reply import MalformedOutput, find_json_objects, read_json_reply, split_reasoning
 from benger.llm._tokens import estimate_tokens
 from benger.schema import FalloesungTask, PrincipleItem, normalise_answer
 
@@ -91,11 +91,16 @@ def parse_generation(
     validate = _falloesung if isinstance(task, FalloesungTask) else _grundprinzip
     try:
         result: tuple[str, Any] = read_json_reply(text, validate, reasoning=reasoning, quoted=quoted).value
-    except MalformedOutput:
+    except MalformedOutput as exc:
         if truncated and isinstance(task, FalloesungTask):
             salvaged = _salvage_truncated(split_reasoning(text, reasoning)[0])
             if salvaged:
                 return salvaged, None
+        if isinstance(task, FalloesungTask) and not find_json_objects(text) and split_reasoning(text, reasoning)[0]:
+            raise MalformedOutput(
+                f"{exc.reason} (the reply is plain text, not JSON: set 'falloesung_format: text' in the run config "
+                "to take the whole reply as the Falllösung)"
+            ) from None
         raise
     return result
 
