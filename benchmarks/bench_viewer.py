@@ -25,7 +25,80 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_store import synthesise
+from bench_store import DIMS, TEXT
+
+
+def synthesise(path: Path, n_generations: int, batch: int = 4000) -> dict[str, float]:
+    """bench_store.py's store (same systems, tasks, texts, judgements with ten dimensions and justifications):
+    corpus and systems through the Store API, the generation and judgement rows inserted in bulk (SQLAlchemy Core
+    ``executemany`` into the tables ``open_store`` migrated; the per-record API takes ~30 min for 64k here)."""
+    import time
+
+    from sqlalchemy import insert
+
+    from benger.schema import Corpus, FalloesungTask, SystemConfig
+    from benger.store import open_store
+    from benger.store._aggregate import refresh_statistics
+    from benger.store._models import GenerationRow, JudgementRow
+
+    n_systems = 10 if n_generations <= 8000 else 16 if n_generations <= 64000 else 32
+    n_tasks = n_generations // n_systems
+    start = time.perf_counter()
+    store = open_store(path)
+    tasks = [
+        FalloesungTask(task_id=f"t{i:06d}", corpus="benchathon", area="Zivilrecht", facts=TEXT, reference=TEXT)
+        for i in range(n_tasks)
+    ]
+    store.add_corpus(Corpus(name="benchathon", tasks=tasks))
+    for s in range(n_systems):
+        store.upsert_system(SystemConfig(name=f"sys-{s:02d}", provider="local", model=f"m{s}", tier="local"))
+    cells = [(s, t.task_id) for s in range(n_systems) for t in tasks]
+    for lo in range(0, len(cells), batch):
+        gens, judgements = [], []
+        for k, (s, tid) in enumerate(cells[lo : lo + batch], start=lo + 1):
+            gid = f"g-{s:02d}-{tid}"
+            total = float((k * 37 + s * 11) % 101)
+            gens.append(
+                {
+                    "generation_id": gid,
+                    "corpus": "benchathon",
+                    "task_id": tid,
+                    "system": f"sys-{s:02d}",
+                    "config_hash": f"cfg{s:02d}",
+                    "run_index": 0,
+                    "status": "ok",
+                    "text": TEXT,
+                    "truncated": False,
+                    "refused": False,
+                    "output_tokens": 900,
+                    "meta": {},
+                }
+            )
+            judgements.append(
+                {
+                    "judgement_id": f"j-{gid}",
+                    "target_kind": "generation",
+                    "target_id": gid,
+                    "judge": "primary",
+                    "judge_config_hash": "jh",
+                    "rubric_id": "falloesung@1+bench",
+                    "repeat_index": 0,
+                    "status": "scored",
+                    "dimensions": {d: round(m * total / 100 * 2) / 2 for d, m in DIMS.items()},
+                    "justifications": {d: "Begründung " * 12 for d in DIMS},
+                    "total": total,
+                    "grade_points": int(total) % 19,
+                    "passed": total >= 50,
+                    "meta": {},
+                }
+            )
+        with store.engine.begin() as conn:
+            conn.execute(insert(GenerationRow.__table__), gens)
+            conn.execute(insert(JudgementRow.__table__), judgements)
+    refresh_statistics(store)
+    store.close()
+    return {"synthesis_s": time.perf_counter() - start, "systems": n_systems, "tasks": n_tasks}
+
 
 _CHILD = r"""
 import json, statistics, sys, time
