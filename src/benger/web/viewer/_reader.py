@@ -135,7 +135,6 @@ class ResultsReader:
             g.truncated.label("truncated"),
             g.refused.label("refused"),
             g.output_tokens.label("output_tokens"),
-            g.text.label("text"),
         )
         hidden = self.hidden_solution_ids()
         humans = select(
@@ -148,10 +147,13 @@ class ResultsReader:
             false().label("truncated"),
             false().label("refused"),
             cast(null(), Integer).label("output_tokens"),
-            h.text.label("text"),
         )
         if hidden:
             humans = humans.where(h.solution_id.not_in(sorted(hidden)))
+        if f.q:  # in each branch: the texts never enter the union (its sort carries excerpts only)
+            pattern = f"%{_like(f.q)}%"
+            gens = gens.where(g.text.ilike(pattern, escape="\\"))
+            humans = humans.where(h.text.ilike(pattern, escape="\\"))
         if f.system == "human":
             gens = gens.where(false())
         elif f.system:
@@ -179,8 +181,6 @@ class ResultsReader:
             where.append(m.c.score >= f.min_score)
         if f.max_score is not None:
             where.append(m.c.score <= f.max_score)
-        if f.q:
-            where.append(u.c.text.ilike(f"%{_like(f.q)}%", escape="\\"))
         where += _flag(f.flag, u, m)
         base = (
             select(
@@ -197,7 +197,6 @@ class ResultsReader:
                 m.c.score,
                 func.coalesce(m.c.n, 0),
                 func.coalesce(m.c.unscored, 0),
-                func.substr(u.c.text, 1, EXCERPT),
             )
             .join(t, and_(t.corpus == u.c.corpus, t.task_id == u.c.task_id))
             .outerjoin(m, m.c.target_id == u.c.id)
@@ -209,6 +208,7 @@ class ResultsReader:
             page = min(max(1, f.page), pages)
             order = (u.c.corpus, t.position, u.c.task_id, u.c.kind, u.c.system, u.c.id)
             result = session.execute(base.order_by(*order).limit(page_size).offset((page - 1) * page_size)).all()
+            excerpts = self._excerpts(session, [(r[0], r[1]) for r in result])  # texts of the page's rows only
         rows = [
             BrowseRow(
                 kind=r[0],
@@ -224,12 +224,26 @@ class ResultsReader:
                 score=r[10],
                 n_judgements=int(r[11]),
                 unscored=int(r[12]),
-                excerpt=" ".join(str(r[13] or "").split()),
+                excerpt=" ".join(excerpts.get(r[1], "").split()),
             )
             for r in result
         ]
         f.page = page
         return BrowsePage(rows, total, page, pages, f)
+
+    @staticmethod
+    def _excerpts(session: Any, keys: list[tuple[str, str]]) -> dict[str, str]:
+        gids = [i for k, i in keys if k == "generation"]
+        hids = [i for k, i in keys if k == "human_solution"]
+        out: dict[str, str] = {}
+        for column, key, ids in (
+            (GenerationRow.text, GenerationRow.generation_id, gids),
+            (HumanSolutionRow.text, HumanSolutionRow.solution_id, hids),
+        ):
+            if ids:
+                rows = session.execute(select(key, func.substr(column, 1, EXCERPT)).where(key.in_(ids))).all()
+                out.update({str(i): str(text or "") for i, text in rows})
+        return out
 
     # -- one solution --------------------------------------------------------------------------------------
     def solution(self, kind: str, solution_id: str) -> SolutionRecord | None:
