@@ -568,3 +568,24 @@ def test_departures_explain_the_printed_zjs_n(results: dict[str, Any]) -> None:
     )
     assert "exact" not in " ".join(i["cause"] for i in items)
     assert results["rq1"]["appendix_a"]["final"]["inputs"]["include_superseded"] is False
+
+
+def test_appendix_a_tables_3_4_6_7_from_the_released_summaries(
+    results: dict[str, Any], targets: dict[str, Any]
+) -> None:
+    """Issue 24 item 7: the ZJS / Grundprinzipien per-system tables, with the analytic interval said."""
+    block = results["rq1"]["appendix_a_summaries"]
+    assert block["paper_tables"] == ["3", "4", "6", "7"] and "analytic intervals" in block["method"]
+    zjs = {r["row"]: r for r in block["table3"]}
+    for t in targets["table1_benchathon_rows"]:
+        row = zjs[t["system"]]
+        assert round(row["raw"]["mean"], 1) == t["zjs_raw"] and row["n"] == t["zjs_n"]
+        assert round(row["raw"]["halfwidth"], 1) == t["zjs_halfwidth"]
+        assert round(100 * row["pass_rate"]["mean"]) == t["zjs_pass_pct"]
+        low, high = row["pass_rate"]["low"], row["pass_rate"]["high"]
+        assert low < row["pass_rate"]["mean"] < high  # Wilson
+    gp = {r["row"]: r for r in block["table4"]}
+    assert all(
+        round(100 * gp[t["system"]]["accuracy"]["mean"]) == t["gp_acc_pct"] for t in targets["table1_benchathon_rows"]
+    )
+    assert block["table6"] and block["table7"] and block["table3"][0]["grade_points"] is None

@@ -31,6 +31,10 @@ JSON, Markdown, rich) and ``table1`` (results.json's Table 1 block) read a finis
 judge's status (:func:`judge_status`, also for the viewer).
 """
 
+import sys
+import types
+from typing import Any
+
 from benger.analysis.leaderboard.context import CiSettings, LeaderboardContext
 from benger.analysis.leaderboard.identity import display_names
 from benger.analysis.leaderboard.model import (
@@ -65,3 +69,15 @@ __all__ = [
     "leaderboard",
     "leaderboard_from_store",
 ]
+
+
+class _CallablePackage(types.ModuleType):
+    """``benger.analysis.leaderboard`` is both this package and the function :func:`leaderboard` (re-exported
+    by ``benger.analysis``). Whenever the import system binds the package over the function (a fresh import of
+    a submodule after ``sys.modules`` was pruned), calling the package still computes the leaderboard."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Leaderboard:
+        return leaderboard(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallablePackage

@@ -10,6 +10,7 @@ from typing import Any
 
 from benger.analysis import _rq5
 from benger.analysis._appendix_a import appendix_a
+from benger.analysis._appendix_a_summaries import summary_tables
 from benger.analysis._creator import creator_calibration
 from benger.analysis._data import POOLS
 from benger.analysis._departures import departures
@@ -76,6 +77,12 @@ def _appendix_a_superseded(ctx: Context) -> Any:
         human_metrics=human,
         memo=memo,
     )
+
+
+@statistic("rq1.appendix_a_summaries", m.AppendixASummaries, paper_ref="Appendix A, Tables 3, 4, 6 and 7", order=132)
+def _appendix_a_summaries(ctx: Context) -> Any:
+    """ZJS and Grundprinzipien per system from the released summaries, with analytic intervals."""
+    return summary_tables(getattr(ctx.data, "zjs", None) or {}, getattr(ctx.data, "grundprinzipien", None) or {})
 
 
 @statistic("rq2", m.GroupAggregates, paper_ref="Section 6.2 (tier gaps)", unit=RAW, order=200)

@@ -145,6 +145,19 @@ class Operational(Block):
     rows: list[OperationalRow] = Field(default_factory=list)
 
 
+class AppendixASummaries(Block):
+    """Appendix A Tables 3, 4 (rubric columns) and 6, 7 (metric columns, Grundprinzipien accuracy) per system
+    from the released summaries, with analytic intervals (normal for the raw score, Wilson for shares); rows are
+    ``{row, n, n_judged, raw, grade_points (null), pass_rate, accuracy?}`` / ``{row, n, metrics}`` with cells
+    ``{mean, low, high, halfwidth, n}``."""
+
+    paper_tables: list[str] | None = None
+    table3: list[dict[str, Any]]
+    table4: list[dict[str, Any]]
+    table6: list[dict[str, Any]]
+    table7: list[dict[str, Any]]
+
+
 class AppendixA(Block):
     """Appendix A Tables 2 and 5: per row the mean with a 95% percentile bootstrap CI.
 
