@@ -29,7 +29,8 @@ def table1(board: Leaderboard, *, group: str | None = None, bench_corpus: str = 
         entry = out.setdefault(
             (r.system, r.config_hash),
             {"system": label, "display": label, "tier": r.tier, "config_id": r.config_id, "judge": r.judge,
-             "rubric": r.rubric, "kind": "system", "rank": r.rank, "bench": None, "zjs": None, "gp": None},
+             "rubric": r.rubric, "kind": "system", "rank": r.rank, "bench": None, "zjs": None, "gp": None,
+             "judge_status": r.judge_status, "scores_meaningful": r.scores_meaningful},
         )  # fmt: skip
         slot = slots.get(r.corpus)
         if slot is None or r.n == 0:
