@@ -1,4 +1,5 @@
-"""README's sentence about `--db` names exactly the commands that take no store (checked against the CLI)."""
+"""README's sentence about `--db` names exactly the commands that take no store (checked against the CLI); a command
+that names its store as the argument STORE (``export hf STORE DIR``) takes one."""
 
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ def _without_db(group: TyperGroup, prefix: str = "") -> set[str]:
     for name, command in group.commands.items():
         if isinstance(command, TyperGroup):
             missing |= _without_db(command, f"{prefix}{name} ")
-        elif not any("--db" in getattr(p, "opts", ()) for p in command.params):
+        elif not any(
+            "--db" in getattr(p, "opts", ()) or getattr(p, "metavar", None) == "STORE" for p in command.params
+        ):
             missing.add(prefix + name)
     return missing
 
