@@ -165,7 +165,9 @@ def _store(db_path: Path, n_fall: int, n_gp: int):  # type: ignore[no-untyped-de
 
 
 def _model(stub_url: str, name: str, model: str) -> dict:
-    return {**_system(stub_url, name), "model": model}
+    # a 5 s deadline: timeout_s bounds the whole call, and these tests are not about timeouts (0.5 s failed a
+    # call now and then on a machine at load 12)
+    return {**_system(stub_url, name), "model": model, "params": {"timeout_s": 5}}
 
 
 async def test_reasoning_models_and_format_echoing_judges_store_the_final_answers(db_path: Path) -> None:
