@@ -113,7 +113,7 @@ def test_grundprinzipien_is_ungraded_and_extracts_answer() -> None:
     scores = {"result_correctness": 30, "legal_knowledge": 20, "subsumption": 15.5, "clarity": 8}
     result = parse(reply(scores, total=73.5, antwort_kandidat="nein"), grundprinzipien_rubric())
     assert isinstance(result, ParsedJudgement)
-    assert result.total == 73.5 and result.grade_points is None and result.passed is None
+    assert result.total == 73.5 and result.grade_points is None and result.passed is True  # raw >= 50 of 100
     assert result.answer == "Nein"
 
 

@@ -75,7 +75,9 @@ class Rubric(BaseModel):
     * ``graded``: the total maps to grade points: by ``grades`` (the inclusive upper raw bound of grade
       0, 1, ...; its last entry is ``total``) or, without ``grades``, by the paper's 0-18 table (``total`` 100).
     * pass: ``pass_grade`` grade points (default 4, "ausreichend") for a graded rubric, else ``pass_total`` raw
-      points; neither -> no pass rule (``passed`` is None).
+      points; an ungraded Grundprinzip rubric defaults to half its total (the paper's raw >= 50 of 100, Section 4:
+      Grundprinzipien is not mapped to grade points, its Pass column is raw >= 50); otherwise no pass rule
+      (``passed`` is None).
     * ``kind``: the task kind it scores (``falloesung`` / ``grundprinzip``; default: Grundprinzip for the built-in
       ``grundprinzipien`` rubric, Falllösung otherwise); a Grundprinzip rubric asks the judge for the candidate's
       Ja/Nein answer. The judge prompt is the built-in template of that kind.
@@ -117,6 +119,8 @@ class Rubric(BaseModel):
             data["grades"] = data["pass_grade"] = None
         if self.kind == _default_kind(self.name):
             data["kind"] = None
+        if not self.graded and self.pass_total is not None and self.pass_total == self._default_pass_total:
+            data["pass_total"] = None
         for name in _LATER_FIELDS:
             if data[name] is None:
                 del data[name]
@@ -148,14 +152,25 @@ class Rubric(BaseModel):
         bounds = self.grade_bounds
         return None if bounds is None else grade_points(total, bounds)
 
+    @property
+    def _default_pass_total(self) -> float | None:
+        """The raw pass mark of an ungraded rubric without ``pass_total``: half the total for a Grundprinzip
+        rubric (the paper's raw >= 50 of 100), else none."""
+        return self.total / 2 if self.task_kind == "grundprinzip" else None
+
+    @property
+    def effective_pass_total(self) -> float | None:
+        """The raw pass mark of an ungraded rubric (``pass_total`` or its Grundprinzip default), None if none."""
+        return self.pass_total if self.pass_total is not None else self._default_pass_total
+
     def passed(self, total: float) -> bool | None:
-        """Whether a raw total passes: ``pass_grade`` (default 4) for a graded rubric, else ``pass_total``."""
+        """Whether a raw total passes: ``pass_grade`` (default 4) for a graded rubric, else ``pass_total``
+        (default for a Grundprinzip rubric: half the total, the paper's raw >= 50 of 100)."""
         grade = self.grade_points(total)
         if grade is not None:
             return grade >= (PASS_GRADE_POINTS if self.pass_grade is None else self.pass_grade)
-        if self.pass_total is not None:
-            return total >= self.pass_total - 1e-9
-        return None
+        mark = self.effective_pass_total
+        return None if mark is None else total >= mark - 1e-9
 
     @property
     def pass_rule(self) -> str | None:
@@ -163,7 +178,8 @@ class Rubric(BaseModel):
         if self.graded:
             grade = PASS_GRADE_POINTS if self.pass_grade is None else self.pass_grade
             return f"grade >= {grade}"
-        return None if self.pass_total is None else f"raw >= {self.pass_total:g} of {self.total:g}"
+        mark = self.effective_pass_total
+        return None if mark is None else f"raw >= {mark:g} of {self.total:g}"
 
     def step_of(self, key: str) -> float:
         """The score step of dimension ``key``."""
