@@ -245,3 +245,27 @@ def test_departures_table() -> None:
         ["unavailable", "rq4", None, None, "c2"],
     ]
     assert isinstance(departures_table(Departures(method="m", inputs={}, items=[])), Missing)
+
+
+def test_leaderboard_names_each_judges_status_and_marks_a_failed_judge(results: dict[str, Any], tmp_path: Any) -> None:
+    """Issue 24: results.json rows of a store carry judge_status / scores_meaningful; before, the report dropped
+    them and a failed judge's scores looked as good as a validated one's."""
+    from benger.report import write_report
+
+    rows = results["rq1"]["leaderboard"]["rows"]
+    rows[0].update(judge="gpt54mini", judge_status="validated on BenGER picks: ω = 0.60, passes",
+                   scores_meaningful=True)  # fmt: skip
+    rows[1].update(judge="local-0.5b", judge_status="failed on BenGER picks: r = −0.74, ω = 0.00",
+                   scores_meaningful=False)  # fmt: skip
+    t = leaderboard_table(typed(results).rq1.leaderboard)
+    assert isinstance(t, Table)
+    assert t.columns[-1] == "Judge status" and len(t.columns) == 12
+    assert t.rows[0][-1] == "validated on BenGER picks: ω = 0.60, passes"
+    assert t.rows[1][-1] == "failed on BenGER picks: r = −0.74, ω = 0.00 — scores not meaningful"
+    assert any("judge local-0.5b failed its validation — scores not meaningful" in n for n in t.notes)
+    write_report(results, tmp_path / "out")
+    markdown = (tmp_path / "out" / "tables" / "leaderboard.md").read_text(encoding="utf-8")
+    html = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    for text in (markdown, html):
+        assert "Judge status" in text and "ω = 0.60, passes" in text
+        assert "ω = 0.00 — scores not meaningful" in text

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from benger.analysis.leaderboard.validity import NOT_MEANINGFUL
 from benger.analysis.results import Block
 from benger.analysis.results._models import (
     CoCreation,
@@ -15,6 +16,7 @@ from benger.analysis.results._models import (
     GroupAggregates,
     GroupCell,
     Leaderboard,
+    LeaderboardRow,
     MetricCorrelations,
     MetricValidity,
 )
@@ -43,6 +45,9 @@ def leaderboard_table(lb: Leaderboard) -> Table | Missing:
         "GP pass",
         "GP acc.",
     ]
+    with_status = any(r.judge_status is not None or r.scores_meaningful is not None for r in lb.rows)
+    if with_status:
+        columns.append("Judge status")
     rows: list[list[Cell]] = []
     notes: list[str] = []
     for r in lb.rows:
@@ -53,6 +58,10 @@ def leaderboard_table(lb: Leaderboard) -> Table | Missing:
             row += [integer(c.n), pm(c.raw, c.halfwidth), pct(c.pass_rate)]
             if key == "gp":
                 row.append(pct(c.acc))
+        if with_status:
+            row.append(_judge_status(r))
+            if r.scores_meaningful is False:
+                notes.append(f"{label}: judge {r.judge or '?'} failed its validation — {NOT_MEANINGFUL}.")
         rows.append(row)
         bench = r.bench or CorpusCell()
         if r.kind == "human":
@@ -78,6 +87,14 @@ def leaderboard_table(lb: Leaderboard) -> Table | Missing:
         method=method,
         notes=notes,
     )
+
+
+def _judge_status(r: LeaderboardRow) -> str | None:
+    """The row's judge status; a failed judge's row always says its scores are not meaningful."""
+    status = r.judge_status
+    if r.scores_meaningful is False and NOT_MEANINGFUL not in (status or ""):
+        return f"{status} — {NOT_MEANINGFUL}" if status else NOT_MEANINGFUL
+    return status
 
 
 def _corpus_groups(rq2: GroupAggregates, corpus: str) -> dict[str, dict[str, GroupCell]]:

@@ -86,6 +86,9 @@ class LeaderboardRow(BaseModel):
     bench: CorpusCell | None = None
     zjs: CorpusCell | None = None
     gp: CorpusCell | None = None
+    judge: str | None = None
+    judge_status: str | None = Field(default=None, description="the judge's validation status (rows of a store)")
+    scores_meaningful: bool | None = Field(default=None, description="False: the judge failed its validation")
 
 
 class Leaderboard(Block):
