@@ -79,7 +79,7 @@ def test_admin_commands_export_and_analysis(store: Store, tmp_path: Path) -> Non
         )
     out = tmp_path / "export"
     result = runner.invoke(app, ["study", "export", "--study", str(study), "--out", str(out), "--db", db])
-    assert json.loads(result.output) == {"picks": 18, "assignments": 72, "reviews": 72}
+    assert json.loads(result.output) == {"picks": 18, "assignments": 72, "reviews": 72, "submissions": 12}
     sample = json.loads((out / "data/interim/benchathon_human_grading_sample.json").read_text("utf-8"))
     grades = json.loads((out / "data/processed/benchathon_human_grades.json").read_text("utf-8"))
     assert Counter(p["provenance"] for p in sample["picks"]) == {"classic": 6, "co_creation": 6, "llm": 6}
@@ -127,3 +127,35 @@ def test_admin_commands_export_and_analysis(store: Store, tmp_path: Path) -> Non
             blind.setdefault(g["solution_id"], []).append(g["raw_score"])
     expected = sum(sum(v) / len(v) for v in blind.values()) / len(blind)
     assert pools["human"]["mean_pool"] == pytest.approx(expected)
+
+
+def test_the_export_carries_the_submissions_and_their_ai_tools(store: Store, tmp_path: Path) -> None:
+    """The release-layout export holds the organiser's submissions table (as submissions.csv), AI tools included."""
+    import csv
+    import io
+
+    from benger.study import export_study
+    from benger.study._models import Attempt, StudyUser
+
+    study = open_new_study(store, "Export", seed=2)
+    pid = user(store, "p0", "participant")
+    save_expertise(store, pid, "graduate", {"Zivilrecht": 3, "Strafrecht": 3, "Öffentliches Recht": 3}, None)
+    enrol(store, study, pid)
+    with store.session() as session:
+        arms = {a.task_id: a.arm for a in session.scalars(select(Attempt).filter_by(user_id=pid))}
+    co = next(t for t, arm in arms.items() if arm == "co_creation")
+    classic = next(t for t, arm in arms.items() if arm == "traditional")
+    for task in (co, classic):
+        start(store, study, pid, task)
+        submit(store, study, pid, task, "Lösung", ai_tools="=ChatGPT, DeepL")
+    counts = export_study(store, study, tmp_path / "out")
+    body = (tmp_path / "out/data/processed/csv/benchathon_submissions.csv").read_text("utf-8")
+    rows = list(csv.DictReader(io.StringIO(body)))
+    assert counts["submissions"] == len(rows) == 6
+    by_task = {r["task_id"]: r for r in rows}
+    assert by_task[co]["ai_tools"] == "'=ChatGPT, DeepL"  # the spreadsheet writer neutralised the formula
+    assert by_task[classic]["ai_tools"] == ""  # only the co-creation arm records tools
+    with store.session() as session:
+        pseudonym = session.get(StudyUser, pid).pseudonym  # type: ignore[union-attr]
+    assert {r["participant"] for r in rows} == {pseudonym} and "p0" not in body  # pseudonyms only
+    assert {by_task[co]["status"], by_task[classic]["status"]} == {"submitted"}

@@ -354,7 +354,7 @@ def expire_cmd(db: DbOption = None) -> None:
 def export_cmd(
     study: StudyOption, out: Annotated[Path, out_option("Output folder (release layout).")], db: DbOption = None
 ) -> None:
-    """Export picks, assignments and reviews in the release layout."""
+    """Export picks, assignments, reviews and submissions (with the AI tools named) in the release layout."""
     from benger.study import export_study
 
     store = _store(db)

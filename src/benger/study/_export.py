@@ -2,7 +2,9 @@
 
 Writes ``data/interim/benchathon_human_grading_sample.json`` (picks with their texts and the review
 assignments) and ``data/processed/benchathon_human_grades.json`` (one row per latest submitted review)
-with the field names of the paper's release. Participants and graders appear only by pseudonym.
+with the field names of the paper's release, and ``data/processed/csv/benchathon_submissions.csv``: the
+organiser's submissions table (``SUBMISSION_COLUMNS``: arm, times, skip reason, the AI tools named, expertise)
+through the spreadsheet CSV writer. Participants and graders appear only by pseudonym.
 """
 
 from __future__ import annotations
@@ -14,18 +16,20 @@ from typing import Any
 from sqlalchemy import select
 
 from benger.outputs import output_folder
+from benger.spreadsheet import write_csv
 from benger.store import Store
 from benger.study._errors import StudyError
 from benger.study._models import Pick, Review, ReviewAssignment, Study, StudyUser, Submission
 from benger.study._review import solution_text
 from benger.study._service import study_tasks
+from benger.study._tables import SUBMISSION_COLUMNS, submission_rows
 
 _PROVENANCE = {"traditional": "classic", "co_creation": "co_creation", "llm": "llm"}
 _SOLUTION_TYPE = {"traditional": "human_traditional", "co_creation": "human_co_creation", "llm": "llm_system"}
 
 
 def export_study(store: Store, study_id: int, out: Path) -> dict[str, int]:
-    """Write the study's picks, assignments and reviews under ``out``; returns the row counts."""
+    """Write the study's picks, assignments, reviews and submissions under ``out``; returns the row counts."""
     with store.session() as session:
         study = session.get(Study, study_id)
         if study is None:
@@ -125,10 +129,17 @@ def export_study(store: Store, study_id: int, out: Path) -> dict[str, int]:
             "picks": pick_rows,
             "assignments": assignment_rows,
         }
+        submissions = submission_rows(session, study_id)
     with output_folder(out) as folder:
         for rel, payload in (
             ("data/interim/benchathon_human_grading_sample.json", sample),
             ("data/processed/benchathon_human_grades.json", grades),
         ):
             folder.write_text(rel, json.dumps(payload, ensure_ascii=False, indent=2))
-    return {"picks": len(pick_rows), "assignments": len(assignment_rows), "reviews": len(grades)}
+        folder.write_text("data/processed/csv/benchathon_submissions.csv", write_csv(submissions, SUBMISSION_COLUMNS))
+    return {
+        "picks": len(pick_rows),
+        "assignments": len(assignment_rows),
+        "reviews": len(grades),
+        "submissions": len(submissions),
+    }
