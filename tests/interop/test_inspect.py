@@ -39,7 +39,7 @@ def test_pyproject_declares_the_inspect_entry_point() -> None:
     from inspect_ai._util.registry import registry_info
 
     tasks = __import__(module, fromlist=["x"])
-    for name in ("benchathon", "grundprinzipien", "zjs", "corpus"):
+    for name in ("benchathon", "grundprinzipien", "zjs", "corpus", "validation_picks"):
         assert registry_info(getattr(tasks, name)).name.endswith(name)
 
 

@@ -8,7 +8,8 @@ LLM pick whose generation is in the superseded file):
   judges only what is missing; ``--repeats k`` judges each pick k times (the mean is validated, the within-judge
   sd is reported);
 * ``--recorded``: a "recorded judge" replays stored scores, either a judge key of the release's
-  ``creator_calibration_anchors.csv`` (e.g. ``gpt54mini``) or a CSV file with columns ``solution_id,score``.
+  ``creator_calibration_anchors.csv`` (e.g. ``gpt54mini``), a CSV file with columns ``solution_id,score``, or an
+  inspect_ai log (``.eval``/``.json``) of the task ``benger/validation_picks`` (:mod:`benger.interop.inspect_picks`).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from benger.cli._options import (
     SystemOpt,
     out_option,
 )
-from benger.errors import EXIT_INCOMPLETE, ConfigError, InputError
+from benger.errors import EXIT_INCOMPLETE, ConfigError, InputError, MissingDependencyError
 
 ReleaseOpt = Annotated[
     Path | None,
@@ -53,22 +54,37 @@ def _console(stderr: bool = False) -> Any:
     return console(stderr=stderr, soft_wrap=True)
 
 
-def recorded_scores(name: str, data: Any) -> tuple[dict[str, float], str]:
-    """Scores of a recorded judge: a judge key of the release's anchor file, or a CSV file ``solution_id,score``
-    (:func:`benger.analysis._validate_judge_scores.read_recorded_scores`).
+def recorded_scores(name: str, data: Any) -> tuple[dict[str, float], str, dict[str, Any]]:
+    """Scores of a recorded judge: a judge key of the release's anchor file, a CSV file ``solution_id,score``
+    (:func:`benger.analysis._validate_judge_scores.read_recorded_scores`) or an inspect log of
+    ``benger/validation_picks`` (:func:`benger.interop.inspect_picks.read_pick_scores`).
 
-    ``data``: the release's StudyData. Returns ``(pick id -> raw score, label)``; ``InputError`` naming the
-    file/line/field for bad input.
+    ``data``: the release's StudyData. Returns ``(pick id -> raw score, label, provenance)``; ``InputError``
+    naming the file/line/field (or log sample) for bad input.
     """
     path = Path(name)
     if path.suffix.lower() == ".csv":
+        import hashlib
+
         from benger.analysis._validate_judge_scores import read_recorded_scores
 
-        return read_recorded_scores(path, picks=data.solutions), f"recorded ({path.name})"
+        scores = read_recorded_scores(path, picks=data.solutions)
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]  # which file, exactly: its path and hash
+        return scores, f"recorded ({path.name})", {"scores_file": f"{path.resolve()} (sha256 {digest})"}
+    if path.suffix.lower() in (".eval", ".json"):  # an inspect log (benger.interop.inspect_picks.LOG_SUFFIXES)
+        try:
+            from benger.interop.inspect_picks import read_pick_scores
+        except ImportError:
+            raise MissingDependencyError("--recorded with an inspect log", "inspect", "inspect_ai") from None
+        found = read_pick_scores(path, picks=data.solutions)
+        return found.scores, found.label, found.provenance
     if name not in data.judge_scores:
         known = ", ".join(sorted(data.judge_scores))
-        raise InputError(f"--recorded {name!r}: not a judge of the release's anchor file ({known}) nor a .csv file")
-    return dict(data.judge_scores[name]), f"recorded {data.judge_labels.get(name, name)} (release)"
+        raise InputError(
+            f"--recorded {name!r}: not a judge of the release's anchor file ({known}), a .csv file "
+            "nor an inspect log (.eval/.json)"
+        )
+    return dict(data.judge_scores[name]), f"recorded {data.judge_labels.get(name, name)} (release)", {}
 
 
 def pick_targets(data: Any) -> list[tuple[str, str, str]]:
@@ -129,7 +145,11 @@ def validate_judge(
     config: ConfigArg = None,
     recorded: Annotated[
         str | None,
-        typer.Option("--recorded", help="Replay stored scores: a release anchor judge key or a CSV solution_id,score."),
+        typer.Option(
+            "--recorded",
+            help="Replay stored scores: a release anchor judge key, a CSV solution_id,score or an inspect log "
+            "(.eval/.json) of benger/validation_picks.",
+        ),
     ] = None,
     release: ReleaseOpt = None,
     db: DbOption = None,
@@ -198,13 +218,9 @@ def validate_judge(
     provenance: dict[str, Any] = {"release": str(path)}
     incomplete = False
     if recorded is not None:
-        scores, label = recorded_scores(recorded, data)
+        scores, label, recorded_from = recorded_scores(recorded, data)
         provenance["judge"] = label
-        if Path(recorded).suffix.lower() == ".csv":  # which file, exactly: its path and content hash
-            import hashlib
-
-            digest = hashlib.sha256(Path(recorded).read_bytes()).hexdigest()[:16]
-            provenance["scores_file"] = f"{Path(recorded).resolve()} (sha256 {digest})"
+        provenance.update(recorded_from)
     else:
         scores, label, judged, incomplete = _judge_release(
             data, path, config, judge_, db, repeats or 1, concurrency, quiet, dry_run, models, limit

@@ -78,6 +78,12 @@ def read_inspect_log(path: str | Path, *, system_name: str | None = None) -> Rec
                 file=path,
                 record=number,
             )
+        if "pick" in meta:
+            raise InputError(
+                "a log of benger/validation_picks judges the released picks, not a system: give it to "
+                "`benger validate-judge --recorded LOG --release DIR`",
+                file=path,
+            )
         try:
             item = TASK_ADAPTER.validate_python(meta["task"])
             produced = (sample.store or {}).get(KEY) or {}

@@ -25,7 +25,15 @@ from typing import Any
 
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig, Model, ResponseSchema, get_model
+from inspect_ai.model import (
+    ChatMessageSystem,
+    ChatMessageUser,
+    GenerateConfig,
+    Model,
+    ModelOutput,
+    ResponseSchema,
+    get_model,
+)
 from inspect_ai.scorer import CORRECT, INCORRECT, NOANSWER, Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import JSONSchema
@@ -276,3 +284,58 @@ def zjs(path: str, judge: str | None = None, tasks: Ids = None) -> Task:
 def corpus(source: str, name: str | None = None, judge: str | None = None, tasks: Ids = None) -> Task:
     """Any benger corpus source: a JSONL/CSV file, ``demo``, ``release:PATH`` (``name`` picks one corpus)."""
     return corpus_task(source, corpus=name, tasks=tasks, judge=judge)
+
+
+def pick_samples(release: str, picks: Ids = None) -> list[Sample]:
+    """One sample per released validation pick (``Release.picks``: 30 human solutions, 15 generations), in
+    solution-id order: id = the pick's solution id (the key of ``benger validate-judge``), input = the pick's
+    text, metadata = the Benchathon case and the pick (pick id, solution id, pool). ``picks``: a subset, by pick
+    id (``P01``) or solution id."""
+    from benger.corpora import load_release
+
+    loaded = load_release(release)
+    cases = {t.task_id: t for t in loaded.benchathon.tasks}
+    given = picks.split(",") if isinstance(picks, str) else picks
+    wanted = {str(p).strip() for p in given if str(p).strip()} if given else None
+    out = []
+    for pick in sorted(loaded.picks, key=lambda p: p.subject_id):
+        if wanted is not None and not {pick.pick_id, pick.subject_id} & wanted:
+            continue
+        pool = "llm" if pick.subject_type == "model" else "human"
+        meta = {
+            "corpus": loaded.benchathon.name,
+            "task": cases[pick.task_id].model_dump(mode="json"),
+            "pick": {"pick_id": pick.pick_id, "solution_id": pick.subject_id, "pool": pool, "text": pick.text},
+        }
+        out.append(Sample(id=pick.subject_id, input=pick.text, metadata={KEY: meta}))
+    missing = sorted((wanted or set()) - {p for s in out for p in (s.metadata or {})[KEY]["pick"].values()})
+    if missing:
+        raise InputError(f"no validation pick {', '.join(missing)} in the release {release!r}", field="picks")
+    return out
+
+
+@solver
+def stored_solution() -> Solver:
+    """The pick's stored text as the output to judge: no model call (the pick was written before the run)."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        text = state.metadata[KEY]["pick"]["text"]
+        state.output = ModelOutput.from_content(model="benger/stored", content=text)
+        state.store.set(KEY, {"status": "ok", "text": text, "answer": None, "truncated": False})
+        return state
+
+    return solve
+
+
+@task
+def validation_picks(release: str | None = None, judge: str | None = None, picks: Ids = None) -> Task:
+    """The 45 validation picks of the release judged by ``rubric_judge`` (``judge``, else the ``grader`` role, else
+    the model given with ``--model``); ``benger validate-judge --recorded LOG`` validates the judge from the log."""
+    folder = _release(release)
+    return Task(
+        dataset=MemoryDataset(pick_samples(folder, picks), name="validation_picks"),
+        solver=stored_solution(),
+        scorer=rubric_judge(judge=judge),
+        epochs=Epochs(1, "mode"),
+        metadata={KEY: {"source": f"release:{folder}", "validation_picks": True, "picks": picks}},
+    )
