@@ -141,7 +141,7 @@ class Benger:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--model", default="qwen2.5-0.5b-instruct")
+    parser.add_argument("--model", default="qwen2.5-coder-0.5b-instruct")
     parser.add_argument("--n-ctx", type=int, default=8192)
     parser.add_argument("--max-tokens", type=int, default=96)
     parser.add_argument("--repeats", type=int, default=3)

@@ -170,6 +170,13 @@ class Corpus(_Record):
 #: ``SystemConfig.params`` that change how fast a system runs, never what it answers (left out of config_hash)
 RUNTIME_PARAMS = frozenset({"n_threads", "n_threads_batch"})
 
+#: Models renamed after stores were written: (provider, new model id) -> the id config_hash keeps using, so a
+#: store written under the old id resumes without paying again (the embedded GGUFs are Qwen2.5-*Coder*-Instruct).
+STORED_MODEL_IDS: dict[tuple[str, str], str] = {
+    ("local", "qwen2.5-coder-0.5b-instruct"): "qwen2.5-0.5b-instruct",
+    ("local", "qwen2.5-coder-1.5b-instruct"): "qwen2.5-1.5b-instruct",
+}
+
 #: Highest sampling temperature each provider accepts (Anthropic 0..1; OpenAI, Gemini and llama.cpp 0..2).
 TEMPERATURE_MAX: dict[str, float] = {"anthropic": 1.0}
 
@@ -246,11 +253,11 @@ class SystemConfig(_Record):
     def config_hash(self) -> str:
         """The system's identity in the store: what changes its outputs. Settings that change only its speed
         (``RUNTIME_PARAMS``: a local model's thread counts) are left out, so a rerun with ``--threads``
-        continues the same run."""
+        continues the same run; a renamed model hashes under its stored id (``STORED_MODEL_IDS``)."""
         return stable_hash(
             {
                 "provider": self.provider,
-                "model": self.model,
+                "model": STORED_MODEL_IDS.get((self.provider, self.model), self.model),
                 "base_url": self.base_url,
                 "temperature": self.temperature,
                 "max_output_tokens": self.max_output_tokens,

@@ -26,7 +26,7 @@ def test_help_lists_every_core_command() -> None:
 def test_systems_lists_the_catalog() -> None:
     result = runner.invoke(app, ["systems"], env={"COLUMNS": "200"})
     assert result.exit_code == 0
-    assert "qwen2.5-0.5b-instruct" in result.output and "gpt-5.4-mini" in result.output
+    assert "qwen2.5-coder-0.5b-instruct" in result.output and "gpt-5.4-mini" in result.output
 
 
 def test_import_corpora_and_empty_leaderboard(tmp_path: Path) -> None:

@@ -15,7 +15,8 @@ def test_builtin_catalog_has_the_papers_systems_and_judges() -> None:
     catalog = load_catalog()
     assert len(catalog.systems) == 12
     assert len(catalog.judges) == 6
-    assert {s.name for s in catalog.local} == {"qwen2.5-0.5b-instruct", "qwen2.5-1.5b-instruct", "smollm2-135m"}
+    local = {s.name for s in catalog.local}
+    assert local == {"qwen2.5-coder-0.5b-instruct", "qwen2.5-coder-1.5b-instruct", "smollm2-135m"}
     gpt = catalog.system("gpt-5.4")
     assert (gpt.temperature, gpt.max_output_tokens, gpt.provider, gpt.tier) == (0.5, 16000, "openai", "flagship")
     qwen = catalog.system("Qwen3-235B")  # the paper's alias works too
@@ -40,7 +41,7 @@ def test_judges_follow_table_14() -> None:
     assert catalog.judge("Qwen3.5-397B-A17B").model == "Qwen/Qwen3.5-397B-A17B"
     assert catalog.judge("deepseek-ai/DeepSeek-V4-Pro").name == "DeepSeek-V4-Pro"  # by model id
     # a local model can serve as judge for offline runs
-    assert catalog.judge("qwen2.5-0.5b-instruct").provider == "local"
+    assert catalog.judge("qwen2.5-coder-0.5b-instruct").provider == "local"
 
 
 def test_lookups_return_copies_and_unknown_names_list_known_ones() -> None:

