@@ -13,6 +13,8 @@ wrong passwords from elsewhere never refuse the owner there. A successful login 
 Sessions: a login copies the account's ``session_version`` into the signed cookie; logout, deactivation
 and a password change raise it, which ends every session of the account (the cookie alone no longer opens
 anything, see benger.web._security.user_of).
+
+The admin's accounts table: :func:`account_page` searches and pages in the database (``ACCOUNTS_PER_PAGE``).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from datetime import UTC, datetime, timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import case, delete, select, update
+from sqlalchemy import case, delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -335,3 +337,40 @@ def secret_key(session: Session) -> str:
             row = session.get(StudySetting, "secret_key")
             assert row is not None
     return row.value
+
+
+#: Rows per page of the admin's accounts table.
+ACCOUNTS_PER_PAGE = 50
+
+
+@dataclass(frozen=True)
+class AccountPage:
+    """One page of the accounts table: ``users`` (by id), ``total`` matching accounts, ``page`` 1..``pages``."""
+
+    users: list[StudyUser]
+    total: int
+    page: int
+    pages: int
+    query: str
+
+
+def account_page(session: Session, query: str = "", page: int = 1, per_page: int = ACCOUNTS_PER_PAGE) -> AccountPage:
+    """Accounts whose username, pseudonym or role contains ``query`` (case-insensitive, ``%``/``_`` literal),
+    ``per_page`` at a time; a page beyond the last gives the last page, one below 1 the first."""
+    query = query.strip()[:100]
+    matches = select(StudyUser)
+    if query:
+        needle = query.lower()
+        matches = matches.where(
+            or_(
+                *(
+                    func.lower(column).contains(needle, autoescape=True)
+                    for column in (StudyUser.username, StudyUser.pseudonym, StudyUser.roles)
+                )
+            )
+        )
+    total = session.scalar(select(func.count()).select_from(matches.subquery())) or 0
+    pages = max(1, math.ceil(total / per_page))
+    page = min(max(page, 1), pages)
+    users = list(session.scalars(matches.order_by(StudyUser.id).offset((page - 1) * per_page).limit(per_page)))
+    return AccountPage(users, total, page, pages, query)

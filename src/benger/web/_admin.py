@@ -30,6 +30,7 @@ from benger.study import (
     set_roles,
     set_study_groups,
 )
+from benger.study._accounts import account_page
 from benger.study._models import ROLES, Enrolment, Pick, ReviewAssignment, Study, StudyUser, Submission
 from benger.study._progress import coverage, grader_progress, participant_progress, problem_reports
 from benger.study._service import study_tasks
@@ -43,16 +44,18 @@ router = APIRouter(prefix="/admin", dependencies=[Depends(admin_guard)])
 
 
 @router.get("")
-def admin_home(request: Request) -> Response:
+def admin_home(request: Request, q: str = "", page: str = "1") -> Response:
+    """The admin page; the accounts table is searched (``q``) and paged (``page``) on the server."""
     store = store_of(request)
     with store.session() as session:
-        users = list(session.scalars(select(StudyUser).order_by(StudyUser.id)))
+        accounts = account_page(session, q, int(page) if page.isdigit() and len(page) < 10 else 1)
         studies = list(session.scalars(select(Study).order_by(Study.id)))
         token = request.query_params.get("invitation")
         return render(
             request,
             "admin.html",
-            users=users,
+            users=accounts.users,
+            accounts=accounts,
             studies=studies,
             roles=ROLES,
             states=STATE_LABELS,
