@@ -55,6 +55,22 @@ def normalise_answer(value: str) -> Answer:
     raise ValueError(f"expected 'Ja' or 'Nein', got {value!r}")
 
 
+def score_problem(
+    dimensions: dict[str, float], total: float | None, maxima: dict[str, float] | None = None
+) -> tuple[str, str] | None:
+    """The first inconsistency of a rubric score as ``(field, message)``, or None: a dimension below 0 or above
+    its maximum (``maxima``: dimension -> rubric maximum; unchecked when None), a total that is not the sum of
+    the dimensions (tolerance 1e-6). One rule for every reader of scores (release files, export folders)."""
+    for key, value in dimensions.items():
+        top = (maxima or {}).get(key)
+        if value < 0 or (top is not None and value > top):
+            bound = top if top is not None else "max"
+            return f"dimensions.{key}", f"{key} must lie in [0, {bound}], got {value}"
+    if total is not None and abs(total - math.fsum(dimensions.values())) > 1e-6:
+        return "total", f"total {total} != sum of dimensions {math.fsum(dimensions.values())}"
+    return None
+
+
 def stable_hash(payload: Any, length: int = 16) -> str:
     """A short sha256 of the canonical JSON of ``payload`` (sorted keys, no whitespace)."""
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)

@@ -246,11 +246,33 @@ def _exported(filled: Store, tmp_path: Path) -> Path:
     return out
 
 
-def _rewrite(path: Path, change: Any) -> None:
+def _rehash(path: Path) -> None:
+    """Record ``path``'s new sha256 in its export's manifest (an edit that also edits the manifest)."""
+    import hashlib
+
+    folder = path.parent.parent
+    manifest = json.loads((folder / "benger_export.json").read_text(encoding="utf-8"))
+    manifest["files"][path.relative_to(folder).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
+    (folder / "benger_export.json").write_text(json.dumps(manifest), encoding="utf-8")
+
+
+def _rewrite(path: Path, change: Any, *, rehash: bool = True) -> None:
     rows = pq.read_table(path).to_pylist()
     schema = pq.read_schema(path)
     change(rows)
     pq.write_table(pa.Table.from_pylist(rows, schema=schema), path)
+    if rehash:
+        _rehash(path)
+
+
+def _set_score(dimension: str, value: float) -> Any:
+    def change(rows: list[dict[str, Any]]) -> None:
+        rows[0]["dimensions"] = [
+            {"dimension": d["dimension"], "score": value if d["dimension"] == dimension else d["score"]}
+            for d in rows[0]["dimensions"]
+        ]
+
+    return change
 
 
 BAD_EXPORTS = [
@@ -276,6 +298,27 @@ BAD_EXPORTS = [
         "field 'config_hash'",
     ),
     ("judgements/demo_falloesung.parquet", lambda rows: rows[0].update(status="great"), "record 1, field 'status'"),
+    # scores that the rubric cannot give (hand-computed: FALL_DIMS sums to 74.0; sprache's maximum is 3)
+    (
+        "judgements/demo_falloesung.parquet",
+        lambda rows: rows[0].update(total=99.0),
+        "record 1, field 'total': total 99.0 != sum of dimensions 74.0",
+    ),
+    (
+        "judgements/demo_falloesung.parquet",
+        _set_score("sprache", 500.0),
+        "record 1, field 'dimensions.sprache': sprache must lie in [0, 3.0], got 500.0",
+    ),
+    (
+        "judgements/demo_falloesung.parquet",
+        _set_score("formalia", -1.0),
+        "record 1, field 'dimensions.formalia': formalia must lie in [0, 2.0], got -1.0",
+    ),
+    (
+        "human_reviews/demo_falloesung.parquet",
+        lambda rows: rows[0].update(raw_score=80.0),
+        "record 1, field 'raw_score': raw_score 80.0 != sum of dimensions 74.0",
+    ),
 ]
 
 
@@ -292,9 +335,47 @@ def test_a_damaged_export_is_refused_naming_file_record_field(
     assert "Traceback" not in result.output and not db.exists()  # read before the store is opened
 
 
+def _import_fails(out: Path, tmp_path: Path) -> str:
+    db = tmp_path / "new.db"
+    result = runner.invoke(app, ["import", "hf", str(out), "--db", str(db)])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output and not db.exists(), result.output
+    return result.output
+
+
+def test_a_file_changed_after_the_export_is_refused_by_its_sha256(filled: Store, tmp_path: Path) -> None:
+    """An edited table (manifest untouched) is refused naming the file, even where the edit is a valid row."""
+    out = _exported(filled, tmp_path)
+    _rewrite(out / "judgements" / "demo_falloesung.parquet", _set_score("sprache", 1.0), rehash=False)
+    output = _import_fails(out, tmp_path)
+    assert "judgements/demo_falloesung.parquet" in output and "sha256 differs from the manifest" in output
+
+
+def test_a_missing_table_file_is_refused_not_read_as_empty(filled: Store, tmp_path: Path) -> None:
+    out = _exported(filled, tmp_path)
+    (out / "human_reviews" / "demo_falloesung.parquet").unlink()
+    output = _import_fails(out, tmp_path)
+    assert "human_reviews/demo_falloesung.parquet" in output and "file missing" in output
+    # also when the manifest's list of files was edited to drop it: its counts still list the rows
+    manifest = json.loads((out / "benger_export.json").read_text(encoding="utf-8"))
+    del manifest["files"]["human_reviews/demo_falloesung.parquet"]
+    (out / "benger_export.json").write_text(json.dumps(manifest), encoding="utf-8")
+    output = _import_fails(out, tmp_path)
+    assert "human_reviews/demo_falloesung.parquet" in output and "the manifest counts 1 rows" in output
+
+
+def test_a_table_file_added_after_the_export_is_refused(filled: Store, tmp_path: Path) -> None:
+    out = _exported(filled, tmp_path)
+    extra = out / "judgements" / "extra.parquet"
+    extra.write_bytes((out / "judgements" / "demo_falloesung.parquet").read_bytes())
+    output = _import_fails(out, tmp_path)
+    assert "judgements/extra.parquet" in output and "not listed in the export's manifest" in output
+
+
 def test_unreadable_parquet_and_missing_column(filled: Store, tmp_path: Path) -> None:
     out = _exported(filled, tmp_path)
     (out / "tasks" / "demo_falloesung.parquet").write_bytes(b"not parquet at all")
+    _rehash(out / "tasks" / "demo_falloesung.parquet")
     with pytest.raises(InputError, match="not a readable parquet file") as info:
         read_hf(out)
     assert info.value.file is not None and info.value.file.endswith("demo_falloesung.parquet")
@@ -302,6 +383,7 @@ def test_unreadable_parquet_and_missing_column(filled: Store, tmp_path: Path) ->
     export_hf(filled, out2)
     table = pq.read_table(out2 / "metric_values" / "demo_falloesung.parquet").drop(["signature"])
     pq.write_table(table, out2 / "metric_values" / "demo_falloesung.parquet")
+    _rehash(out2 / "metric_values" / "demo_falloesung.parquet")
     with pytest.raises(InputError, match="column missing") as info:
         read_hf(out2)
     assert info.value.field == "signature"

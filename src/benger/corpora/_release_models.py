@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from benger.schema import normalise_answer, normalise_area
+from benger.schema import normalise_answer, normalise_area, score_problem
 
 Text = Annotated[str, Field(min_length=1)]
 AreaText = Annotated[str, AfterValidator(normalise_area)]
@@ -92,17 +92,18 @@ class _Scored(_Record):
         if maxima and set(dims) != set(maxima):
             missing, extra = sorted(set(maxima) - set(dims)), sorted(set(dims) - set(maxima))
             raise ValueError(f"unexpected dimension set (missing: {missing}, extra: {extra})")
-        for key, top in maxima.items():
-            if dims[key] > top:
-                raise ValueError(f"{key} must lie in [0, {top}], got {dims[key]}")
+        problem = score_problem(dims, None, maxima or None)
+        if problem:
+            raise ValueError(problem[1])
         return dims
 
     @field_validator("raw_score")
     @classmethod
     def _is_the_sum(cls, raw: float, info: ValidationInfo) -> float:
         dims = info.data.get("dimensions")
-        if dims is not None and abs(raw - sum(dims.values())) > 1e-6:
-            raise ValueError(f"raw_score {raw} != sum of dimensions {sum(dims.values())}")
+        problem = score_problem(dims, raw) if dims is not None else None
+        if problem:
+            raise ValueError(problem[1].replace("total", "raw_score", 1))
         return raw
 
 

@@ -4,7 +4,10 @@ Every parquet file is read with pyarrow; every row is validated into benger's py
 is written (:meth:`benger.store.Store.import_records`, one transaction). A problem is one
 :class:`~benger.errors.InputError` naming the file, the row (``record N``, 1-based) and the column:
 an unreadable file, a missing column, a value of the wrong type, bad JSON in a ``meta`` cell, a duplicate id,
-a record naming a task that is not in the export, a system whose ``config_hash`` does not match its config.
+a record naming a task that is not in the export, a system whose ``config_hash`` does not match its config,
+a file whose sha256 is not the manifest's or that the manifest does not list, a table file the manifest counts
+rows for that is missing, a judgement or review whose total is not the sum of its dimensions or whose dimension
+lies outside ``[0, rubric maximum]`` (:func:`benger.schema.score_problem`, the release reader's rule).
 Folders that are not benger exports are read by :mod:`benger.interop._hf_corpus`.
 """
 
@@ -29,6 +32,7 @@ from benger.schema import (
     PrincipleItem,
     SystemConfig,
     Task,
+    score_problem,
 )
 from benger.store import RecordBundle
 
@@ -176,6 +180,7 @@ def read_export(folder: str | Path) -> RecordBundle:
             file=folder / t.MANIFEST,
             field="format",
         )
+    _check_files(folder, manifest)
     corpora = _corpora(folder)
     known = {(c.name, task.task_id) for c in corpora for task in c.tasks}
     bundle = RecordBundle(corpora=corpora)
@@ -205,6 +210,8 @@ def read_export(folder: str | Path) -> RecordBundle:
         )
         data["meta"] = _json_cell(row, "meta", path, number) or {}
         judgement = _validate(Judgement.model_validate, data, path, number)
+        if judgement.dimensions is not None:
+            _check_scores(judgement.dimensions, judgement.total, _maxima(judgement.rubric_id), path, number)
         _unique(seen, judgement.judgement_id, path, number, "judgement_id")
         bundle.judgements.append(judgement)
     seen = {}
@@ -213,6 +220,7 @@ def read_export(folder: str | Path) -> RecordBundle:
         data["dimensions"] = _pairs(row.get("dimensions"), "score", path, number, "dimensions")
         data["meta"] = _json_cell(row, "meta", path, number) or {}
         review = _validate(HumanReview.model_validate, data, path, number)
+        _check_scores(review.dimensions, review.raw_score, None, path, number, total_field="raw_score")
         _unique(seen, review.review_id, path, number, "review_id")
         bundle.human_reviews.append(review)
     bundle.human_reviews.sort(key=lambda r: (r.position is None, r.position or 0))  # the store's order, stable
@@ -231,4 +239,80 @@ def _check_task(known: set[tuple[str, str]], corpus: str | None, task_id: str, p
             file=path,
             record=number,
             field="task_id",
+        )
+
+
+def _sha256(path: Path) -> str:
+    import hashlib
+
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _check_files(folder: Path, manifest: dict[str, Any]) -> None:
+    """Every file the manifest lists is there with its sha256, every table file there is listed, and every
+    table split the manifest counts rows for has its file. InputError naming the file otherwise."""
+    where = folder / t.MANIFEST
+    files = manifest.get("files")
+    counts = manifest.get("counts")
+    if not isinstance(files, dict) or not isinstance(counts, dict):
+        field = "files" if not isinstance(files, dict) else "counts"
+        raise InputError(
+            "expected an object (the export's manifest lists its files and counts)", file=where, field=field
+        )
+    for split_counts in (counts.get(table.name) or {} for table in t.TABLES):
+        if not isinstance(split_counts, dict):
+            raise InputError("expected an object of rows per split", file=where, field="counts")
+    for table in t.TABLES:
+        for split, n in (counts.get(table.name) or {}).items():
+            path = folder / table.name / f"{split}.parquet"
+            if n and not path.is_file():
+                raise InputError(f"file missing: the manifest counts {n} rows of {table.name} here", file=path)
+    for name, wanted in files.items():
+        path = folder / str(name)
+        if not path.is_file():
+            raise InputError("file missing: the manifest lists it", file=path)
+        if _sha256(path) != wanted:
+            raise InputError(
+                "sha256 differs from the manifest's: the file was changed after the export", file=path, field="sha256"
+            )
+    for table in t.TABLES:
+        for path in sorted((folder / table.name).glob("*.parquet")):
+            if path.relative_to(folder).as_posix() not in files:
+                raise InputError("file not listed in the export's manifest (added after the export)", file=path)
+
+
+def _maxima(rubric_id: str) -> dict[str, float] | None:
+    """The dimension maxima of a built-in rubric named ``rubric_id``; None for a rubric benger does not hold."""
+    from benger.errors import BengerError
+    from benger.pipeline._units import resolve_rubric
+
+    if rubric_id.partition("@")[0] not in ("falloesung", "grundprinzipien"):
+        return None
+    try:
+        return resolve_rubric(rubric_id).maxima()
+    except (BengerError, OSError, ValueError):
+        return None
+
+
+def _check_scores(
+    dimensions: dict[str, float],
+    total: float | None,
+    maxima: dict[str, float] | None,
+    path: Path,
+    number: int,
+    *,
+    total_field: str = "total",
+) -> None:
+    problem = score_problem(dimensions, total, maxima)
+    if problem:
+        field, message = problem
+        raise InputError(
+            message.replace("total", total_field, 1) if field == "total" else message,
+            file=path,
+            record=number,
+            field=total_field if field == "total" else field,
         )
