@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from benger.cli import app
+from benger.cli._app import _register_commands
 from benger.llm import LOCAL_MODELS, load_catalog
 from benger.pipeline import default_prompts, load_run_config, plan_generations
 from benger.pipeline._config import model_spec
@@ -53,6 +54,7 @@ def test_model_option_and_yaml_accept_the_old_name(tmp_path: Path) -> None:
 
 
 def test_systems_lists_the_new_name_with_its_alias() -> None:
+    _register_commands()  # the CLI registers its commands when run as a program
     result = CliRunner().invoke(app, ["systems"], env={"COLUMNS": "250"})
     assert result.exit_code == 0, result.output
     assert "qwen2.5-coder-0.5b-instruct" in result.output
