@@ -3,8 +3,8 @@ validations, for every leaderboard row, the report and the viewer.
 
 States: ``passes`` (validated: the alt-test passes), ``failed`` (the alt-test fails, or is undefined and the
 judge's r with the blind pool is <= 0: its scores are not meaningful), ``undefined`` (validated on too few picks
-for a verdict), ``not validated``. The paper's primary judge carries its released validation
-(:data:`RELEASED_VALIDATIONS`: Table 15/17 of the paper, reproduced from the release by ``benger reproduce``).
+for a verdict), ``not validated``. The paper's six judges carry their released validations
+(:data:`RELEASED_VALIDATIONS`: Tables 13/15/17 of the paper, as ``benger validate-judge --recorded KEY`` computes them).
 :func:`judge_status` is the one function the viewer, the leaderboard and the report call.
 """
 
@@ -18,30 +18,51 @@ from pydantic import BaseModel
 
 from benger.corpora._release import PRIMARY_JUDGE, RELEASE_JUDGE_CONFIG_HASH
 from benger.judge._rubric import RELEASED_RUBRIC_ID
+from benger.schema import stable_hash
 from benger.store._validations import JudgeValidation
 
 State = Literal["passes", "failed", "undefined", "not validated"]
 NOT_MEANINGFUL = "scores not meaningful"
 PAPER_PICKS = "BenGER picks"
 
-#: The paper's primary judge on the 30 human picks vs the mean blind pool (r, kappa of pass/fail) and the
-#: Calderon alt-test (blind pool, epsilon 0.15): the release's values (targets.json
-#: ``judge_vs_mean_blind_pool_human_picks``, ``calderon_blind_pool_primary_judge_human_picks_eps015``).
-RELEASED_VALIDATIONS: tuple[JudgeValidation, ...] = (
+#: The paper's six judges (primary first): ``(key in the release's creator_calibration_anchors.csv, judge name,
+#: scored picks, Pearson r and pass/fail kappa vs the mean blind pool on the human picks, mean ICC(2,k) with the
+#: judge in a blind reviewer's place, blind-pool alt-test omega at epsilon 0.15, verdict)``: the numbers
+#: ``benger validate-judge --recorded KEY`` computes from the release (Tables 13, 15, 17 of the paper;
+#: tests/analysis/test_judge_validity_release.py recomputes every one). Only GPT-5.4-mini and Opus-4.7 pass.
+_RELEASED: tuple[tuple[str, str, int, float, float, float, float, str], ...] = (
+    ("gpt54mini", PRIMARY_JUDGE, 45, 0.757437, 0.603175, 0.817581, 0.6, "passes"),
+    ("cfgB_opus", "cfgB_opus", 43, 0.807286, 0.502959, 0.865521, 0.6, "passes"),
+    ("cfgB_gemini", "cfgB_gemini", 45, 0.817892, 0.666667, 0.843327, 0.4, "fails"),
+    ("deepseek", "deepseek", 45, 0.820322, 0.603175, 0.852760, 0.2, "fails"),
+    ("qwen", "qwen", 45, 0.767242, 0.583333, 0.808086, 0.0, "fails"),
+    ("sonnet", "sonnet", 45, 0.812387, 0.561404, 0.849909, 0.4, "fails"),
+)
+
+
+def released_config_hash(judge: str) -> str:
+    """The judge configuration hash of a released judge's scores (that of the release's primary-judge rows)."""
+    return RELEASE_JUDGE_CONFIG_HASH if judge == PRIMARY_JUDGE else stable_hash({"judge": judge})
+
+
+#: The released validation of each of the paper's six judges (see ``_RELEASED``).
+RELEASED_VALIDATIONS: tuple[JudgeValidation, ...] = tuple(
     JudgeValidation(
-        judge=PRIMARY_JUDGE,
-        judge_config_hash=RELEASE_JUDGE_CONFIG_HASH,
+        judge=judge,
+        judge_config_hash=released_config_hash(judge),
         rubric_id=RELEASED_RUBRIC_ID,
         picks=PAPER_PICKS,
-        n_picks=30,
-        pearson=0.757437,
-        kappa=0.603175,
-        icc=None,
-        omega=0.6,
-        verdict="passes",
+        n_picks=n,
+        pearson=r,
+        kappa=kappa,
+        icc=icc,
+        omega=omega,
+        verdict=verdict,
         source="release",
         validated_at=datetime(2026, 4, 30, tzinfo=UTC),
-    ),
+        details={"anchor_key": key},
+    )
+    for key, judge, n, r, kappa, icc, omega, verdict in _RELEASED
 )
 
 
