@@ -231,3 +231,45 @@ def test_every_viewer_string_has_english() -> None:
 
 def test_review_dimension_shares_are_on_the_grid() -> None:
     assert sum(share_dims(0.5).values()) == 50
+
+
+def _store_copy(vw: ViewerWorld, folder: Path) -> Path:
+    """A copy of the viewer world's store in ``folder`` (SQLite's backup API: the WAL is included)."""
+    import sqlite3
+
+    folder.mkdir(parents=True, exist_ok=True)
+    copy = folder / "copy.db"
+    with sqlite3.connect(vw.store.url.removeprefix("sqlite:///")) as src, sqlite3.connect(copy) as dst:
+        src.backup(dst)
+    return copy
+
+
+def test_bundle_into_the_stores_folder_is_refused_and_deletes_nothing(vw: ViewerWorld, tmp_path: Path) -> None:
+    """The fresh-user attack: ``--bundle`` naming the store's own folder deleted the store. Now: exit 2, one
+    message naming the folder, every file as it was."""
+    db = _store_copy(vw, tmp_path / "mine")
+    (tmp_path / "mine" / "notes.txt").write_text("meine Notizen", encoding="utf-8")
+    before = {p.name: p.read_bytes() for p in (tmp_path / "mine").iterdir()}
+    result = _cli(["view", "--db", str(db), "--bundle", str(tmp_path / "mine")])
+    assert result.exit_code == 2, result.output  # type: ignore[attr-defined]
+    output = result.output  # type: ignore[attr-defined]
+    assert "not empty and not a bundle benger wrote" in output and str(tmp_path / "mine") in output, output
+    assert "Traceback" not in output
+    assert {p.name: p.read_bytes() for p in (tmp_path / "mine").iterdir()} == before
+    assert [p.name for p in tmp_path.iterdir()] == ["mine"]  # no staging folder left beside it
+    file = tmp_path / "mine" / "notes.txt"
+    refused = _cli(["view", "--db", str(db), "--bundle", str(file)])
+    assert refused.exit_code == 2 and "a file, not a folder" in refused.output  # type: ignore[attr-defined]
+
+
+def test_a_bundle_is_rewritten_in_place_keeping_files_benger_did_not_write(vw: ViewerWorld, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    write_bundle(vw.store, out, langs=("de", "en"))
+    assert (out / ".benger-manifest.json").is_file()  # written through benger.outputs.output_folder
+    (out / "README-mine.txt").write_text("eigene Datei", encoding="utf-8")
+    write_bundle(vw.store, out, langs=("de",))  # a bundle benger wrote: accepted
+    assert (out / "README-mine.txt").read_text(encoding="utf-8") == "eigene Datei"
+    assert (out / "de" / "index.html").is_file()
+    assert not any((out / "en").rglob("*.html"))  # pages of the old bundle that the new one lacks are removed
+    (tmp_path / "empty").mkdir()
+    assert write_bundle(vw.store, tmp_path / "empty", langs=("de",))["solutions"] == 9  # an empty folder is fine

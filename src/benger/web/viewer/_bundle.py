@@ -9,14 +9,16 @@ Layout (every link relative)::
     DIR/<lang>/solution/<slug>.html, compare/<slug>.html, validation.html, errors.html
 
 The pages are the served pages' models rendered with :class:`~benger.web.viewer._links.BundleLinks`. The bundle is
-read as the principal it is given (by default the local reader: a study that is not ``done`` is left out). The
-folder is written next to DIR and renamed into place, so an interrupted run leaves no half bundle.
+read as the principal it is given (by default the local reader: a study that is not ``done`` is left out). It is
+written through :func:`benger.outputs.output_folder` (staged beside DIR, moved into place, its manifest last), so an
+interrupted run leaves no half bundle. DIR must be new, empty, or a bundle benger wrote before (its manifest lists
+``index.html`` and ``static/viewer.js``); any other folder is refused (InputError) and no file benger did not write
+is ever removed.
 """
 
 from __future__ import annotations
 
 import shutil
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,8 @@ from typing import Any
 from sqlalchemy import select
 
 from benger import __version__
+from benger.errors import InputError
+from benger.outputs import output_folder, read_manifest
 from benger.store import Store
 from benger.store._models import GenerationRow, HumanSolutionRow
 from benger.web.access import Access, Capability, Principal
@@ -53,22 +57,36 @@ def write_bundle(
     langs: tuple[str, ...] = LANGS,
     progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """Write the bundle of ``store`` into ``out`` (replaced when it exists); returns counts and bytes."""
+    """Write the bundle of ``store`` into ``out``; returns counts and bytes (of the files the bundle holds).
+
+    ``out`` must not exist, be empty, or be a bundle written before (its files are replaced, files the old
+    bundle had and this one has not are removed, files benger did not write are kept). InputError naming ``out``
+    when it is a file or a folder with other content."""
+    out = Path(out)
+    _check_target(out)
     access = Access(store, principal or Principal.local()).require(Capability.RESULTS)
     reader = ResultsReader(access)
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
-    try:
-        counts = _write(store, access, reader, tmp, langs, progress or (lambda _m: None))
-        if out.exists():
-            shutil.rmtree(out)
-        tmp.rename(out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    counts["bytes"] = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    with output_folder(out) as folder:
+        counts = _write(store, access, reader, folder.staging, langs, progress or (lambda _m: None))
+    files = read_manifest(out) or {}
+    counts["bytes"] = sum((out / rel).stat().st_size for rel in files if (out / rel).is_file())
     return counts
+
+
+def _check_target(out: Path) -> None:
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise InputError("a file, not a folder: write the bundle into a new (or empty) folder", file=out)
+    if not any(out.iterdir()):
+        return
+    files = read_manifest(out)
+    if files is None or not {"index.html", "static/viewer.js"} <= set(files):
+        raise InputError(
+            "a folder that is not empty and not a bundle benger wrote: write the bundle into a new (or empty) "
+            "folder (nothing was changed)",
+            file=out,
+        )
 
 
 def _write(
