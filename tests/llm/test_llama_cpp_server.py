@@ -151,4 +151,6 @@ def test_validate_judge_with_a_limit(server: str, tmp_path: Path, release_dir: P
     # the picks' judge prompts do not fit 2,048 tokens: skipped with the reason, so no pick is scored: exit 3
     assert code == 3, out
     assert "0 of 2 picks scored" in out
-    assert all((r or "").startswith("too long") for _, r, _ in _meta(Path(db), "judgements"))
+    # the store also holds the release's own (scored) judgements: the local judge's are the unscored ones
+    unscored = [r for s, r, _ in _meta(Path(db), "judgements") if s == "unscored"]
+    assert len(unscored) == 2 and all((r or "").startswith("too long") for r in unscored), unscored
