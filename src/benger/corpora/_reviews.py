@@ -20,6 +20,7 @@ from benger.corpora._fields import ProblemLog
 from benger.corpora._reading import read_text
 from benger.errors import InputError
 from benger.judge import Rubric, falloesung_rubric, grundprinzipien_rubric, rubric_from_data
+from benger.judge._parse import read_number
 from benger.schema import HumanReview, stable_hash
 
 _ALIASES = {
@@ -49,20 +50,6 @@ def _rubric_of(task: Any, rubrics: Mapping[str, Rubric]) -> Rubric:
     if task.corpus in rubrics:
         return rubrics[task.corpus]
     return falloesung_rubric() if task.kind == "falloesung" else grundprinzipien_rubric()
-
-
-def _score(value: Any) -> float | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        return float(value) if math.isfinite(value) else None
-    if isinstance(value, str):
-        try:
-            number = float(value.strip().replace(",", "."))
-        except ValueError:
-            return None
-        return number if math.isfinite(number) else None
-    return None
 
 
 def load_reviews_file(
@@ -166,7 +153,7 @@ def _dimensions(record: Mapping[str, Any], rubric: Rubric, line: int, log: Probl
         if raw in (None, ""):
             log.add(f"dimension missing (rubric {rubric.id})", line=line, field=dim.key)
             continue
-        value = _score(raw)
+        value = read_number(raw)
         step = rubric.step_of(dim.key)
         if value is None:
             log.add(f"{raw!r} is not a number", line=line, field=dim.key)

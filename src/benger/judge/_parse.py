@@ -72,7 +72,9 @@ def _first(mapping: dict[str, Any], keys: tuple[str, ...]) -> Any:
     return None
 
 
-def _number(value: Any) -> float | None:
+def read_number(value: Any) -> float | None:
+    """A score as a judge or a reviewer writes it (int, float, or text with a decimal comma) as a float; None
+    for booleans, non-finite values and anything else."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int | float):
@@ -114,7 +116,7 @@ def validate_judgement(data: dict[str, Any], rubric: Rubric) -> ParsedJudgement 
         raw = _first(entry, _SCORE_KEYS)
         if raw is None:
             return Unscored(f"dimension {dim.key!r}: missing score")
-        score = _number(raw)
+        score = read_number(raw)
         if score is None:
             return Unscored(f"dimension {dim.key!r}: score {raw!r} is not a number")
         if score < 0 or score > dim.max:
@@ -129,7 +131,7 @@ def validate_judgement(data: dict[str, Any], rubric: Rubric) -> ParsedJudgement 
         scores[dim.key] = score
         justifications[dim.key] = text.strip()
     total = math.fsum(scores.values())
-    model_total = _number(_first(data, _TOTAL_KEYS))
+    model_total = read_number(_first(data, _TOTAL_KEYS))
     mismatch = model_total is not None and abs(model_total - total) > 1e-9
     answer: Answer | None = None
     raw_answer = data.get("antwort_kandidat")
