@@ -13,7 +13,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from benger.config import database_url
-from benger.store import _aggregate  # noqa: F401  (registers the leaderboard indexes of migration 0005 on Base)
+from benger.store import (
+    _aggregate,  # noqa: F401  (registers the leaderboard indexes of migration 0005 on Base)
+    _orgs,  # noqa: F401  (registers the organisation tables of migration 0010 on Base)
+)
 from benger.store._base import Base, JSONType
 from benger.store._convert import MetricValue
 from benger.store._engine import create_store_engine, parse_url, upgrade

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from benger.web._i18n_workbench import WORKBENCH_EN
+
 LANGS: tuple[str, ...] = ("de", "en")
 DEFAULT_LANG = "de"
 
@@ -400,6 +402,7 @@ EN: dict[str, str] = {
         "Newer text for task {task} was saved in another window; please reload the page and decide which text counts.",
 }
 # fmt: on
+EN.update(WORKBENCH_EN)
 #: Strings the browser script needs (read from the page, so the script has no language of its own).
 JS_STRINGS: tuple[str, ...] = (
     "Gespeichert um",

@@ -6,10 +6,15 @@ Every read-only router (the results viewer now; a workbench for organisations la
 ``benger view --bundle`` install on the app), asks :data:`POLICY` whether it holds the capability, and hands the
 route an :class:`Access` object whose :meth:`Access.hidden_studies` every query applies.
 
+The workbench (``/orgs/...``) takes an :class:`OrgScope` from :func:`org_access` the same way: its
+capabilities (:class:`OrgCap`) are held by a member's role in one organisation (:data:`ORG_POLICY`), and every
+query of the scope is confined to that organisation (``benger.web._orgscope``; docs/workbench.md).
+
 Rules (docs/viewer.md):
 
 * ``results:read`` — organisers (``admin``) under ``benger serve``; the local reader of ``benger view``. A blind
   reviewer (``grader``/``creator``) or a participant gets 403, an anonymous visitor the login page.
+* ``orgs:create`` — organisers (``admin``) may create a workbench organisation (and become its owner).
 * ``studies:running`` — the solutions and reviews of a study that is not ``done`` (still running or in review)
   are shown only to a principal with this capability (organisers; ``benger view --organiser``). Everyone else
   sees nothing of such a study: its human solutions, and every review it produced, are left out of every page.
@@ -26,7 +31,30 @@ from fastapi import Depends, Request
 from sqlalchemy import select
 
 from benger.store import Store
+from benger.web._orgcore import ORG_POLICY, Member, NotFound, OrgCap, OrgInfo, OrgRole
+from benger.web._orgscope import OrgScope, accept_invitation, create_organisation, org_access, organisations_of
 from benger.web._security import Forbidden, LoginRequired, store_of, user_of
+
+__all__ = [
+    "ORG_POLICY",
+    "POLICY",
+    "Access",
+    "Capability",
+    "Member",
+    "NotFound",
+    "OrgCap",
+    "OrgInfo",
+    "OrgRole",
+    "OrgScope",
+    "Principal",
+    "accept_invitation",
+    "create_organisation",
+    "org_access",
+    "org_creator",
+    "organisations_of",
+    "principal_of",
+    "results_access",
+]
 
 #: The role of the study platform that organises studies (``benger study create-user NAME --role admin``).
 ORGANISER_ROLE = "admin"
@@ -39,12 +67,14 @@ class Capability(StrEnum):
 
     RESULTS = "results:read"
     RUNNING_STUDIES = "studies:running"
+    ORGS_CREATE = "orgs:create"
 
 
 #: capability -> the roles that hold it (one table; a route never checks a role itself)
 POLICY: dict[Capability, frozenset[str]] = {
     Capability.RESULTS: frozenset({ORGANISER_ROLE, LOCAL_READER_ROLE}),
     Capability.RUNNING_STUDIES: frozenset({ORGANISER_ROLE}),
+    Capability.ORGS_CREATE: frozenset({ORGANISER_ROLE}),
 }
 
 
@@ -123,3 +153,11 @@ def results_access(request: Request) -> Access:
 
 
 ResultsAccess = Annotated[Access, Depends(results_access)]
+
+
+def org_creator(request: Request) -> Principal:
+    """Router dependency of the routes that create an organisation: a principal with ``orgs:create``."""
+    principal = principal_of(request)
+    Access(store_of(request), principal).require(Capability.ORGS_CREATE)
+    assert principal is not None
+    return principal

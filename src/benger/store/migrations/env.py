@@ -8,7 +8,10 @@ from alembic import context
 from sqlalchemy import create_engine
 
 from benger.config import database_url
-from benger.store import _models  # noqa: F401  (registers the core tables on Base.metadata)
+from benger.store import (
+    _models,  # noqa: F401  (registers the core tables on Base.metadata)
+    _orgs,  # noqa: F401  (the organisation tables)
+)
 from benger.store._base import Base
 
 with contextlib.suppress(ImportError):
