@@ -5,7 +5,8 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from benger.schema import AREAS, Corpus, FalloesungTask, Generation, SystemConfig
+from benger.judge import falloesung_rubric
+from benger.schema import AREAS, Corpus, FalloesungTask, Generation, Judgement, SystemConfig
 from benger.store import Store, open_store
 from benger.study import create_study, create_user, open_study
 from benger.study._models import StudyUser
@@ -110,3 +111,23 @@ def user(store: Store, name: str, *roles: str) -> int:
         session.add(row)
         session.flush()
         return row.id
+
+
+def scored_judgement(sid: str, judge: str, marks: dict[str, float]) -> Judgement:
+    """A scored judgement of a study submission (the mirrored HumanSolution) under the built-in rubric."""
+    rubric = falloesung_rubric()
+    total = sum(marks.values())
+    return Judgement(
+        judgement_id=f"j-{judge}-{sid}",
+        target_kind="human_solution",
+        target_id=sid,
+        judge=judge,
+        judge_config_hash=f"{judge:0<64}"[:64],
+        rubric_id=rubric.id,
+        status="scored",
+        dimensions=marks,
+        justifications={k: f"Begründung {k}" for k in marks},
+        total=total,
+        grade_points=rubric.grade_points(total),
+        passed=rubric.passed(total),
+    )

@@ -36,6 +36,7 @@ MATRIX: dict[tuple[str, str], tuple[str, ...] | str] = {
     ("POST", "/studies/{study_id}/tasks/{position}/draft"): ("participant",),
     ("POST", "/studies/{study_id}/tasks/{position}/submit"): ("participant",),
     ("POST", "/studies/{study_id}/tasks/{position}/skip"): ("participant",),
+    ("GET", "/studies/{study_id}/feedback/{submission_id}"): ("participant",),
     ("GET", "/reviews"): ("grader", "creator"),
     ("GET", "/reviews/{assignment_id}"): ("grader", "creator"),
     ("POST", "/reviews/{assignment_id}/draft"): ("grader", "creator"),
@@ -51,6 +52,7 @@ MATRIX: dict[tuple[str, str], tuple[str, ...] | str] = {
     ("POST", "/admin/users/{user_id}/roles"): ("admin",),
     ("POST", "/admin/studies/{study_id}/state"): ("admin",),
     ("POST", "/admin/studies/{study_id}/groups"): ("admin",),
+    ("POST", "/admin/studies/{study_id}/feedback"): ("admin",),
     ("GET", "/admin/studies/{study_id}/export/{name}"): ("admin",),
     ("POST", "/admin/invitations"): ("admin",),
     ("POST", "/admin/studies"): ("admin",),
@@ -75,6 +77,7 @@ FORMS = {
     "/admin/users/{user_id}/roles": {"roles": "participant"},
     "/admin/users/{user_id}/password": {"password": "kurz"},
     "/admin/studies/{study_id}/state": {"action": "unbekannt"},
+    "/admin/studies/{study_id}/feedback": {"on": "0"},
     "/account/password": {"current_password": "falsch-falsch", "new_password": "neues-pw-123", "repeat": "anders-123"},
 }
 
@@ -106,6 +109,7 @@ def _url(template: str, world: World, role: str) -> str:
         lang="de",
         user_id=world.ids["p3"],
         name="study.json",
+        submission_id="0" * 32,
     )
 
 

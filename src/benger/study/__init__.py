@@ -25,6 +25,7 @@ from benger.study._assign import (
 from benger.study._drafts import DraftState, save_draft
 from benger.study._errors import AlreadySubmitted, DraftConflict, RateLimited, StudyError, WrongState
 from benger.study._export import export_study
+from benger.study._feedback import Feedback, own_feedback, set_feedback
 from benger.study._lifecycle import close_study, finish_study, open_study
 from benger.study._picks import Expertise, HumanCandidate, LlmCandidate, expertise_scores, pick_humans, pick_llm
 from benger.study._progress import coverage
@@ -46,6 +47,7 @@ __all__ = [
     "DraftConflict",
     "DraftState",
     "Expertise",
+    "Feedback",
     "HumanCandidate",
     "LlmCandidate",
     "LoggedIn",
@@ -73,6 +75,7 @@ __all__ = [
     "improving_moves",
     "open_correction",
     "open_study",
+    "own_feedback",
     "pick_humans",
     "pick_llm",
     "redeem_invitation",
@@ -84,6 +87,7 @@ __all__ = [
     "score",
     "set_active",
     "set_author",
+    "set_feedback",
     "set_groups",
     "set_password",
     "set_roles",

@@ -1,5 +1,6 @@
 """Admin pages: accounts (create, roles, password reset, deactivation) and invitations, studies with their
-lifecycle, task authors, pick selection, review assignment, the progress dashboard and coverage."""
+lifecycle, task authors, pick selection, review assignment, the progress dashboard and coverage, and the switch
+of formative feedback for participants after closing (benger.study._feedback)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ from benger.study import (
     set_study_groups,
 )
 from benger.study._accounts import account_page
+from benger.study._feedback import CLOSED_STATES, feedback_shown, judged_submissions, set_feedback
 from benger.study._models import ROLES, Enrolment, Pick, ReviewAssignment, Study, StudyUser, Submission
 from benger.study._progress import coverage, grader_progress, participant_progress, problem_reports
 from benger.study._service import study_tasks
@@ -154,6 +156,9 @@ def study_admin(request: Request, study_id: int) -> Response:
             graders=grader_progress(session, study_id),
             agreement=agreement(session, study_id),
             problems=problem_reports(session, study_id),
+            feedback_on=feedback_shown(session, study),
+            feedback_allowed=study.state in CLOSED_STATES,
+            judged=judged_submissions(session, study_id),
         )
 
 
@@ -177,6 +182,14 @@ def study_state(request: Request, study_id: int, action: str = Form(...)) -> Res
         raise StudyError("Unbekannter Schritt {action}.", field="action", action=action)
     step(store, study_id)
     return RedirectResponse(f"/admin/studies/{study_id}", status_code=303)
+
+
+@router.post("/studies/{study_id}/feedback", dependencies=[Depends(check_csrf)])
+def study_feedback(request: Request, study_id: int, on: str = Form(...)) -> Response:
+    """Let participants read the judge's feedback on their own submissions (``on=1``; only once submissions
+    have closed) or stop it (``on=0``)."""
+    set_feedback(store_of(request), study_id, on == "1")
+    return RedirectResponse(f"/admin/studies/{study_id}#feedback", status_code=303)
 
 
 @router.post("/studies/{study_id}/authors", dependencies=[Depends(check_csrf)])

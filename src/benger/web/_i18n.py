@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from benger.web._i18n_feedback import FEEDBACK_EN
 from benger.web._i18n_workbench import WORKBENCH_EN
 
 LANGS: tuple[str, ...] = ("de", "en")
@@ -403,6 +404,7 @@ EN: dict[str, str] = {
 }
 # fmt: on
 EN.update(WORKBENCH_EN)
+EN.update(FEEDBACK_EN)
 #: Strings the browser script needs (read from the page, so the script has no language of its own).
 JS_STRINGS: tuple[str, ...] = (
     "Gespeichert um",

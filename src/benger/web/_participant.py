@@ -1,5 +1,6 @@
 """Participant pages: studies, the start page with consent, the task list with arms, the timed work page with
-autosave, submit (with the AI tools used in the co-creation arm) and skip (with confirmation and a reason)."""
+autosave, submit (with the AI tools used in the co-creation arm), skip (with confirmation and a reason) and, once
+the organiser allows it after closing, the formative feedback on one's own submissions (benger.web.access)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from benger.study._service import attempts, expire_overdue, get_attempt, remaini
 from benger.study._state import visible
 from benger.web._render import render
 from benger.web._security import Participant, check_csrf, participant_guard, store_of
+from benger.web.access import Access, OwnFeedback, principal_of
 
 router = APIRouter(dependencies=[Depends(participant_guard)])
 
@@ -73,6 +75,7 @@ def enrol_post(request: Request, user: Participant, study_id: int, consent: str 
 def study_page(request: Request, user: Participant, study_id: int) -> Response:
     store = store_of(request)
     expire_overdue(store, study_id=study_id, user_id=user.id)
+    feedback = Access(store, principal_of(request)).feedback_links(study_id)  # each opens its own transaction
     with store.session() as session:
         study = session.get(Study, study_id)
         if study is None or study.state == "draft":
@@ -92,8 +95,23 @@ def study_page(request: Request, user: Participant, study_id: int) -> Response:
                 has_profile=user.expertise_level is not None,
             )
         return render(
-            request, "study.html", study=study, attempts=rows, tasks=tasks, arms=ARM_LABELS, statuses=STATUS_LABELS
+            request,
+            "study.html",
+            study=study,
+            attempts=rows,
+            tasks=tasks,
+            arms=ARM_LABELS,
+            statuses=STATUS_LABELS,
+            feedback=feedback,
         )
+
+
+@router.get("/studies/{study_id}/feedback/{submission_id}")
+def feedback_page(request: Request, study_id: int, submission_id: str, feedback: OwnFeedback) -> Response:
+    """A judge's rubric feedback on the participant's own submission (who may read it: benger.web.access)."""
+    return render(
+        request, "feedback.html", feedback=feedback, submitted_ms=epoch_ms(feedback.submitted_at), study_id=study_id
+    )
 
 
 @router.post("/studies/{study_id}/tasks/{position}/start", dependencies=[Depends(check_csrf)])

@@ -18,6 +18,11 @@ Rules (docs/viewer.md):
 * ``studies:running`` — the solutions and reviews of a study that is not ``done`` (still running or in review)
   are shown only to a principal with this capability (organisers; ``benger view --organiser``). Everyone else
   sees nothing of such a study: its human solutions, and every review it produced, are left out of every page.
+* ``feedback:own`` — participants, for the formative feedback page of a submission: a judge's rubric feedback
+  on the participant's own solution, once submissions have closed and the organiser switched it on for the
+  study (benger.study._feedback decides). Every other request for such a page — another participant's
+  submission, one of another study, a study still open, the switch off — is 404, as for a submission that
+  does not exist; a role without the capability gets 403.
 """
 
 from __future__ import annotations
@@ -29,8 +34,10 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 from sqlalchemy import select
+from starlette.exceptions import HTTPException
 
 from benger.store import Store
+from benger.study._feedback import Feedback, feedback_submissions, own_feedback
 from benger.web._orgcore import ORG_POLICY, Member, NotFound, OrgCap, OrgInfo, OrgRole
 from benger.web._orgscope import OrgScope, accept_invitation, create_organisation, org_access, organisations_of
 from benger.web._security import Forbidden, LoginRequired, store_of, user_of
@@ -46,9 +53,11 @@ __all__ = [
     "OrgInfo",
     "OrgRole",
     "OrgScope",
+    "OwnFeedback",
     "Principal",
     "accept_invitation",
     "create_organisation",
+    "feedback_access",
     "org_access",
     "org_creator",
     "organisations_of",
@@ -60,6 +69,8 @@ __all__ = [
 ORGANISER_ROLE = "admin"
 #: The role of the local reader of ``benger view`` (no account: whoever may open the store file).
 LOCAL_READER_ROLE = "reader"
+#: The role of the study platform that takes part in studies (and may read its own feedback).
+PARTICIPANT_ROLE = "participant"
 
 
 class Capability(StrEnum):
@@ -68,6 +79,7 @@ class Capability(StrEnum):
     RESULTS = "results:read"
     RUNNING_STUDIES = "studies:running"
     ORGS_CREATE = "orgs:create"
+    OWN_FEEDBACK = "feedback:own"
 
 
 #: capability -> the roles that hold it (one table; a route never checks a role itself)
@@ -75,6 +87,7 @@ POLICY: dict[Capability, frozenset[str]] = {
     Capability.RESULTS: frozenset({ORGANISER_ROLE, LOCAL_READER_ROLE}),
     Capability.RUNNING_STUDIES: frozenset({ORGANISER_ROLE}),
     Capability.ORGS_CREATE: frozenset({ORGANISER_ROLE}),
+    Capability.OWN_FEEDBACK: frozenset({PARTICIPANT_ROLE}),
 }
 
 
@@ -134,6 +147,23 @@ class Access:
         study = (meta or {}).get("study_id")
         return isinstance(study, int) and study in self.hidden_studies()
 
+    def own_feedback(self, study_id: int, submission_id: str) -> Feedback:
+        """The feedback on one of the principal's own submissions (after :meth:`require` of ``feedback:own``);
+        404 for anything else, whatever the reason."""
+        user_id = self.principal.user_id if self.principal is not None else None
+        found = own_feedback(self.store, study_id, user_id, submission_id) if user_id is not None else None
+        if found is None:
+            raise HTTPException(404)
+        return found
+
+    def feedback_links(self, study_id: int) -> dict[str, str]:
+        """Task id -> submission id of the principal's own submissions whose feedback it may read now."""
+        principal = self.principal
+        if principal is None or principal.user_id is None or not principal.can(Capability.OWN_FEEDBACK):
+            return {}
+        with self.store.session() as session:
+            return feedback_submissions(session, study_id, principal.user_id)
+
 
 def principal_of(request: Request) -> Principal | None:
     """The app's fixed principal (``benger view``), else the logged-in account's (``benger serve``), else None."""
@@ -161,3 +191,12 @@ def org_creator(request: Request) -> Principal:
     Access(store_of(request), principal).require(Capability.ORGS_CREATE)
     assert principal is not None
     return principal
+
+
+def feedback_access(request: Request, study_id: int, submission_id: str) -> Feedback:
+    """Router dependency of the feedback page ``/studies/{study_id}/feedback/{submission_id}``."""
+    access = Access(store_of(request), principal_of(request)).require(Capability.OWN_FEEDBACK)
+    return access.own_feedback(study_id, submission_id)
+
+
+OwnFeedback = Annotated[Feedback, Depends(feedback_access)]
