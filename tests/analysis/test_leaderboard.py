@@ -169,7 +169,7 @@ def test_accuracy_of_a_system_that_answered_nothing_is_undefined() -> None:
 def test_undefined_and_bounded_intervals() -> None:
     """Issue 11 item 8 / issue 24: n < 3 has no interval ("–", null); the normal interval stays inside 0-100."""
     one = leaderboard([_gen("A", "f1")], [_j("A-f1", 72)], _tasks(), ci="normal")
-    assert "| 72.0 | – |" in one.to_markdown()
+    assert "| 72.0 | no interval (n < 3) |" in one.to_markdown()
     assert json.loads(one.to_json())["rows"][0]["ci_low"] is None
     two = leaderboard([_gen("A", "f1"), _gen("A", "f2")], [_j("A-f1", 30), _j("A-f2", 100)], _tasks(), ci="normal")
     assert (two.rows[0].mean, two.rows[0].ci_low, two.rows[0].ci_high) == (65.0, None, None)  # before: [0, 100]
@@ -219,7 +219,9 @@ def test_exports() -> None:
     md = board.to_markdown().splitlines()
     assert md[0] == "### Judge: J" and md[2].startswith("| Rank | System | Config | Tier | Judge |")
     assert len([line for line in md if line.startswith("| ")]) == 5
-    assert md[4].startswith("| 1 | B | h | – | J | jh | fall | 1 | 90.0 | – | 16.0 | 100% | – | 1 | 0 | 0 | 0 | 0 |")
+    assert md[4].startswith(
+        "| 1 | B | h | – | J | jh | fall | 1 | 90.0 | no interval (n < 3) | 16.0 | 100% | – | 1 | 0 | 0 | 0 | 0 |"
+    )
     data = json.loads(board.to_json())
     assert data["ranking"][0]["system"] == "B" and data["ci"] == "normal"
     assert not any(isinstance(v, float) and math.isnan(v) for r in data["rows"] for v in r.values())

@@ -68,7 +68,34 @@ def test_no_interval_below_three_and_no_zero_width_interval() -> None:
     gens, judgements = _records(1, [95.0, 95.0])
     row = leaderboard(gens, judgements, _tasks(2), ci="percentile").rows[0]
     assert (row.mean, row.ci_low, row.ci_high, row.pass_ci_low) == (95.0, None, None, None)
-    assert "| 95.0 | – |" in leaderboard(gens, judgements, _tasks(2)).to_markdown()
+    assert "| 95.0 | no interval (n < 3) |" in leaderboard(gens, judgements, _tasks(2)).to_markdown()
+
+
+@pytest.mark.parametrize("ci", ["t", "normal", "percentile", "bca", "auto"])
+@pytest.mark.parametrize(
+    ("scores", "repetitions", "interval"),
+    [([95.0], 1, False), ([40.0, 65.0], 1, False), ([40.0, 65.0], 4, False), ([40.0, 65.0, 70.0], 1, True)],
+)
+def test_a_row_without_an_interval_names_no_method(
+    ci: str, scores: list[float], repetitions: int, interval: bool
+) -> None:
+    """Issue 24: fewer than 3 units (tasks; 2 tasks x 4 repetitions is 2 units) compute no interval, so the CSV's
+    ci_method and the Markdown cell say "no interval (n < 3)" instead of the method that did not run."""
+    import csv
+    import io
+
+    board = leaderboard(*_records(repetitions, scores), _tasks(len(scores)), ci=ci)
+    (row,) = list(csv.DictReader(io.StringIO(board.to_csv())))
+    markdown = board.to_markdown()
+    if interval:
+        assert row["ci_low"] != "" and row["ci_method"] == board.ci_method and "no interval (n < 3) |" not in markdown
+        assert row["ci_kind"] in ("t", "normal", "percentile", "bca")
+    else:
+        assert (row["ci_low"], row["ci_high"], row["ci_kind"]) == ("", "", "")
+        assert row["ci_method"] == "no interval (n < 3)"
+        for method in ("bootstrap", "interval mean", "Student", "BCa"):
+            assert method not in row["ci_method"]
+        assert "| no interval (n < 3) |" in markdown
 
 
 def test_accuracy_of_ten_items_has_its_binomial_interval() -> None:

@@ -560,7 +560,7 @@ def test_departures_explain_the_printed_zjs_n(results: dict[str, Any]) -> None:
     assert any(i["item"] == "rq4" and "30 of 220" in i["cause"] for i in items)
     # issue 24 item 7: every kind of printed-vs-release difference, no blanket "exact" claim
     counts = results["departures"]["counts"]
-    assert {"superseded_excluded", "interval_method", "monte_carlo"} <= set(counts)
+    assert {"superseded_excluded", "interval_method", "evaluation_rule", "monte_carlo"} <= set(counts)
     bench = {i["item"]: i for i in items if i["kind"] == "superseded_excluded"}
     assert (bench["rq1.leaderboard[gpt-5.4].bench"]["printed"], bench["rq1.leaderboard[gpt-5.4].bench"]["benger"]) == (
         30,

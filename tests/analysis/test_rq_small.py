@@ -269,3 +269,31 @@ def test_departures_list_superseded_benchathon_rows_and_partial_human_metrics() 
     (part,) = [i for i in out["items"] if i["kind"] == "partial_release"]
     assert (part["printed"], part["benger"]) == (65, 16) and "16 of 65" in part["cause"]
     assert out["counts"]["superseded_excluded"] == 1 and "interval_method" not in out["counts"]
+
+
+def test_departures_list_table_3s_first_evaluation_rule() -> None:
+    """Issue 24 item 7: Table 3 takes each ZJS generation's first judge evaluation, benger's Table 3 the released
+    summary; the difference is listed (its own kind) whenever the run has Table 3 rows, and only then."""
+    from benger.analysis._departures import departures
+
+    with_table3 = {"rq1": {"appendix_a_summaries": {"table3": [{"row": "a"}], "table4": []}}}
+    (rule,) = [i for i in departures(with_table3, {})["items"] if i["kind"] == "evaluation_rule"]
+    assert rule["item"].startswith("rq1.appendix_a_summaries.table3") and "first judge evaluation" in rule["cause"]
+    for without in ({}, {"rq1": {"appendix_a_summaries": {"table3": [], "source": "unavailable"}}}):
+        assert "evaluation_rule" not in departures(without, {})["counts"]
+
+
+def test_every_departure_kind_is_listed_once_in_order() -> None:
+    """One hand-built input per kind: the counts name each kind of KINDS once, the items come in KINDS order."""
+    from benger.analysis._departures import KINDS, departures
+
+    results = {
+        "rq1": {
+            "leaderboard": {"rows": [{"system": "a", "zjs": {"n": 100}, "bench": {"n": 15}}]},
+            "appendix_a_summaries": {"table3": [{"row": "a"}]},
+        },
+        "rq4": {"source": "unavailable", "reason": "no judge scores"},
+    }
+    out = departures(results, {"a": 7}, bench_superseded={"a": 15}, human_metric_coverage={"bleu (ai)": (16, 65)})
+    assert out["counts"] == dict.fromkeys(sorted(KINDS), 1)
+    assert [i["kind"] for i in out["items"]] == list(KINDS)

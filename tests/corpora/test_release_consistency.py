@@ -33,6 +33,8 @@ STATS = "data/processed/benchathon_generations_stats.json"
 ZJS = "data/processed/zjs_model_summary.json"
 GP = "data/processed/grundprinzipien_model_summary.json"
 ANCHORS = "data/processed/csv/creator_calibration_anchors.csv"
+SWAP = "data/processed/benchathon_judge_swap.json"
+PRIMARY, LLAMA = "gpt-5.4-mini", "meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8"
 
 
 def _copy_with(release_dir: Path, tmp_path: Path, rel: str, text: str) -> Path:
@@ -68,6 +70,26 @@ def _append(index: int) -> Callable[[str], str]:
 def _same_cell(rows: list[dict[str, Any]]) -> None:
     other = next(i for i, r in enumerate(rows) if r["system"] == rows[0]["system"] and i > 0)
     rows[other]["task_id"] = rows[0]["task_id"]
+
+
+def _flip(index: int, key: str) -> Callable[[str], str]:
+    return _json(lambda rows: rows[index].__setitem__(key, not rows[index][key]))
+
+
+def _bump(index: int, key: str) -> Callable[[str], str]:
+    return _json(lambda rows: rows[index].__setitem__(key, (rows[index][key] + 1) % 19))
+
+
+def _swap(edit: Callable[[dict[str, Any]], None]) -> Callable[[str], str]:
+    return _json(edit)
+
+
+def _rename_coverage(data: dict[str, Any]) -> None:
+    data["coverage"]["gpt-9"] = data["coverage"].pop("gpt-5.4")
+
+
+def _cell(judge: str, system: str, key: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    return lambda data: data["per_judge_per_system"][judge][system].__setitem__(key, value)
 
 
 def _csv_lines(edit: Callable[[list[str]], list[str]]) -> Callable[[str], str]:
@@ -115,6 +137,30 @@ ROWS: list[tuple[str, Callable[[str], str], int | None, str | None, str]] = [
     (ZJS, _set(0, "system", "gpt-9"), 1, "system", "system 'gpt-9' is not in systems.json"),
     (GP, _set(0, "n_tasks", 600), 1, "n_tasks", "n_tasks 600 but grundprinzipien.json has 531 items"),
     (ANCHORS, _csv_cell(2, "solution_id", "not-a-pick"), 1, "solution_id", "'not-a-pick' is not a pick"),
+    # issue 24: every rubric score's grade points and pass follow its raw score (record 1: raw 83 is 13 points)
+    (EVALS, _set(0, "grade_points", 12), 1, "grade_points", "grade_points 12 but raw_score 83 is 13 grade points"),
+    (EVALS, _flip(0, "passed"), 1, "passed", "passed False but 13 grade points pass (pass: >= 4)"),
+    (SUPERSEDED, _bump(4, "grade_points"), 5, "grade_points", "grade points (the paper's table, half points up)"),
+    (GRADES, _bump(7, "grade_points"), 8, "grade_points", "grade points (the paper's table, half points up)"),
+    (GRADES, _flip(2, "passed"), 3, "passed", "(pass: >= 4)"),
+    # issue 24: the judge-swap file against systems.json and the evaluation files
+    (SWAP, _swap(_rename_coverage), None, "coverage", "system 'gpt-9' is not in systems.json"),
+    (SWAP, _swap(lambda d: d["coverage"].__setitem__("gpt-5.4", 31)), None, "coverage",
+     "31 cells of 'gpt-5.4' but the evaluation files hold 30 of its generations"),
+    (SWAP, _swap(lambda d: d["_meta"].__setitem__("primary_judge", "gpt-9")), None, "_meta.primary_judge",
+     "primary judge 'gpt-9' has no per_judge_per_system entry"),
+    (SWAP, _swap(lambda d: d["per_judge_per_system"]["claude-opus-4-7"].pop("gpt-5.4")), None,
+     "per_judge_per_system", "judge 'claude-opus-4-7' covers other systems than coverage (gpt-5.4)"),
+    (SWAP, _swap(_cell("claude-sonnet-4-6", "gpt-5.4", "n", 29)), None, "per_judge_per_system.n",
+     "n 29 of judge 'claude-sonnet-4-6' on 'gpt-5.4' but coverage says 30"),
+    (SWAP, _swap(_cell(PRIMARY, "claude-opus-4-7", "mean_raw", 70.0)), None, "per_judge_per_system.mean_raw",
+     "mean_raw 70 / pass_rate 0.933333 are not those of all its generations"),
+    (SWAP, _swap(_cell(PRIMARY, "gpt-5.4", "pass_rate", 0.9)), None, "per_judge_per_system.mean_raw",
+     "are not those of all its generations"),
+    (SWAP, _swap(_cell(PRIMARY, LLAMA, "mean_raw", 37.8)), None, "per_judge_per_system.mean_raw",
+     "are not those of any 14 of its 15 generations"),
+    (SWAP, _swap(lambda d: d["system_rank_agreement"]["claude-opus-4-7"].__setitem__("n_systems", 11)), None,
+     "system_rank_agreement.n_systems", "n_systems 11 of judge 'claude-opus-4-7' but coverage lists 12 systems"),
 ]  # fmt: skip
 
 

@@ -25,6 +25,7 @@ from benger.corpora._release_models import (
     GradeRecord,
     GradingSample,
     HumanMetricRecord,
+    JudgeSwap,
     MetricRecord,
     PrincipleRecord,
     PrincipleSummaryRecord,
@@ -282,6 +283,7 @@ def load_release(path: str | Path) -> Release:
     )
 
     check.grades(grades_file, grades, {p.pick_id: p.task_id for p in picks})
+    check.scores(grades_file, grades)
     systems = _systems(processed / "systems.json")
     names = check.system_names(systems)
     hashes = {s.config.name: s.config.config_hash() for s in systems}
@@ -324,6 +326,11 @@ def load_release(path: str | Path) -> Release:
     stats_file = JsonFile(processed / "benchathon_generations_stats.json")
     stats: list[GenerationStat] = stats_file.validate(list[GenerationStat], unique=("model", "task"))
     check.generation_stats(stats_file, stats, {(g.system, g.task_id) for g in gens + sup_g})
+    swap_file = JsonFile(processed / "benchathon_judge_swap.json")
+    raws: dict[str, list[float]] = {}
+    for j in judg + sup_j:
+        raws.setdefault(by_id[j.target_id].system, []).append(float(j.total or 0.0))
+    check.judge_swap(swap_file, swap_file.validate(JudgeSwap), names, raws)
     op_path = processed / "operational_metadata.json"
     return Release(
         path=root,
@@ -342,7 +349,7 @@ def load_release(path: str | Path) -> Release:
         anchors=tuple(
             AnchorRow(a.judge, a.judge_label, a.solution_id, a.pool, a.y_judge, a.y_creator) for a in anchors
         ),
-        judge_swap=_object(processed / "benchathon_judge_swap.json"),
+        judge_swap=dict(swap_file.data),
         zjs_summary=tuple(zjs_file.data),
         gp_summary=tuple(gp_file.data),
         systems=systems,

@@ -17,7 +17,13 @@ Each file is first validated whole against its model (:mod:`benger.corpora._rele
 - human grades: ``solution_id`` is a pick's subject, ``task_id`` that pick's task, and the review has an
   assignment (pick, grader, role) in the sample; anchors name a pick's subject;
 - the ZJS and Grundprinzipien summaries: ``system`` in ``systems.json``; ``n_tasks`` at most the number of
-  released items (Grundprinzipien).
+  released items (Grundprinzipien);
+- every rubric score (evaluations, human grades): ``grade_points`` is the paper's table of ``raw_score`` (half
+  points up) and ``passed`` is grade points >= 4;
+- ``benchathon_judge_swap.json``: its systems are in ``systems.json`` with at most their released generations,
+  every judge covers exactly those systems with the stated ``n``, the primary judge is one of them and its
+  means and pass rates (raw >= 50) are those of the evaluation files (all of a system's generations, or all but
+  one), and each rank agreement is over the stated number of systems.
 
 A contradiction raises one :class:`benger.errors.InputError` naming the file, line, record and field.
 """
@@ -32,6 +38,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from benger.corpora._release_io import JsonFile, read_csv
 from benger.errors import InputError
+from benger.judge import PASS_GRADE_POINTS, grade_points
+
+#: The judge-swap file's pass rule (its ``_meta``: pass = raw_score >= 50), not the grade-point rule.
+SWAP_PASS_RAW = 50.0
+#: A released mean or rate agrees with its recomputation from the evaluation files up to float rounding.
+_SAME = 1e-9
 
 ASSIGNMENTS_CSV = "data/interim/benchathon_human_grading_assignments.csv"
 
@@ -142,6 +154,9 @@ class ReleaseCheck:
         return names
 
     def evaluations(self, file: JsonFile, records: Sequence[Any], systems: set[str], *, final: bool) -> None:
+        """Each evaluation names a known system and task (one final generation per system and task) and its
+        grade points and pass follow its raw score (:meth:`scores`)."""
+        self.scores(file, records)
         cells: dict[tuple[str, str], int] = {}
         for idx, rec in enumerate(records):
             if rec.system not in systems:
@@ -187,6 +202,59 @@ class ReleaseCheck:
                 raise file.error(f"n_tasks {n_tasks} but grundprinzipien.json has {n_items} items",
                                  (idx, "n_tasks"), "n_tasks")  # fmt: skip
 
+    @staticmethod
+    def scores(file: JsonFile, records: Sequence[Any]) -> None:
+        """Each record's grade points are the grade table of its raw score and its pass follows them."""
+        for idx, rec in enumerate(records):
+            points = grade_points(rec.raw_score)
+            if rec.grade_points != points:
+                raise file.error(f"grade_points {rec.grade_points} but raw_score {rec.raw_score:g} is {points} grade "
+                                 "points (the paper's table, half points up)",
+                                 (idx, "grade_points"), "grade_points")  # fmt: skip
+            if rec.passed != (points >= PASS_GRADE_POINTS):
+                raise file.error(f"passed {rec.passed} but {points} grade points "
+                                 f"{'pass' if points >= PASS_GRADE_POINTS else 'fail'} (pass: >= {PASS_GRADE_POINTS})",
+                                 (idx, "passed"), "passed")  # fmt: skip
+
+    def judge_swap(self, file: JsonFile, swap: Any, systems: set[str], raws: dict[str, list[float]]) -> None:
+        """``benchathon_judge_swap.json`` against ``systems.json`` and the evaluation files (``raws``: system ->
+        the primary judge's raw score of each of its released generations, final and superseded)."""
+        coverage: dict[str, int] = swap.coverage
+        for system, n in coverage.items():
+            if system not in systems:
+                raise file.error(f"system {system!r} is not in systems.json", ("coverage", system), "coverage")
+            if n > len(raws.get(system, ())):
+                raise file.error(f"{n} cells of {system!r} but the evaluation files hold {len(raws.get(system, ()))} "
+                                 "of its generations", ("coverage", system), "coverage")  # fmt: skip
+        primary = swap.meta.primary_judge
+        if primary not in swap.per_judge_per_system:
+            raise file.error(f"primary judge {primary!r} has no per_judge_per_system entry",
+                             ("_meta", "primary_judge"), "_meta.primary_judge")  # fmt: skip
+        for judge, cells in swap.per_judge_per_system.items():
+            if set(cells) != set(coverage):
+                odd = sorted(set(cells) ^ set(coverage))
+                raise file.error(f"judge {judge!r} covers other systems than coverage ({', '.join(odd)})",
+                                 ("per_judge_per_system", judge), "per_judge_per_system")  # fmt: skip
+            for system, cell in cells.items():
+                if cell.n != coverage[system]:
+                    raise file.error(f"n {cell.n} of judge {judge!r} on {system!r} but coverage says "
+                                     f"{coverage[system]}", ("per_judge_per_system", judge, system, "n"),
+                                     "per_judge_per_system.n")  # fmt: skip
+        for system, cell in swap.per_judge_per_system[primary].items():
+            scores = raws[system]
+            if not _swap_subset_matches(scores, cell.n, cell.mean_raw, cell.pass_rate):
+                left = "all its" if cell.n == len(scores) else f"any {cell.n} of its {len(scores)}"
+                raise file.error(
+                    f"primary judge {primary!r} on {system!r}: mean_raw {cell.mean_raw:g} / pass_rate "
+                    f"{cell.pass_rate:g} are not those of {left} generations in the evaluation files",
+                    ("per_judge_per_system", primary, system, "mean_raw"), "per_judge_per_system.mean_raw",
+                )  # fmt: skip
+        for judge, agreement in swap.system_rank_agreement.items():
+            if agreement.n_systems != len(coverage):
+                raise file.error(f"n_systems {agreement.n_systems} of judge {judge!r} but coverage lists "
+                                 f"{len(coverage)} systems", ("system_rank_agreement", judge, "n_systems"),
+                                 "system_rank_agreement.n_systems")  # fmt: skip
+
     # ---------------------------------------------------------------- human reviews
     def grades(self, file: JsonFile, grades: Sequence[Any], pick_task: dict[str, str]) -> None:
         by_subject = {p.subject_id: p for p in self.sample.picks}
@@ -211,3 +279,18 @@ class ReleaseCheck:
             if rec.solution_id not in subjects:
                 raise InputError(f"solution_id {rec.solution_id!r} is not a pick of the grading sample",
                                  file=path, record=idx + 1, field="solution_id")  # fmt: skip
+
+
+def _swap_subset_matches(scores: Sequence[float], n: int, mean: float, pass_rate: float) -> bool:
+    """Whether ``n`` of ``scores`` (all of them, or all but one: a cell some judge did not score) have this mean
+    and pass rate (raw >= 50). Fewer cells than that are not checked (True): which ones is not released."""
+
+    def same(kept: Sequence[float]) -> bool:
+        return (abs(sum(kept) / len(kept) - mean) <= _SAME * 100
+                and abs(sum(x >= SWAP_PASS_RAW for x in kept) / len(kept) - pass_rate) <= _SAME)  # fmt: skip
+
+    if n == 0 or n < len(scores) - 1:
+        return True
+    if n == len(scores):
+        return same(scores)
+    return any(same([*scores[:i], *scores[i + 1 :]]) for i in range(len(scores)))

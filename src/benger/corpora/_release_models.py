@@ -194,6 +194,32 @@ class PrincipleSummaryRecord(_Record):
     metrics: _PrincipleMetrics
 
 
+class SwapCell(_Record):
+    """One judge's statistics of one system on the cells every judge scored."""
+
+    n: Count
+    mean_raw: Annotated[float, Field(ge=0, le=100, allow_inf_nan=False)]
+    pass_rate: Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
+
+
+class SwapRankAgreement(_Record):
+    n_systems: Count
+
+
+class SwapMeta(_Record):
+    primary_judge: Text
+
+
+class JudgeSwap(_Record):
+    """``processed/benchathon_judge_swap.json``: per judge and system, n, mean raw and pass rate (raw >= 50) on the
+    generations all six judges scored; each judge's rank agreement with the primary judge."""
+
+    coverage: dict[str, Count]
+    per_judge_per_system: dict[str, dict[str, SwapCell]]
+    system_rank_agreement: dict[str, SwapRankAgreement] = Field(default_factory=dict)
+    meta: SwapMeta = Field(alias="_meta")
+
+
 class GenerationStat(_Record):
     """``processed/benchathon_generations_stats.json``: the word count of one generation."""
 

@@ -34,6 +34,8 @@ CiMethod = Literal["percentile", "bca", "t", "normal"]
 CI_METHODS: tuple[str, ...] = get_args(CiMethod)
 #: Fewer values than this give no interval: two values say nothing about the spread (issue 24).
 MIN_INTERVAL_N = 3
+#: What an export says where it has no interval because there are too few values (it names no method: none ran).
+NO_INTERVAL = f"no interval (n < {MIN_INTERVAL_N})"
 
 #: Simulated coverage (share of studies whose nominal 95 % interval covers the true mean) per n and method, from
 #: ``benchmarks/ci_coverage.py --studies 500`` (seed 24; 500 studies per score shape x 3 shapes of 0-100 scores: a

@@ -15,6 +15,7 @@ from sqlalchemy import Float, Integer, and_, case, cast, func, or_, select
 
 from benger.store._aggregate import _G, _J, _rows, _scope, _superseded
 from benger.store._models import GenerationRow, JudgementRow
+from benger.store._pass import pass_column
 
 
 class ItemScore(NamedTuple):
@@ -48,7 +49,8 @@ def _item_stmt(
     Grouped by a prefix of ix_judgements_leaderboard, so the database aggregates while reading it (no sort); a
     generation's own columns hold one value per group (min() of it is valid on both backends). Scored and
     unscored repeats are told apart by ``CASE`` inside the aggregates; a scored judgement without a total counts
-    as neither (``WHERE``)."""
+    as neither (``WHERE``). A judgement stored without a pass value gets its rubric's derived one
+    (:func:`benger.store._pass.pass_column`)."""
     scored = _J.status == "scored"
 
     def when_scored(column: Any) -> Any:
@@ -67,7 +69,7 @@ def _item_stmt(
             func.count(case((_J.status == "unscored", 1))).label("n_unscored"),
             func.avg(when_scored(_J.total)).label("total"),
             func.avg(when_scored(cast(_J.grade_points, Float))).label("grade_points"),
-            func.avg(when_scored(cast(cast(_J.passed, Integer), Float))).label("passed"),
+            func.avg(when_scored(cast(cast(pass_column(_J), Integer), Float))).label("passed"),
             func.min(_G.status).label("status"),
             func.min(_G.task_id).label("task_id"),
         )

@@ -17,6 +17,7 @@ from benger.schema import (
     Task,
 )
 from benger.store._models import GenerationRow, HumanReviewRow, HumanSolutionRow, JudgementRow, MetricValueRow
+from benger.store._pass import pass_value
 from benger.store._text import restored, restored_json
 
 TASK_ADAPTER: TypeAdapter[FalloesungTask | PrincipleItem] = TypeAdapter(Task)
@@ -57,7 +58,11 @@ def human_solution(row: HumanSolutionRow) -> HumanSolution:
 
 
 def judgement(row: JudgementRow) -> Judgement:
-    return Judgement.model_validate(restored(JudgementRow, _columns(row, _JUDGE_FIELDS)))
+    """The record of a judgements row; a row stored without a pass value gets its rubric's derived one
+    (:func:`benger.store._pass.pass_value`)."""
+    data = restored(JudgementRow, _columns(row, _JUDGE_FIELDS))
+    data["passed"] = pass_value(row.rubric_id, row.status, row.total, row.passed)
+    return Judgement.model_validate(data)
 
 
 def human_review(row: HumanReviewRow) -> HumanReview:

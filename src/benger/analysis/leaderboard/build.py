@@ -35,7 +35,7 @@ from benger.analysis.leaderboard.sums import (
 from benger.analysis.leaderboard.validity import JudgeStatus, judge_status
 from benger.corpora._release import RELEASE_JUDGE_CONFIG_HASH
 from benger.metrics._answers import accuracy
-from benger.stats import MIN_INTERVAL_N, best_method, bootstrap_mean_cis, mean_ci, proportion_ci
+from benger.stats import MIN_INTERVAL_N, NO_INTERVAL, best_method, bootstrap_mean_cis, mean_ci, proportion_ci
 from benger.stats._mean_ci import describe
 from benger.store._aggregate import Answer, ConfigProvenance, GenerationCount, MetricGroupMean
 from benger.store._aggregate_items import ItemScore, RowSums
@@ -428,7 +428,7 @@ def _ci_method(ci: CiSettings) -> str:
         if ci.unit == "generation"
         else "resampling unit: the task (a task's repetitions and judge repeats nested in it)"
     )
-    tail = f"{unit}; undefined (–) for n < {MIN_INTERVAL_N}"
+    tail = f"{unit}; rows with fewer than {MIN_INTERVAL_N} units: {NO_INTERVAL}"
     if ci.method == "auto":
         level = f"{100 * ci.confidence:g}%"
         return (

@@ -2,8 +2,9 @@
 
 Every row of the CSV/JSON carries its provenance: system config id and hash, judge, judge config id and hash,
 rubric id (with its content hash), prompt-set hash (when the generations record one), the metric signatures
-and the benger version. Undefined numbers (a CI for n < 2, a mean without scores) are empty in CSV, ``null`` in
-JSON and "–" in the tables.
+and the benger version. Undefined numbers (a mean without scores) are empty in CSV, ``null`` in JSON and "–" in
+the tables; a row with too few units for an interval (n < 3) says "no interval (n < 3)" in its CI cell and in its
+CSV ``ci_method``, naming no method.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any, get_args
 from benger.analysis.leaderboard.metrics import short_label
 from benger.analysis.leaderboard.validity import NOT_MEANINGFUL
 from benger.spreadsheet import write_csv
+from benger.stats import NO_INTERVAL
 
 if TYPE_CHECKING:
     from benger.analysis.leaderboard.model import Leaderboard, LeaderboardRow
@@ -74,10 +76,24 @@ def to_csv(board: Leaderboard) -> str:
             cells[f"metric_{m}"] = "" if value is None else value.mean
             cells[f"metric_{m}_n"] = 0 if value is None else value.n
             cells[f"metric_{m}_signature"] = signature
-        cells["ci_method"] = board.ci_method
+        cells["ci_method"] = interval_note(board, row)
         cells["benger_version"] = board.benger_version
         lines.append(cells)
     return write_csv(lines, fields + metric_fields + extra)
+
+
+def interval_note(board: Leaderboard, row: LeaderboardRow) -> str:
+    """The row's interval method: the board's sentence, or "no interval (n < 3)" where none was computed (too
+    few units), never the name of a method that did not run."""
+    return board.ci_method if row.ci_kind is not None else NO_INTERVAL
+
+
+def _interval(row: LeaderboardRow) -> str:
+    """The printed CI cell: ``[low, high]``; "no interval (n < 3)" for a scored row without one; "–" without
+    a score."""
+    if row.ci_low is not None and row.ci_high is not None:
+        return f"[{_f(row.ci_low)}, {_f(row.ci_high)}]"
+    return NO_INTERVAL if row.n else "–"
 
 
 def _accuracy(row: LeaderboardRow) -> str:
@@ -105,7 +121,7 @@ def _judge_status(row: LeaderboardRow) -> str:
 
 def cells(board: Leaderboard, row: LeaderboardRow) -> list[str]:
     """The printed cells of one row (``HEADERS`` then one column per metric)."""
-    ci = f"[{_f(row.ci_low)}, {_f(row.ci_high)}]" if row.ci_low is not None and row.ci_high is not None else "–"
+    ci = _interval(row)
     return [
         "–" if row.rank is None else str(row.rank),
         row.display or row.system,

@@ -281,8 +281,9 @@ class KrippendorffAlpha(Block):
 
 
 class DepartureItem(BaseModel):
-    """One departure: ``kind`` superseded_not_released | unavailable | monte_carlo, where (``item``), the printed
-    and benger counts where they differ, and the ``cause``."""
+    """One departure: ``kind`` superseded_not_released | superseded_excluded | interval_method | evaluation_rule |
+    partial_release | unavailable | monte_carlo, where (``item``), the printed and benger counts where they differ,
+    and the ``cause``."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -296,9 +297,12 @@ class DepartureItem(BaseModel):
 class Departures(Block):
     """Where the numbers differ from the printed paper, and what the inputs cannot give.
 
-    ``items: [{kind: superseded_not_released | unavailable | monte_carlo, item, printed, benger, cause}]``: the ZJS
-    rows whose printed n counts superseded generations the release does not hold, every block with ``source``
-    (or ``judge_source``) unavailable and its reason, and the note on bootstrap Monte-Carlo noise."""
+    ``items: [{kind, item, printed, benger, cause}]``, ``counts: {kind: items}``: the ZJS rows whose printed n
+    counts superseded generations the release does not hold (superseded_not_released), the Benchathon rows without
+    the superseded generations the paper counts (superseded_excluded), the analytic interval of Tables 3/4
+    (interval_method), Table 3's first-evaluation rule (evaluation_rule), human metric means from a released
+    subset (partial_release), every block with ``source`` (or ``judge_source``) unavailable and its reason
+    (unavailable), and the note on bootstrap Monte-Carlo noise (monte_carlo)."""
 
     items: list[DepartureItem]
 
