@@ -86,6 +86,11 @@ def budget_or_estimate(
     if dry_run:
         show_estimate(cfg, db, stages)
         raise typer.Exit(0)
+    caps = getattr(cfg, "budget", None)  # the config's budget: section; an option on the command line wins
+    if max_cost is None and caps is not None:
+        max_cost = caps.max_cost
+    if max_tokens is None and caps is not None:
+        max_tokens = caps.max_tokens
     if max_cost is None and max_tokens is None:
         return None
     if max_cost is not None:

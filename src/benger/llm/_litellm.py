@@ -14,6 +14,7 @@ from typing import Any
 
 from benger.llm._base import ProviderModel
 from benger.llm._errors import TransientError, map_sdk_error
+from benger.llm._keys import api_key_from_env
 from benger.llm._openai import OpenAIChatModel, _FormRefused, map_completion_dict
 from benger.llm._protocol import ChatRequest, ChatResponse
 from benger.llm._retry import RetryPolicy
@@ -29,7 +30,7 @@ class LiteLLMChatModel(OpenAIChatModel):
 
     def __init__(self, system: SystemConfig, policy: RetryPolicy | None = None) -> None:
         ProviderModel.__init__(self, system, policy)  # litellm reads its providers' keys itself
-        self._api_key = os.environ.get(system.api_key_env, "") if system.api_key_env else ""
+        self._api_key = (api_key_from_env(system.api_key_env) or "") if system.api_key_env else ""
         # litellm fetches its model price map from the network at import unless told to use its bundled copy
         os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 

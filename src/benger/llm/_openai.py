@@ -12,6 +12,7 @@ from urllib.parse import urlparse
 from benger.errors import ConfigError
 from benger.llm._base import ProviderModel
 from benger.llm._errors import ContentFilterError, PermanentError, TransientError, map_sdk_error
+from benger.llm._keys import api_key_from_env
 from benger.llm._protocol import ChatRequest, ChatResponse, Usage
 from benger.llm._retry import RetryPolicy
 from benger.llm._structured import (
@@ -43,7 +44,7 @@ def resolve_api_key(system: SystemConfig, default_env: str, *, allow_dummy: bool
     Raises ConfigError naming the environment variable (never its value) when a remote endpoint has no key.
     """
     env = system.api_key_env or default_env
-    key = os.environ.get(env)
+    key = api_key_from_env(env)
     if key:
         return key
     if allow_dummy and is_local_url(system.base_url):

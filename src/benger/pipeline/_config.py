@@ -54,6 +54,14 @@ class RetrySettings(BaseModel):
     max_wait: float = Field(default=60.0, ge=0)
 
 
+class BudgetCaps(BaseModel):
+    """Caps of the run's model calls (``--max-cost`` / ``--max-tokens`` win over them): USD and tokens."""
+
+    model_config = _STRICT
+    max_cost: float | None = Field(default=None, ge=0, description="USD; the models need catalog prices")
+    max_tokens: int | None = Field(default=None, ge=1, description="input + output tokens of every call")
+
+
 class RunConfig(BaseModel):
     """A run: generate with ``systems`` over ``corpora``, judge with ``judges``, print the leaderboard."""
 
@@ -87,6 +95,7 @@ class RunConfig(BaseModel):
     )
     leaderboard: LeaderboardOptions = Field(default_factory=LeaderboardOptions)
     retry: RetrySettings = Field(default_factory=RetrySettings)
+    budget: BudgetCaps = Field(default_factory=BudgetCaps)
     source: str | None = Field(default=None, exclude=True)
 
     def resolved_systems(self) -> list[SystemConfig]:
@@ -151,6 +160,7 @@ _SECTIONS: dict[str, type[BaseModel]] = {
     "filters": Filters,
     "leaderboard": LeaderboardOptions,
     "retry": RetrySettings,
+    "budget": BudgetCaps,
 }
 
 
@@ -209,7 +219,20 @@ def load_run_config(path: str | Path) -> RunConfig:
     from benger.corpora._reading import read_text
 
     p = Path(path)
-    text = read_text(p)
+    return parse_run_config(read_text(p), p)
+
+
+def dump_run_config(config: RunConfig) -> str:
+    """The YAML text of ``config`` (only what differs from the defaults): ``parse_run_config`` reads it back
+    to an equal config, so a config set up in the browser is the file ``benger run`` takes."""
+    data = config.model_dump(mode="json", exclude_defaults=True)
+    return str(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+
+
+def parse_run_config(text: str, path: str | Path) -> RunConfig:
+    """:func:`load_run_config` of a config's ``text`` (read from ``path``: named in messages, relative paths
+    resolved against its folder)."""
+    p = Path(path)
     data = load_yaml(text, p)  # InputError for bad YAML and for a key given twice (file, line, field)
     if not isinstance(data, dict):
         raise InputError("a run config must be a YAML mapping (key: value lines)", file=p, line=1)

@@ -9,6 +9,7 @@ Redis stays away it raises a BengerError naming how many units are unfinished.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
@@ -88,6 +89,11 @@ class CeleryExecutor:
             "reask_max_retries": retry.max_retries,
             "retry": {"max_retries": retry.max_retries, "initial_wait": retry.initial_wait, "max_wait": retry.max_wait},
         }
+        from benger.llm._keys import sealed_for_workers
+
+        sealed = sealed_for_workers()  # an organisation's keys (workbench runs): ciphertext only, never in clear
+        if sealed:
+            options["api_keys"] = sealed
         return cls(store, prompts=run_prompts(config), options=options)
 
     # --- Redis health --------------------------------------------------------------------------------
@@ -248,8 +254,18 @@ class CeleryExecutor:
                         await asyncio.sleep(self.poll_s)
                         self._check_server()
                 return
+            except asyncio.CancelledError:  # the run was cancelled: workers drop the messages not yet started
+                self._revoke(list(pending))
+                raise
             except (_BrokerLost, *_CONNECTION_ERRORS):
                 await self._recover(pending, todo, since, done)
+
+    def _revoke(self, task_ids: list[str]) -> None:
+        """Revoke queued tasks (a cancelled run); a task already running finishes and is stored (never paid
+        twice: the next run reuses it)."""
+        if task_ids:
+            with contextlib.suppress(*_CONNECTION_ERRORS):
+                self.app.control.revoke(task_ids)
 
     def _give_up_orphans(self, pending: dict[str, Unit], done: Callable[[Any, Any], None]) -> None:
         """After a wait without progress: the units of a queue no worker consumes end as errors (the run is

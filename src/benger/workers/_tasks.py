@@ -18,6 +18,7 @@ import redis
 from celery import Task
 
 from benger.llm import ChatModel, RetryPolicy, create_model
+from benger.llm._keys import decrypt_key, supplied_keys
 from benger.pipeline import (
     MIN_OUTPUT_TOKENS,
     GenerationUnit,
@@ -97,12 +98,17 @@ def _redis() -> tuple[RateLimiter, Leases]:
     return pair
 
 
-def _model(system: SystemConfig, retry: dict[str, float]) -> ChatModel:
+def _model(system: SystemConfig, retry: dict[str, float], sealed: dict[str, str] | None = None) -> ChatModel:
+    """The model of ``system`` (one per thread and settings); ``sealed``: an organisation's API keys (name ->
+    ciphertext under BENGER_SECRET_KEY), decrypted only to build the model, which keeps them for its calls."""
     models: dict[Any, ChatModel] = _per_thread().models
-    key = (system.config_hash(), system.requests_per_minute, system.tokens_per_minute, tuple(sorted(retry.items())))
+    keys = tuple(sorted((sealed or {}).items()))
+    key = (system.config_hash(), system.requests_per_minute, system.tokens_per_minute, tuple(sorted(retry.items())),
+           keys)  # fmt: skip
     if key not in models:
         policy = RetryPolicy(**retry) if retry else None  # type: ignore[arg-type]
-        model = create_model(system, policy=policy)
+        with supplied_keys({name: decrypt_key(token) for name, token in keys}):
+            model = create_model(system, policy=policy)
         if system.requests_per_minute or system.tokens_per_minute:
             # the same limiter as the local executor's, its buckets in Redis: shared by every worker
             model.rate_limiter, _ = _redis()
@@ -135,7 +141,7 @@ def run_unit(task: Task, unit: Unit, payload: dict[str, Any]) -> dict[str, Any]:
                 return existing.model_dump(mode="json")
             record: Record
             if isinstance(unit, GenerationUnit):
-                model = _model(unit.system, options.get("retry") or {})
+                model = _model(unit.system, options.get("retry") or {}, options.get("api_keys"))
                 record = _loop().run_until_complete(
                     execute_generation(
                         unit,
@@ -147,7 +153,7 @@ def run_unit(task: Task, unit: Unit, payload: dict[str, Any]) -> dict[str, Any]:
                     )
                 )
             else:
-                model = _model(unit.judge, options.get("retry") or {})
+                model = _model(unit.judge, options.get("retry") or {}, options.get("api_keys"))
                 coro = execute_judgement(unit, store, model, prompts, reask_policy=_reask(options))
                 record = _loop().run_until_complete(coro)
             return record.model_dump(mode="json")
