@@ -58,6 +58,8 @@ def grading_page(request: Request, user: Grader, assignment_id: int) -> Response
         rows = grader_queue(session, user.id)
         done = sum(state == "abgegeben" for _, _, state in rows)
         upcoming = [a.id for a, _, state in rows if state != "abgegeben" and a.id != assignment_id]
+        rubric = task_rubric(record)
+        bounds = rubric.grade_bounds
         return render(
             request,
             "grade.html",
@@ -66,7 +68,10 @@ def grading_page(request: Request, user: Grader, assignment_id: int) -> Response
             facts=facts,
             reference=reference,
             solution=solution_text(session, store, pick),
-            rubric=task_rubric(record),
+            rubric=rubric,
+            # the live total's rules (app.js): each grade's upper bound and whether that grade passes
+            grade_bounds=list(bounds) if bounds else None,
+            grade_passes=[rubric.passed(b) for b in bounds] if bounds else None,
             review=review,
             done=done,
             total_reviews=len(rows),

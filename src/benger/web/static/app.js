@@ -5,13 +5,20 @@
   var strings = {};
   try { strings = JSON.parse(document.getElementById("i18n").textContent); } catch (e) { strings = {}; }
   function T(text) { return strings[text] || text; }
-  // Inclusive upper raw bound of grade points 0..18 (mirrors benger.judge.GRADE_UPPER_BOUNDS; the server recomputes).
-  var BOUNDS = [12, 25, 38, 49, 53, 56, 59, 63, 66, 69, 73, 76, 79, 83, 86, 89, 93, 96, 100];
-
-  function gradePoints(raw) {
+  // Grade points of a raw total under the rubric's inclusive upper bounds (benger.judge.grade_points: half
+  // points round up); the page takes the bounds from the rubric, and the server recomputes.
+  function gradePoints(raw, bounds) {
     var r = Math.floor(raw + 0.5);
-    for (var i = 0; i < BOUNDS.length; i++) { if (r <= BOUNDS[i]) { return i; } }
-    return 18;
+    for (var i = 0; i < bounds.length; i++) { if (r <= bounds[i]) { return i; } }
+    return bounds.length - 1;
+  }
+
+  // A number as the server reads it (benger.study._review.score: float() after every "," became "."): digits
+  // with an optional point and exponent, blanks around; anything else ("7abc", "7,5,3") is no number.
+  var NUMBER = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
+  function pointsOf(text) {
+    var t = text.replace(/,/g, ".");
+    return NUMBER.test(t) ? parseFloat(t) : NaN;
   }
 
   // The server's clock: offset = server time - browser time, measured on load and on every save
@@ -235,24 +242,34 @@
     return x.toLocaleString(document.documentElement.lang, {minimumFractionDigits: 1, maximumFractionDigits: 1});
   }
 
+  // The live total follows the rubric of the page (data-* of the form and of each points field) with the
+  // server's rules: points that are no number, outside 0..max or off the dimension's step give no grade and no
+  // pass here, as the server refuses them; the grade table and the pass rule are the rubric's own.
   function liveTotal(form) {
     var inputs = form.querySelectorAll("input.points");
+    var bounds = JSON.parse(form.getAttribute("data-bounds") || "null");
+    var gradePasses = JSON.parse(form.getAttribute("data-grade-passes") || "null");  // per grade: does it pass?
+    var passTotal = JSON.parse(form.getAttribute("data-pass-total") || "null");
+    var top = parseFloat(form.getAttribute("data-total"));
     function update() {
       var sum = 0, filled = 0, valid = true;
       inputs.forEach(function (i) {
-        var v = parseFloat(i.value.replace(",", "."));
+        if (!i.value.trim()) { return; }
+        var v = pointsOf(i.value);
         var max = parseFloat(i.getAttribute("data-max"));
-        if (!isNaN(v)) {
-          sum += v; filled++;
-          // the server refuses points outside 0..max or off the 0.5 grid: no grade for them here either
-          if (v < 0 || (!isNaN(max) && v > max) || Math.abs(v * 2 - Math.round(v * 2)) > 1e-9) { valid = false; }
-        }
+        var step = parseFloat(i.getAttribute("data-step")) || 0.5;
+        filled++;
+        if (!isFinite(v)) { valid = false; return; }
+        sum += v;
+        if (v < 0 || v > max || Math.abs(v / step - Math.round(v / step)) > 1e-9) { valid = false; }
       });
-      document.getElementById("total").textContent = filled ? formatNumber(sum) : "–";
-      var complete = valid && filled === inputs.length && sum >= 0 && sum <= 100;
-      var gp = complete ? gradePoints(sum) : null;
+      document.getElementById("total").textContent = filled && valid ? formatNumber(sum) : "–";
+      var complete = valid && filled === inputs.length && sum >= 0 && sum <= top;
+      var gp = complete && bounds ? gradePoints(sum, bounds) : null;
+      var pass = null;
+      if (complete) { pass = bounds ? gradePasses[gp] === true : (passTotal === null ? null : sum >= passTotal - 1e-9); }
       document.getElementById("grade-points").textContent = gp === null ? "–" : gp;
-      document.getElementById("passed").textContent = gp === null ? "" : (gp >= 4 ? T("bestanden") : T("nicht bestanden"));
+      document.getElementById("passed").textContent = pass === null ? "" : (pass ? T("bestanden") : T("nicht bestanden"));
     }
     form.addEventListener("input", update);
   }
