@@ -31,9 +31,11 @@ from benger.web._render import HERE, lang_of, render
 from benger.web._security import SECURITY_HEADERS, CsrfError, Forbidden, LoginRequired
 from benger.web.viewer import mount_static as mount_viewer_static
 from benger.web.viewer import router as viewer_router
+from benger.web.workbench import ROUTERS as WORKBENCH_ROUTERS
 
-#: Every router of the app (the authorization test walks their routes); the results viewer is for organisers.
-ROUTERS = (_auth.router, _participant.router, _grading.router, _admin.router, viewer_router)
+#: Every router of the app (the authorization tests walk their routes); the results viewer is for organisers, the
+#: workbench (/orgs) for the members of each organisation.
+ROUTERS = (_auth.router, _participant.router, _grading.router, _admin.router, viewer_router, *WORKBENCH_ROUTERS)
 SESSION_COOKIE = "benger_session"
 _LOG = logging.getLogger(__name__)
 _HTTP_MESSAGES = {

@@ -132,3 +132,12 @@ def accept_invitation(store: Store, token: str, user_id: int, username: str) -> 
         )
         scope.audit(session, "accept", "member", str(user_id), role=invitation.role, username=username)
         return org.id
+
+
+def invitation_info(store: Store, token: str) -> tuple[OrgInfo, OrgRole]:
+    """The organisation and role an open invitation link offers; StudyError when unknown, used or expired."""
+    with store.session() as session:
+        invitation = invitation_of(session, token)
+        org = session.get(Organisation, invitation.organisation_id)
+        assert org is not None
+        return OrgInfo(org.id, org.name, org.slug), OrgRole(invitation.role)

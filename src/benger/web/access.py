@@ -39,7 +39,14 @@ from starlette.exceptions import HTTPException
 from benger.store import Store
 from benger.study._feedback import Feedback, feedback_submissions, own_feedback
 from benger.web._orgcore import ORG_POLICY, Member, NotFound, OrgCap, OrgInfo, OrgRole
-from benger.web._orgscope import OrgScope, accept_invitation, create_organisation, org_access, organisations_of
+from benger.web._orgscope import (
+    OrgScope,
+    accept_invitation,
+    create_organisation,
+    invitation_info,
+    org_access,
+    organisations_of,
+)
 from benger.web._security import Forbidden, LoginRequired, store_of, user_of
 
 __all__ = [
@@ -58,6 +65,7 @@ __all__ = [
     "accept_invitation",
     "create_organisation",
     "feedback_access",
+    "invitation_info",
     "org_access",
     "org_creator",
     "organisations_of",
