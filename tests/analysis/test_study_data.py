@@ -202,3 +202,18 @@ def test_analyze_leaderboard_is_the_leaderboard_of_the_store(tmp_path: Path) -> 
     assert got == expected and [g[0] for g in got] == ["b", "a"]  # b: 70, a: (50 + 60 + 70)/3 = 60
     assert StudyData.from_release is not None and table1_from_study(_synthetic()) is None
     store.close()
+
+
+def test_a_store_is_a_new_study_resampled_by_task(tmp_path: Path) -> None:
+    """Issue 24 item 2: data read from a store (benger analyze) resample RQ3 / RQ4 by task; the release keeps
+    the paper's rule (tests/analysis/test_rq34_task_unit.py has the numbers)."""
+    from benger.analysis._rq34 import metric_validity
+
+    store = _store_with_two_signatures_and_repeats(tmp_path / "unit.db")
+    data = StudyData.from_store(store)
+    assert data.resampling_unit == "task" and _synthetic().resampling_unit == "generation"
+    per_generation = metric_validity(data, n_boot=200)["per_generation"]
+    assert per_generation["inputs"]["resampling_unit"] == "task" and "the task" in per_generation["method"]
+    cell = per_generation["metrics"]["bleu"]
+    assert cell["n"] == 6 and cell["n_tasks"] == 3
+    store.close()

@@ -240,4 +240,5 @@ def study_from_store(
             "metric_signatures": signatures,
         },
         leaderboard=partial(leaderboard_from_store, store, metric_signatures=signatures),
+        resampling_unit="task",
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from benger.judge import grade_points, passed
 
@@ -145,6 +145,11 @@ class StudyContents:
     metrics_all: dict[str, dict[str, float]] = field(default_factory=dict)
     human_metrics: dict[str, dict[str, tuple[str | None, float]]] = field(default_factory=dict)
     zjs_superseded_dropped: dict[str, int] = field(default_factory=dict)
+    #: What the RQ3 / RQ4 bootstraps resample: ``generation`` (each generation, solution or annotation: the
+    #: paper's rule, kept for the release and ``benger reproduce``) or ``task`` (whole tasks with all their
+    #: generations, repetitions and solutions: a new study read from a store, ``benger analyze``), as the
+    #: leaderboard does (issue 24).
+    resampling_unit: Literal["generation", "task"] = "generation"
 
     # ------------------------------------------------------------ derived views
     def final_generations(self) -> list[GenScore]:

@@ -16,12 +16,24 @@ from benger.stats import (
     bootstrap_pearson_ci,
     bootstrap_tost,
     cluster_bootstrap_diff_ci,
+    cluster_bootstrap_mean_ci,
     named_rng,
     pearson,
     spearman,
 )
 
 TOST_MARGIN = 5.0
+#: How each resampling unit is named in a block's ``method`` (``StudyData.resampling_unit``).
+UNIT_TEXT = {
+    "generation": "resampling unit: each generation / solution / annotation (the paper's rule, kept for reproduce)",
+    "task": "resampling unit: the task (a new study: whole tasks resampled with all their generations, "
+    "repetitions and solutions, as the leaderboard does)",
+}
+
+
+def _tasks_of(data: StudyData, ids: list[str], task: dict[str, str]) -> list[str] | None:
+    """The task label of each id for a task-level bootstrap, or None under the paper's per-item rule."""
+    return [task[i] for i in ids] if data.resampling_unit == "task" else None
 
 
 def metric_vs_human(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> dict[str, Any]:
@@ -37,13 +49,19 @@ def metric_vs_human(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> di
             ids = [s for s in blind if s in values and (pool is None or data.solutions[s].pool == pool)]
             x, y = [values[s] for s in ids], [float(np.mean(blind[s])) for s in ids]
             rng = named_rng(seed, "rq3.metric_vs_human", metric, name)  # by name: other metrics never shift it
-            corr, low, high = bootstrap_pearson_ci(x, y, n_resamples=n_boot, seed=rng)
+            tasks = _tasks_of(data, ids, {s: data.solutions[s].task_id for s in ids})
+            corr, low, high = bootstrap_pearson_ci(x, y, n_resamples=n_boot, seed=rng, clusters=tasks)
             cells[name] = {"n": len(ids), "pearson": corr, "low": low, "high": high, "spearman": spearman(x, y)}
         table[metric] = cells
     return {
         "method": "Pearson (paired percentile bootstrap CI; each cell's generator seeded from the run seed and the "
-        "metric and group names) and Spearman of each metric vs the mean blind raw score",
-        "inputs": {"solutions_with_blind_reviews": len(blind), "n_boot": n_boot},
+        f"metric and group names; {UNIT_TEXT[data.resampling_unit]}) and Spearman of each metric vs the mean blind "
+        "raw score",
+        "inputs": {
+            "solutions_with_blind_reviews": len(blind),
+            "n_boot": n_boot,
+            "resampling_unit": "solution" if data.resampling_unit == "generation" else "task",
+        },
         "metrics": table,
     }
 
@@ -61,6 +79,11 @@ def metric_validity(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> di
         ids = [gid for gid in values if gid in judge]
         x, y = [values[g] for g in ids], [judge[g].raw for g in ids]
         per_gen[metric] = {"n": len(ids), "pearson": pearson(x, y), "spearman": spearman(x, y)}
+        tasks = _tasks_of(data, ids, {g: judge[g].task_id for g in ids})
+        if tasks is not None:  # a new study: r's interval over tasks (the paper prints none)
+            rng = named_rng(seed, "rq3.per_generation", metric)
+            _, low, high = bootstrap_pearson_ci(x, y, n_resamples=n_boot, seed=rng, clusters=tasks)
+            per_gen[metric] |= {"low": low, "high": high, "n_tasks": len(set(tasks))}
         by_sys: dict[str, list[float]] = defaultdict(list)
         for g in ids:
             by_sys[judge[g].system].append(values[g])
@@ -70,8 +93,15 @@ def metric_validity(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> di
         per_sys[metric] = {"n_systems": len(systems), "pearson": pearson(ms, js), "spearman": spearman(ms, js)}
     out: dict[str, Any] = {
         "per_generation": {
-            "method": "Pearson / Spearman of metric vs primary-judge raw over generations with both",
-            "inputs": {"generations": len(judge)},
+            "method": "Pearson / Spearman of metric vs primary-judge raw over generations with both"
+            + (
+                "; Pearson's 95% percentile bootstrap interval (each metric's generator named_rng(seed, "
+                f"'rq3.per_generation', metric); {UNIT_TEXT['task']})"
+                if data.resampling_unit == "task"
+                else " (no interval, as the paper)"
+            ),
+            "inputs": {"generations": len(judge)}
+            | ({"n_boot": n_boot, "resampling_unit": "task"} if data.resampling_unit == "task" else {}),
             "metrics": per_gen,
         },
         "per_system": {
@@ -115,19 +145,39 @@ def _iv(ci: Interval) -> dict[str, float | None]:
     return {"estimate": ci.estimate, "low": ci.low, "high": ci.high}
 
 
-def _group_ci(values: list[float], rng: np.random.Generator, n_boot: int) -> dict[str, Any]:
-    """``{n, mean, low, high}``: one group's mean with a 95% percentile bootstrap (None bounds when n < 2)."""
-    ci = bootstrap_mean_ci(values, n_resamples=n_boot, seed=rng)
-    return {"n": len(values), "mean": ci.estimate, "low": ci.low, "high": ci.high}
+def _group_ci(
+    values: list[float], rng: np.random.Generator, n_boot: int, tasks: list[str] | None = None
+) -> dict[str, Any]:
+    """``{n, mean, low, high}``: one group's mean with a 95% percentile bootstrap (None bounds when n < 2), over
+    whole tasks when ``tasks`` labels the values (then also ``n_tasks``)."""
+    if tasks is None:
+        ci = bootstrap_mean_ci(values, n_resamples=n_boot, seed=rng)
+        return {"n": len(values), "mean": ci.estimate, "low": ci.low, "high": ci.high}
+    ci = cluster_bootstrap_mean_ci(values, tasks, n_resamples=n_boot, seed=rng)
+    return {"n": len(values), "mean": ci.estimate, "low": ci.low, "high": ci.high, "n_tasks": len(set(tasks))}
+
+
+def _diff(a: list[_Obs], b: list[_Obs], rng: np.random.Generator, n_boot: int, unit: str) -> Interval:
+    """mean(a) - mean(b): iid two-sample bootstrap (the paper), or whole tasks resampled in each arm."""
+    va, vb = [o.value for o in a], [o.value for o in b]
+    if unit == "task":
+        return cluster_bootstrap_diff_ci(va, [o.task for o in a], vb, [o.task for o in b], n_resamples=n_boot, seed=rng)
+    return bootstrap_diff_ci(va, vb, n_resamples=n_boot, seed=rng)
 
 
 def cocreation_effect(
-    obs: list[_Obs], rng: np.random.Generator, n_boot: int, arm_rng: np.random.Generator | None = None
+    obs: list[_Obs],
+    rng: np.random.Generator,
+    n_boot: int,
+    arm_rng: np.random.Generator | None = None,
+    unit: str = "generation",
 ) -> dict[str, Any] | None:
     """Delta = mean(co-creation) - mean(traditional) with iid, participant-, task-cluster and paired bootstraps.
 
     With ``arm_rng`` (a stream of its own, so the delta intervals do not move) also ``arms: {arm: {n, mean, low,
-    high}}``: each arm's mean with a 95% percentile bootstrap (Figure 1)."""
+    high}}``: each arm's mean with a 95% percentile bootstrap (Figure 1). ``unit="task"`` (a new study): the
+    per-area deltas and the arms resample whole tasks instead of single observations (the iid, cluster and paired
+    intervals are named by their unit and stay as they are)."""
     a = [o for o in obs if o.condition == "co_creation"]
     b = [o for o in obs if o.condition == "traditional"]
     if len(a) < 2 or len(b) < 2:
@@ -162,20 +212,27 @@ def cocreation_effect(
         out["paired"] = {"n_participants": len(both), "estimate": None, "low": None, "high": None}
     by_area = {}
     for area in sorted({o.area for o in obs}):
-        xa = [o.value for o in a if o.area == area]
-        xb = [o.value for o in b if o.area == area]
-        if len(xa) >= 2 and len(xb) >= 2:
-            ci = bootstrap_diff_ci(xa, xb, n_resamples=n_boot, seed=rng)
+        oa = [o for o in a if o.area == area]
+        ob = [o for o in b if o.area == area]
+        if len(oa) >= 2 and len(ob) >= 2:
+            ci = _diff(oa, ob, rng, n_boot, unit)
             by_area[area] = {
-                "n": {"traditional": len(xb), "co_creation": len(xa)},
-                "mean": {"traditional": float(np.mean(xb)), "co_creation": float(np.mean(xa))},
+                "n": {"traditional": len(ob), "co_creation": len(oa)},
+                "mean": {
+                    "traditional": float(np.mean([o.value for o in ob])),
+                    "co_creation": float(np.mean([o.value for o in oa])),
+                },
                 "delta": ci.estimate,
                 "low": ci.low,
                 "high": ci.high,
             }
     out["by_area"] = by_area
     if arm_rng is not None:
-        out["arms"] = {"traditional": _group_ci(vb, arm_rng, n_boot), "co_creation": _group_ci(va, arm_rng, n_boot)}
+        ta, tb = ([o.task for o in a], [o.task for o in b]) if unit == "task" else (None, None)
+        out["arms"] = {
+            "traditional": _group_ci(vb, arm_rng, n_boot, tb),
+            "co_creation": _group_ci(va, arm_rng, n_boot, ta),
+        }
     return out
 
 
@@ -186,11 +243,19 @@ def cocreation(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> dict[st
     anns = [a for a in data.annotations if a.condition is not None]
     scored = [a for a in anns if a.judge_raw is not None and a.participant and a.task_id]
     complete = bool(anns) and len(scored) == len(anns)
+    unit = data.resampling_unit
+    per = "whole tasks in each arm" if unit == "task" else "single observations (iid)"
     out: dict[str, Any] = {
         "method": "Delta = mean(co-creation) - mean(traditional); 95% percentile bootstraps: iid two-sample, "
-        "participant- and task-cluster (clusters resampled per arm), paired over participants in both arms, per area; "
-        f"TOST: 90% bootstrap interval of co-creation minus flagship-tier generations within ±{TOST_MARGIN:g}",
-        "inputs": {"annotations_with_condition": len(anns), "with_judge_score": len(scored), "n_boot": n_boot},
+        "participant- and task-cluster (clusters resampled per arm), paired over participants in both arms, per area "
+        f"({per}); TOST: 90% bootstrap interval of co-creation minus flagship-tier generations within "
+        f"±{TOST_MARGIN:g} ({per}); arms and AI groups: {per}; {UNIT_TEXT[unit]}",
+        "inputs": {
+            "annotations_with_condition": len(anns),
+            "with_judge_score": len(scored),
+            "n_boot": n_boot,
+            "resampling_unit": unit,
+        },
         "source": "per_annotation" if complete else "unavailable",
         "reason": None
         if complete
@@ -205,16 +270,19 @@ def cocreation(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> dict[st
         _Obs(a.judge_raw, a.condition, a.participant, a.task_id, a.area or "")  # type: ignore[arg-type]
         for a in scored
     ]
-    effect = cocreation_effect(obs, rng, n_boot, arm_rng)
+    effect = cocreation_effect(obs, rng, n_boot, arm_rng, unit)
     if effect is not None:
-        flagship = [
-            g.raw
+        flag_gens = [
+            g
             for g in data.final_generations()
             if (m := data.systems.get(g.system)) is not None and m.tier == "flagship"
         ]
+        flagship = [g.raw for g in flag_gens]
         if flagship:
-            co = [o.value for o in obs if o.condition == "co_creation"]
-            t = bootstrap_tost(co, flagship, margin=TOST_MARGIN, n_resamples=n_boot, seed=rng)
+            co_obs = [o for o in obs if o.condition == "co_creation"]
+            co = [o.value for o in co_obs]
+            clusters = ([o.task for o in co_obs], [g.task_id for g in flag_gens]) if unit == "task" else None
+            t = bootstrap_tost(co, flagship, margin=TOST_MARGIN, n_resamples=n_boot, seed=rng, clusters=clusters)
             effect["tost_vs_flagship"] = {
                 "a_n": len(co),
                 "b_n": len(flagship),
@@ -233,14 +301,20 @@ def cocreation(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> dict[st
         sol = data.solutions[sid]
         if sol.condition:
             hobs.append(_Obs(float(np.mean(vals)), sol.condition, sol.author or sid, sol.task_id, sol.area or ""))
-    bh = cocreation_effect(hobs, rng, n_boot, arm_rng)
+    bh = cocreation_effect(hobs, rng, n_boot, arm_rng, unit)
     if bh is not None:
         bh["method"] = "per human pick the mean blind raw; same bootstraps as the judge-based estimate"
         bh["inputs"] = {"human_picks_with_blind_reviews": len(hobs), "n_boot": n_boot}
         bh["source"] = "per_annotation"
     out["blind_human"] = bh
-    gens = [(g.raw, data.systems.get(g.system)) for g in data.final_generations() if g.raw is not None]
-    pooled = [float(r) for r, _ in gens]
-    flag = [float(r) for r, m in gens if m is not None and m.tier == "flagship"]
-    out["ai"] = {k: _group_ci(v, arm_rng, n_boot) for k, v in (("pooled", pooled), ("flagship", flag)) if v}
+    gens = [g for g in data.final_generations() if g.raw is not None]
+    groups = {
+        "pooled": gens,
+        "flagship": [g for g in gens if (m := data.systems.get(g.system)) is not None and m.tier == "flagship"],
+    }
+    out["ai"] = {
+        k: _group_ci([float(g.raw) for g in v], arm_rng, n_boot, [g.task_id for g in v] if unit == "task" else None)
+        for k, v in groups.items()
+        if v
+    }
     return out

@@ -8,8 +8,15 @@ from typing import NamedTuple
 import numpy as np
 from scipy import stats as sps
 
-from benger.stats._clean import check_confidence, check_resamples, clean_pairs, is_missing, to_float_array
-from benger.stats._intervals import resample_index_chunks
+from benger.stats._clean import (
+    check_confidence,
+    check_resamples,
+    clean_pairs,
+    is_missing,
+    keep_mask,
+    to_float_array,
+)
+from benger.stats._intervals import resample_cluster_sums, resample_index_chunks
 
 Values = Sequence[float | None] | np.ndarray
 MIN_PAIRS = 3
@@ -192,6 +199,20 @@ def kappa_undefined_reason(a: Sequence[object], b: Sequence[object]) -> str | No
     return None
 
 
+def _cluster_pearsons(x: np.ndarray, y: np.ndarray, clusters: Sequence[str], n_resamples: int,
+                      rng: np.random.Generator) -> np.ndarray:  # fmt: skip
+    """Pearson r of each cluster-bootstrap resample (``resample_cluster_sums`` of the centred moments); a
+    resample with a constant side (r undefined) is dropped."""
+    dx, dy = x - x.mean(), y - y.mean()
+    columns = [np.ones_like(dx), dx, dy, dx * dx, dy * dy, dx * dy]
+    parts = []
+    for n, sx, sy, sxx, syy, sxy in resample_cluster_sums(columns, clusters, n_resamples, rng):
+        vx, vy, cov = sxx - sx * sx / n, syy - sy * sy / n, sxy - sx * sy / n
+        ok = (vx > ROUNDING * sxx) & (vy > ROUNDING * syy)
+        parts.append(np.clip(cov[ok] / np.sqrt(vx[ok] * vy[ok]), -1.0, 1.0))
+    return np.concatenate(parts)
+
+
 def bootstrap_pearson_ci(
     a: Values,
     b: Values,
@@ -199,15 +220,38 @@ def bootstrap_pearson_ci(
     confidence: float = 0.95,
     n_resamples: int = 2000,
     seed: int | np.random.Generator | None = 0,
+    clusters: Sequence[str] | None = None,
 ) -> tuple[float | None, float | None, float | None]:
-    """Pearson r with a paired percentile bootstrap CI (pairs resampled together; degenerate resamples dropped)."""
+    """Pearson r with a paired percentile bootstrap CI (pairs resampled together; degenerate resamples dropped).
+
+    ``clusters`` (one label per pair, e.g. its task): whole clusters are resampled with their pairs (the cluster
+    bootstrap of ``benger.stats._intervals``), so a task's repetitions stay one unit; fewer than 2 clusters give
+    no interval. Pairs with a missing side are dropped with their label."""
     check_resamples(n_resamples)
     check_confidence(confidence)
+    labels: list[str] | None = None
+    if clusters is not None:
+        if len(clusters) != len(a):
+            raise ValueError(f"bootstrap_pearson_ci: {len(a)} pairs but {len(clusters)} cluster labels")
+        keep = keep_mask(a) & keep_mask(b)
+        labels = [str(c) for c, k in zip(clusters, keep, strict=True) if k]
     x, y = complete_pairs(a, b)
     r = pearson(x, y)
     if r is None:
         return None, None, None
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    if labels is not None and len(set(labels)) < 2:
+        return r, None, None
+    rs = _iid_pearsons(x, y, n_resamples, rng) if labels is None else _cluster_pearsons(x, y, labels, n_resamples, rng)
+    if rs.size == 0:
+        return r, None, None
+    alpha = (1 - confidence) / 2
+    low, high = np.percentile(rs, [100 * alpha, 100 * (1 - alpha)])
+    return r, float(low), float(high)
+
+
+def _iid_pearsons(x: np.ndarray, y: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """Pearson r of each iid resample of the pairs; a resample with a constant side (r undefined) is dropped."""
     parts = []
     for idx in resample_index_chunks(x.size, n_resamples, rng):
         xs, ys = x[idx], y[idx]
@@ -216,9 +260,4 @@ def bootstrap_pearson_ci(
         ys = ys[ok] - ys[ok].mean(axis=1, keepdims=True)
         den = np.sqrt((xs * xs).sum(axis=1) * (ys * ys).sum(axis=1))
         parts.append(np.clip((xs * ys).sum(axis=1) / den, -1.0, 1.0))
-    rs = np.concatenate(parts)
-    if rs.size == 0:
-        return r, None, None
-    alpha = (1 - confidence) / 2
-    low, high = np.percentile(rs, [100 * alpha, 100 * (1 - alpha)])
-    return r, float(low), float(high)
+    return np.concatenate(parts)

@@ -259,15 +259,24 @@ def _clean_clustered(values: Numbers, clusters: Sequence[str], what: str) -> tup
     return arr, [str(c) for c, k in zip(clusters, keep, strict=True) if k], int((~keep).sum())
 
 
+def resample_cluster_sums(
+    columns: Sequence[np.ndarray], clusters: Sequence[str], n_resamples: int, rng: np.random.Generator
+) -> Iterator[list[np.ndarray]]:
+    """The cluster bootstrap (whole clusters drawn with replacement, e.g. a task with its repetitions): per
+    block of resamples (:func:`resample_index_chunks` over the clusters, in label order), each column's sum over
+    the drawn clusters' rows. ``columns`` are float arrays aligned with ``clusters``; a statistic that is a
+    function of sums (a pooled mean, a Pearson r) is computed from them without expanding the rows."""
+    labels, inverse = np.unique(np.asarray(clusters, dtype=object).astype(str), return_inverse=True)
+    sums = [np.bincount(inverse, weights=column, minlength=labels.size) for column in columns]
+    for idx in resample_index_chunks(labels.size, n_resamples, rng):
+        yield [s[idx].sum(axis=1) for s in sums]
+
+
 def _cluster_means(
     values: np.ndarray, clusters: Sequence[str], n_resamples: int, rng: np.random.Generator
 ) -> np.ndarray:
-    labels, inverse = np.unique(np.asarray(clusters, dtype=object).astype(str), return_inverse=True)
-    sums = np.bincount(inverse, weights=values, minlength=labels.size)
-    counts = np.bincount(inverse, minlength=labels.size).astype(float)
-    return np.concatenate(
-        [sums[i].sum(axis=1) / counts[i].sum(axis=1) for i in resample_index_chunks(labels.size, n_resamples, rng)]
-    )
+    blocks = resample_cluster_sums([values, np.ones_like(values)], clusters, n_resamples, rng)
+    return np.concatenate([total / count for total, count in blocks])
 
 
 def cluster_bootstrap_mean_ci(
@@ -354,10 +363,17 @@ def bootstrap_tost(
     alpha: float = 0.05,
     n_resamples: int = DEFAULT_RESAMPLES,
     seed: Seed = DEFAULT_SEED,
+    clusters: tuple[Sequence[str], Sequence[str]] | None = None,
 ) -> TostResult:
     """Two one-sided tests by bootstrap: equivalent iff the alpha and 1 − alpha percentiles lie inside ±margin
-    (never equivalent when the interval is undefined)."""
-    interval = bootstrap_diff_ci(a, b, confidence=1 - 2 * alpha, n_resamples=n_resamples, seed=seed)
+    (never equivalent when the interval is undefined). ``clusters`` (a label per value of ``a`` and of ``b``):
+    whole clusters are resampled in each arm (:func:`cluster_bootstrap_diff_ci`), else each value (iid)."""
+    level = 1 - 2 * alpha
+    if clusters is not None:
+        interval = cluster_bootstrap_diff_ci(a, clusters[0], b, clusters[1], confidence=level,
+                                             n_resamples=n_resamples, seed=seed)  # fmt: skip
+    else:
+        interval = bootstrap_diff_ci(a, b, confidence=level, n_resamples=n_resamples, seed=seed)
     low, high = interval.low, interval.high
     equivalent = low is not None and high is not None and low > -margin and high < margin
     return TostResult(interval.estimate, low, high, margin, bool(equivalent))

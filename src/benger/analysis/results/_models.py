@@ -202,7 +202,8 @@ class MetricCorrelations(Block):
 class MetricVsHuman(Block):
     """Each metric vs the mean blind raw per solution: ``metrics: {metric: {human_authored | llm_generated | pooled:
     {n, pearson, low, high, spearman}}}``; paired bootstrap, each cell's generator named_rng(seed,
-    "rq3.metric_vs_human", metric, group)."""
+    "rq3.metric_vs_human", metric, group); resampling unit the solution (the paper's rule, reproduce) or the task
+    (a new study: ``inputs.resampling_unit``)."""
 
     metrics: dict[str, dict[str, Row]]
 
@@ -250,9 +251,10 @@ class BlindHumanEffect(Effect, Block):
 
 class CoCreation(Block):
     """RQ4: Delta = mean(co-creation) - mean(traditional) with iid, cluster and paired bootstraps and a TOST against
-    the flagship tier. With the release only, ``source`` is unavailable and ``judge`` null (the primary-judge scores
-    of the 220 human solutions are not released); ``judge_picks`` (the validation picks) and ``blind_human`` are
-    computed."""
+    the flagship tier; in a new study (``inputs.resampling_unit`` task) the per-area deltas, the TOST, the arms and
+    the AI groups resample whole tasks (``n_tasks``), in reproduce single observations (the paper's rule). With
+    the release only, ``source`` is unavailable and ``judge`` null (the primary-judge scores of the 220 human
+    solutions are not released); ``judge_picks`` (the validation picks) and ``blind_human`` are computed."""
 
     judge: Effect | None = Field(description="all human solutions with a condition have a judge score")
     judge_picks: Effect | None = Field(description="otherwise: only the solutions that have one")

@@ -90,12 +90,16 @@ class GroupCell(RowModel):
 
 class MetricCorrelation(RowModel):
     """One metric against the judge: ``n`` pairs (per generation) or ``n_systems`` (per system), Pearson and
-    Spearman."""
+    Spearman; per generation in a new study (a store) also Pearson's 95% interval over ``n_tasks`` tasks (whole
+    tasks resampled), which the paper does not print."""
 
     n: int | None = None
     n_systems: int | None = None
     pearson: float | None = None
     spearman: float | None = None
+    low: float | None = None
+    high: float | None = None
+    n_tasks: int | None = None
 
 
 # ---------------------------------------------------------------- RQ4
