@@ -1,0 +1,150 @@
+"""The workbench in Debian Chromium: an organiser of the platform creates an organisation, invites an organiser
+who accepts the link in another browser, uploads a corpus with one bad line (the message names the line and
+field), then a good one, opens a task, uploads a rubric and attaches the paper's; every page type of the
+workbench is axe-core clean (no serious or critical WCAG 2.1 A/AA violation)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import uvicorn
+from study_helpers import PASSWORD, user
+from test_browser import CHROMIUM, _axe_source, _violations
+
+from benger.store import Store, open_store
+from benger.web import create_app
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+sync_api = pytest.importorskip("playwright.sync_api")
+GOOD = '{"task_id": "f1", "area": "Zivilrecht", "title": "Fahrrad", "facts": "A kauft.", "reference": "§ 433 BGB."}\n'
+BAD = GOOD + GOOD.replace("f1", "f2").replace("Zivilrecht", "Kirchenrecht")
+RUBRIC = Path(__file__).resolve().parents[2] / "src/benger/judge/rubrics/falloesung.yaml"
+
+
+@dataclass
+class Site:
+    store: Store
+    url: str
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    store = open_store(tmp_path_factory.mktemp("workbench") / "benger.db")
+    user(store, "admin", "admin")
+    user(store, "orga", "participant")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(store), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    yield Site(store, f"http://127.0.0.1:{port}")
+    server.should_exit = True
+    thread.join(10)
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    if not CHROMIUM.exists():
+        pytest.skip("browser tests need Debian chromium at /usr/bin/chromium")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--no-sandbox", "--headless", "--disable-background-networking", "--disable-gpu"],
+        )
+        yield b
+        b.close()
+
+
+def _login(browser: object, site: Site, username: str) -> object:
+    page = browser.new_context().new_page()  # type: ignore[attr-defined]
+    page.set_default_timeout(15_000)
+    page.goto(site.url + "/login")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_load_state()
+    return page
+
+
+def test_organisation_corpus_and_rubric_walk_is_accessible(browser: object, site: Site, tmp_path: Path) -> None:
+    axe = _axe_source()
+    problems: dict[str, list[str]] = {}
+
+    def check(page: object, what: str) -> None:
+        found = _violations(page, axe)
+        if found:
+            problems[what] = found
+
+    admin = _login(browser, site, "admin")
+    admin.goto(site.url + "/orgs")  # type: ignore[attr-defined]
+    check(admin, "organisations")
+    admin.fill("#new-org input[name=name]", "Lehrstuhl für Zivilrecht")  # type: ignore[attr-defined]
+    admin.click("#new-org button[type=submit]")  # type: ignore[attr-defined]
+    admin.wait_for_selector("#org-links")  # type: ignore[attr-defined]
+    org_url = admin.url  # type: ignore[attr-defined]
+    check(admin, "organisation")
+    admin.goto(org_url + "/members")  # type: ignore[attr-defined]
+    admin.select_option("#invite select[name=role]", "organiser")  # type: ignore[attr-defined]
+    admin.click("#invite button[type=submit]")  # type: ignore[attr-defined]
+    link = admin.input_value("#invitation-link")  # type: ignore[attr-defined]
+    assert "/orgs/join/" in link
+    check(admin, "members")
+
+    orga = _login(browser, site, "orga")
+    orga.goto(link)  # type: ignore[attr-defined]
+    assert "Lehrstuhl für Zivilrecht" in orga.inner_text("#invitation")  # type: ignore[attr-defined]
+    check(orga, "invitation")
+    orga.click("#accept")  # type: ignore[attr-defined]
+    orga.wait_for_selector("#org-links")  # type: ignore[attr-defined]
+    assert "Organisator*in" in orga.inner_text("#org-nav")  # type: ignore[attr-defined]
+
+    bad = tmp_path / "faelle.jsonl"
+    bad.write_text(BAD, encoding="utf-8")
+    orga.goto(org_url + "/corpora")  # type: ignore[attr-defined]
+    orga.set_input_files("#upload input[type=file]", str(bad))  # type: ignore[attr-defined]
+    orga.click("#upload button[type=submit]")  # type: ignore[attr-defined]
+    shown = orga.inner_text("#problems")  # type: ignore[attr-defined]
+    assert "line 2, field 'area'" in shown and "unknown area 'Kirchenrecht'" in shown
+    check(orga, "corpora with problems")
+    assert site.store.corpus_names() == []
+    bad.write_text(GOOD, encoding="utf-8")
+    orga.set_input_files("#upload input[type=file]", str(bad))  # type: ignore[attr-defined]
+    orga.click("#upload button[type=submit]")  # type: ignore[attr-defined]
+    orga.wait_for_selector("#notice")  # type: ignore[attr-defined]
+    check(orga, "corpora")
+    orga.click("#corpora a")  # type: ignore[attr-defined]
+    orga.wait_for_selector("#attach")  # type: ignore[attr-defined]
+    orga.select_option("#attach select", "builtin:falloesung")  # type: ignore[attr-defined]
+    orga.click("#attach button[type=submit]")  # type: ignore[attr-defined]
+    assert "Rubrik: falloesung" in orga.inner_text("#corpus-facts")  # type: ignore[attr-defined]
+    check(orga, "corpus")
+    orga.click("#tasks a")  # type: ignore[attr-defined]
+    assert "§ 433 BGB." in orga.inner_text("#reference")  # type: ignore[attr-defined]
+    check(orga, "task")
+    orga.goto(org_url + "/rubrics")  # type: ignore[attr-defined]
+    orga.set_input_files("#rubric-upload input[type=file]", str(RUBRIC))  # type: ignore[attr-defined]
+    orga.click("#rubric-upload button[type=submit]")  # type: ignore[attr-defined]
+    orga.wait_for_selector("#dimensions")  # type: ignore[attr-defined]
+    check(orga, "rubric")
+    orga.goto(org_url + "/rubrics")  # type: ignore[attr-defined]
+    check(orga, "rubrics")
+    orga.goto(org_url + "/audit")  # type: ignore[attr-defined]
+    actions = orga.inner_text("#audit")  # type: ignore[attr-defined]
+    assert all(word in actions for word in ("create", "invite", "accept", "import", "attach-rubric"))
+    check(orga, "audit log")
+    orga.goto(site.url + "/orgs/join/kein-link")  # type: ignore[attr-defined]
+    check(orga, "invalid invitation")
+    orga.goto(site.url + "/lang/en?next=" + org_url.replace(site.url, "") + "/corpora")  # type: ignore[attr-defined]
+    assert "Upload a corpus" in orga.inner_text("#upload")  # type: ignore[attr-defined]
+    check(orga, "corpora in English")
+    assert problems == {}
