@@ -141,5 +141,19 @@ def test_release_demo_end_to_end_with_a_stub_model(
             picks = [p for p in load_release(release_dir).picks if p.task_id == case.task_id]
             llm_pick = next(p.subject_id for p in picks if p.subject_type == "model")
             assert llm_pick in judged  # the LLM pick's released generation, judged by the demo judge
+        # issue 24: the demo stored its judge's validation, and the local judge's rows carry that verdict
+        from benger.analysis import leaderboard_from_store
+        from benger.analysis.leaderboard import judge_status
+
+        (validation,) = [v for v in store.judge_validations() if v.judge == "stub-local (judge)"]
+        status = judge_status(validation.judge, validation.judge_config_hash, store=store)
+        rows = [r for r in leaderboard_from_store(store).rows if r.judge == "stub-local (judge)"]
+        assert rows and status.state != "not validated"
+        # the Benchathon rows are the validated configuration; the Grundprinzipien rows (another rubric, so another
+        # judge config hash) carry the same judge's verdict and say which configuration it is about
+        assert {r.corpus for r in rows if r.judge_status == status.label} == {"benchathon"}
+        assert all((r.judge_status or "").startswith(status.label) for r in rows)
+        assert {r.scores_meaningful for r in rows} == {status.meaningful}
+        assert status.meaningful == (status.state != "failed") and status.label in result.output
     finally:
         store.close()
