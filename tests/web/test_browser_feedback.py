@@ -265,3 +265,26 @@ def test_a_participant_reads_its_own_feedback(browser: object, site: Site) -> No
     assert _violations(page, source) == []
     answer = page.goto(f"{site.url}/studies/{world.study}/feedback/{other_id}")  # type: ignore[attr-defined]
     assert answer.status == 404 and "Lösung P1" not in page.content()  # type: ignore[attr-defined]
+
+
+def test_the_sachverhalt_sits_beside_the_editor_and_the_status_stays_in_view(browser: object, site: Site) -> None:
+    context = browser.new_context(viewport={"width": 1400, "height": 900})  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(site.url + "/login")
+    page.fill("input[name=username]", "participant")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_load_state()
+    page.goto(f"{site.url}/studies/{site.world.live}/tasks/1")
+    page.click("form[action$='/tasks/1/start'] button")
+    page.wait_for_selector("#countdown")
+    facts, editor = page.locator(".work-facts").bounding_box(), page.locator("#text").bounding_box()
+    assert facts is not None and editor is not None
+    assert facts["x"] + facts["width"] <= editor["x"]  # side by side, the Sachverhalt on the left
+    assert facts["y"] < editor["y"] + editor["height"] and editor["y"] < facts["y"] + facts["height"]
+    assert page.evaluate("() => getComputedStyle(document.querySelector('.work-facts')).resize") == "horizontal"
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    status = page.locator("#autosave-status").bounding_box()
+    assert status is not None and 0 <= status["y"] < 900  # the autosave status stays on screen
+    context.close()
