@@ -26,9 +26,9 @@ leaves them out (the release's manuscript: n = 15, 66.6). The board says which (
 
 Modules, lowest first (no module imports one above it): ``model`` (rows, board, constants) <- ``context`` (the
 :class:`LeaderboardContext`: scope, CI settings, switches) <- ``identity``, ``metrics``, ``sums``, ``ranking``,
-``heap`` <- ``build`` (the one aggregation) <- ``records`` / ``store`` (its two input paths); ``render`` (CSV,
-JSON, Markdown, rich) and ``table1`` (results.json's Table 1 block) read a finished board; ``validity`` gives a
-judge's status (:func:`judge_status`, also for the viewer).
+``heap``, ``intervals`` (a row's CI, the board's CI sentence) <- ``build`` (the one aggregation) <- ``records`` /
+``store`` (its two input paths); ``render`` (CSV, JSON, Markdown, rich) and ``table1`` (results.json's Table 1
+block) read a finished board; ``validity`` gives a judge's status (:func:`judge_status`, also for the viewer).
 """
 
 import sys

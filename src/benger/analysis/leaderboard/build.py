@@ -13,14 +13,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar, Union
 
-import numpy as np
-
 from benger import __version__
-from benger.analysis.leaderboard.context import CiSettings, LeaderboardContext
+from benger.analysis.leaderboard.context import LeaderboardContext
 from benger.analysis.leaderboard.heap import heap_frozen
 from benger.analysis.leaderboard.identity import identities
+from benger.analysis.leaderboard.intervals import Interval, ci_method, cis, proportion_cis
 from benger.analysis.leaderboard.metrics import MetricMean
-from benger.analysis.leaderboard.model import NOT_RANKED, POOLED, RAW_SCALE, Leaderboard, LeaderboardRow
+from benger.analysis.leaderboard.model import NOT_RANKED, POOLED, Leaderboard, LeaderboardRow
 from benger.analysis.leaderboard.ranking import mark_comparable, rank
 from benger.analysis.leaderboard.sums import (
     GroupKey,
@@ -35,14 +34,11 @@ from benger.analysis.leaderboard.sums import (
 from benger.analysis.leaderboard.validity import JudgeStatus, judge_status
 from benger.corpora._release import RELEASE_JUDGE_CONFIG_HASH
 from benger.metrics._answers import accuracy
-from benger.stats import MIN_INTERVAL_N, NO_INTERVAL, best_method, bootstrap_mean_cis, mean_ci, proportion_ci
-from benger.stats._mean_ci import describe
 from benger.store._aggregate import Answer, ConfigProvenance, GenerationCount, MetricGroupMean
 from benger.store._aggregate_items import ItemScore, RowSums
 from benger.store._validations import JudgeValidation
 
 ItemSource = Union[Sequence[ItemScore], Callable[[], Sequence[ItemScore]]]  # noqa: UP007  (a runtime alias)
-Interval = tuple[Any, Any, Any]  # low, high, the method used (None: no interval)
 
 
 @dataclass(frozen=True)
@@ -90,41 +86,6 @@ def _group_labels(groups: Mapping[GroupKey, RowSums]) -> dict[JudgeKey, str]:
         (judge, jhash, rubric): f"{judge} [{jhash[:8]}, {rubric}]" if judge in split else judge
         for judge, jhash, rubric in {jkey for _, jkey in groups}
     }
-
-
-def resolved(method: str, n: int) -> str:
-    """The method a row of ``n`` values gets: ``auto`` by simulated coverage (``best_method``), ``bootstrap`` is
-    ``percentile``."""
-    if method == "auto":
-        return best_method(n)
-    return "percentile" if method == "bootstrap" else method
-
-
-def _cis(rows: Sequence[list[float]], settings: CiSettings) -> list[Interval]:
-    """The CI ends and method per row (``None`` ends for n < 3). The percentile rows share one seed, so rows of
-    one size share their resample indices (``bootstrap_mean_cis``: the same numbers as one ``bootstrap_mean_ci``
-    per row)."""
-    out: list[Interval] = [(None, None, None)] * len(rows)
-    wanted = [k for k, scores in enumerate(rows) if len(scores) >= MIN_INTERVAL_N]
-    kinds = {k: resolved(settings.method, len(rows[k])) for k in wanted}
-    confidence = settings.confidence
-    percentile = [k for k in wanted if kinds[k] == "percentile"]
-    values = [np.asarray(rows[k], dtype=float) for k in percentile]  # arrays skip the per-value missing check
-    found = bootstrap_mean_cis(values, confidence=confidence, n_resamples=settings.n_resamples, seed=settings.seed)
-    for k, interval in zip(percentile, found, strict=True):
-        out[k] = (interval.low, interval.high, "percentile")
-    for k in wanted:
-        if kinds[k] != "percentile":
-            interval, used = mean_ci(
-                np.asarray(rows[k], dtype=float),
-                kinds[k],
-                confidence=confidence,
-                n_resamples=settings.n_resamples,
-                seed=settings.seed,
-                bounds=RAW_SCALE,
-            )
-            out[k] = (interval.low, interval.high, used)
-    return out
 
 
 def _moved(items: Sequence[ItemScore], remap: Mapping[RowKey, RowKey]) -> list[ItemScore]:
@@ -237,21 +198,8 @@ def build(inputs: BoardInputs, context: LeaderboardContext) -> Leaderboard:
                 statuses[key] = judge_status(*key, inputs.validations)
             r["judge_status"], r["scores_meaningful"] = statuses[key].label, statuses[key].meaningful
     for r in raw:
-        _proportion_cis(r, context, answer_tasks.get((r["system"], r["config_hash"], r["corpus"]), 0))
+        proportion_cis(r, context, answer_tasks.get((r["system"], r["config_hash"], r["corpus"]), 0))
     return _board(raw, inputs, context)
-
-
-def _proportion_cis(row: dict[str, Any], context: LeaderboardContext, answer_tasks: int) -> None:
-    """Wilson intervals of the pass rate and the Ja/Nein accuracy, over tasks where a row has repetitions."""
-    ci = context.ci
-    for share, n, n_tasks, low, high in (
-        (row["pass_rate"], row.pop("_pass_n"), row["tasks"], "pass_ci_low", "pass_ci_high"),
-        (row["accuracy"], row["answer_items"], answer_tasks, "accuracy_ci_low", "accuracy_ci_high"),
-    ):
-        units = n_tasks if ci.unit == "task" and 0 < n_tasks < n else n
-        if share is not None and units:
-            interval = proportion_ci(share * units, units, confidence=ci.confidence)
-            row[low], row[high] = interval.low, interval.high
 
 
 _EMPTY = RowSums("", "", "", "", "", "", "ok", 0, 0.0, 0.0, 0, 0, 0, 0, 0.0, 0, 0.0)
@@ -273,7 +221,7 @@ def _board(raw: list[dict[str, Any]], inputs: BoardInputs, context: LeaderboardC
         rows=rows,
         ranking=ranking,
         ci=ci.method,
-        ci_method=_ci_method(ci),
+        ci_method=ci_method(ci),
         seed=ci.seed,
         n_resamples=ci.n_resamples,
         confidence=ci.confidence,
@@ -357,7 +305,7 @@ def _intervals(
         for it in load():
             by_group[((it.system, it.config_hash, it.corpus), judge_key(it, context.pool_judges))].append(it)
         scores = [unit_scores([it for it in by_group[key] if it.n_scored], ci.unit) for key in pending]
-        intervals.update(zip(pending, _cis(scores, ci), strict=True))
+        intervals.update(zip(pending, cis(scores, ci), strict=True))
     return intervals, by_group
 
 
@@ -419,21 +367,3 @@ def _superseded_remap(
         if len(others) == 1:
             remap[rk] = others[0]
     return remap
-
-
-def _ci_method(ci: CiSettings) -> str:
-    """The board's CI sentence: method (``auto``: which per n), resampling unit, and the n < 3 rule."""
-    unit = (
-        "resampling unit: the generation (the paper's rule)"
-        if ci.unit == "generation"
-        else "resampling unit: the task (a task's repetitions and judge repeats nested in it)"
-    )
-    tail = f"{unit}; rows with fewer than {MIN_INTERVAL_N} units: {NO_INTERVAL}"
-    if ci.method == "auto":
-        level = f"{100 * ci.confidence:g}%"
-        return (
-            f"{level} interval chosen per row by simulated coverage at its n (benger.stats.COVERAGE: the method "
-            f"closest to 95 %; B = {ci.n_resamples}, seed {ci.seed} where resampled); {tail}"
-        )
-    named = describe(resolved(ci.method, 0), ci.confidence, ci.n_resamples, ci.seed)
-    return f"{named.replace('the scale', '0–100')}; {tail}"
