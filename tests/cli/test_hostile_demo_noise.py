@@ -35,7 +35,7 @@ def test_the_vocabulary_load_writes_nothing_to_the_terminal(tmp_path: Path, rele
 def test_native_writes_to_fd_2_are_silenced_and_restored() -> None:
     code = (
         "import os, sys\n"
-        "from benger.pipeline._fit import _native_stderr_silenced\n"
+        "from benger.llm._llama import _native_stderr_silenced\n"
         "with _native_stderr_silenced():\n"
         "    os.write(2, b'native noise\\n')\n"
         "os.write(2, b'after\\n')\n"

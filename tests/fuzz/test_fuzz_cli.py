@@ -43,11 +43,13 @@ _EXTRA = {("inspect-solution",): ["--generation", "g1"], ("validate-judge",): ["
 _REQUIRED_VALUES = {"role": "reviewer", "corpus": "demo", "source": "demo", "out": "out-unused"}
 
 
-def _args_for(path: tuple[str, ...], command: Any, tmp: Path) -> list[str]:
-    """Values for the required parameters of a command (the bad part of a case is added by the test)."""
+def _args_for(path: tuple[str, ...], command: Any, tmp: Path, with_config: bool = False) -> list[str]:
+    """Values for the required parameters of a command (the bad part of a case is added by the test); with
+    ``with_config`` also the run config of a command whose config is optional (``run``/``estimate`` take
+    ``--model`` instead)."""
     args: list[str] = []
     for param in command.params:
-        if not param.required:
+        if not param.required and not (with_config and param.name == "config"):
             continue
         value = str(tmp / "missing.yaml") if param.name in ("config",) else _REQUIRED_VALUES.get(param.name, "1")
         if param.name == "out":  # --out creates its folder when checked: keep it in tmp
@@ -82,12 +84,14 @@ def test_missing_required_parameters(path: tuple[str, ...], command: Any) -> Non
 @pytest.mark.parametrize("path", WITH_DB, ids=" ".join)
 @pytest.mark.parametrize("db", ["postgresql+psycopg://::::/", "sqlite://"])
 def test_every_store_command_refuses_bad_store_urls(
-    path: tuple[str, ...], db: str, tmp_path: Path, release_dir: Path
+    path: tuple[str, ...], db: str, tmp_path: Path, release_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # every other input is good (a valid run config, the real release), so the store is the one bad input
+    # every other input is good (a valid run config, the real release, the API judge's key variable set), so the
+    # store is the one bad input
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-fuzz-never-sent")
     command = dict(COMMANDS)[path]
     (tmp_path / "missing.yaml").write_text("corpora: [demo]\nsystems: [qwen2.5-0.5b-instruct]\n", encoding="utf-8")
-    args = [*path, *_args_for(path, command, tmp_path), *_EXTRA.get(path, []), "--db", db]
+    args = [*path, *_args_for(path, command, tmp_path, with_config=True), *_EXTRA.get(path, []), "--db", db]
     if any(p.name == "release" and not p.required for p in command.params):
         args += ["--release", str(release_dir)]
     check_rejected(invoke(args, stdin="\n"), ["store URL", "store needs an SQLite file"])

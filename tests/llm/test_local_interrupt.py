@@ -108,3 +108,26 @@ def test_sigint_mid_call_stops_within_two_seconds_and_the_rerun_resumes(tmp_path
     rerun = subprocess.run([*command, "--limit", "1"], env=env, capture_output=True, text=True, timeout=600)
     assert rerun.returncode == 0, rerun.stderr
     assert len(_generations(db)) >= 1
+
+
+def test_concurrent_llama_loads_leave_stderr_in_place() -> None:
+    """A vocabulary load for the context-fit check and a model load in two threads at once: llama-cpp-python's
+    ``verbose=False`` swaps sys.stderr for /dev/null around each and restores what it found, so interleaved loads
+    left sys.stderr on /dev/null and the "interrupted" message of Ctrl-C was never seen (CI, 2026-12-01)."""
+    code = (
+        "import sys, threading\n"
+        "from benger.llm import model_path\n"
+        "from benger.llm._llama import LlamaKey, load_llama\n"
+        "from benger.pipeline._fit import token_counter\n"
+        "from benger.schema import SystemConfig\n"
+        "system = SystemConfig(name='s', provider='local', model='smollm2-135m')\n"
+        "path = str(model_path('smollm2-135m'))\n"
+        "jobs = [lambda: [token_counter(system) for _ in range(30)] for _ in range(2)]\n"
+        "jobs.append(lambda: [load_llama(LlamaKey(path, 256 + 64 * i, 64)) for i in range(12)])\n"
+        "threads = [threading.Thread(target=job) for job in jobs]\n"
+        "[t.start() for t in threads]; [t.join() for t in threads]\n"
+        "print('still here', file=sys.stderr)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines()[-1:] == ["still here"], proc.stderr

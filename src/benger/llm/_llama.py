@@ -20,9 +20,11 @@ from __future__ import annotations
 import atexit
 import math
 import os
+import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -210,6 +212,10 @@ class Aborted(Exception):
 
 
 _instances: dict[LlamaKey, LlamaHandle] = {}
+#: held by every llama.cpp load in the process: llama-cpp-python's ``verbose=False`` swaps ``sys.stdout``/
+#: ``sys.stderr`` and file descriptors 1/2 for /dev/null around a load and puts back what it found, so two loads in
+#: two threads at once (a vocabulary for the context-fit check, the model for the call) left ``sys.stderr`` on
+#: /dev/null for the rest of the process: Ctrl-C's "interrupted" message and every later error went nowhere
 _instances_lock = threading.Lock()
 
 
@@ -220,6 +226,37 @@ def _close_instances() -> None:
         for handle in _instances.values():
             handle.llama.close()
         _instances.clear()
+
+
+@contextmanager
+def _native_stderr_silenced() -> Iterator[None]:
+    """Send file descriptor 2 to /dev/null for the block: native libraries write to it directly (``verbose=False``
+    does not reach every llama.cpp message). Python's own ``sys.stderr`` is flushed first. Callers hold
+    ``_instances_lock`` (the descriptor is the process's)."""
+    try:
+        fd = sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):  # a captured or replaced stderr: nothing native reaches it
+        yield
+        return
+    sys.stderr.flush()
+    saved = os.dup(fd)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), fd)
+            yield
+    finally:
+        os.dup2(saved, fd)
+        os.close(saved)
+
+
+def load_vocabulary(path: str) -> Any:
+    """A vocabulary-only ``Llama`` of the GGUF at ``path`` (``tokenize`` works, nothing is evaluated), loaded
+    under the lock of every llama.cpp load with llama.cpp's own stderr warnings silenced (a vocabulary-only load
+    warns "n_ctx_seq (512) > n_ctx_train (0)"). Raises what ``Llama`` raises (ImportError without the extra)."""
+    from llama_cpp import Llama
+
+    with _instances_lock, _native_stderr_silenced():
+        return Llama(model_path=path, vocab_only=True, verbose=False)
 
 
 def load_llama(key: LlamaKey) -> LlamaHandle:

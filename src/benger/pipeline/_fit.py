@@ -11,11 +11,8 @@ Prompt tokens come from the model's own tokenizer where benger has it (a local G
 from __future__ import annotations
 
 import asyncio
-import os
-import sys
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 
 from benger.llm import ChatMessage
 from benger.llm._context import context_window
@@ -36,37 +33,14 @@ class TooLong(Exception):
         self.reason = reason
 
 
-@contextmanager
-def _native_stderr_silenced() -> Iterator[None]:
-    """Send file descriptor 2 to /dev/null for the block: native libraries write to it directly (``verbose=False``
-    does not reach every llama.cpp message), which printed a context-overflow warning for a vocabulary-only
-    load before anything else of ``benger demo --release``. Python's own ``sys.stderr`` is flushed first."""
-    try:
-        fd = sys.stderr.fileno()
-    except (AttributeError, OSError, ValueError):  # a captured or replaced stderr: nothing native reaches it
-        yield
-        return
-    sys.stderr.flush()
-    saved = os.dup(fd)
-    try:
-        with open(os.devnull, "w") as null:
-            os.dup2(null.fileno(), fd)
-            yield
-    finally:
-        os.dup2(saved, fd)
-        os.close(saved)
-
-
 def token_counter(system: SystemConfig) -> tuple[Counter, str]:
     """(counter, source): the GGUF vocabulary of a local model when it can be read, else :func:`chars_counter`."""
     if system.provider == "local":
         try:
-            from llama_cpp import Llama
-
+            from benger.llm._llama import load_vocabulary
             from benger.llm._local import _resolve
 
-            with _native_stderr_silenced():  # llama.cpp's C code warns "n_ctx_seq (512) > n_ctx_train (0)"
-                vocab = Llama(model_path=str(_resolve(system)), vocab_only=True, verbose=False)
+            vocab = load_vocabulary(str(_resolve(system)))
         except Exception:
             return chars_counter, f"characters / {CHARS_PER_TOKEN}"
 

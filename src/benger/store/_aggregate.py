@@ -49,7 +49,7 @@ def refresh_statistics(store: Any) -> bool:
     """SQLite only: give the planner statistics (``ANALYZE`` with ``analysis_limit``) when the covering indexes
     have none yet, so the aggregates read the indexes instead of the wide table rows (without statistics
     SQLite prefers the narrow single-column indexes). Best effort: a read-only store keeps its plans. PostgreSQL
-    keeps its own statistics (autovacuum). True when statistics were written."""
+    keeps its own statistics (autovacuum). True when statistics were written (checkpointed into the file)."""
     from sqlalchemy.exc import SQLAlchemyError
 
     from benger.errors import ConfigError
@@ -72,6 +72,9 @@ def refresh_statistics(store: Any) -> bool:
             for table in ("generations", "tasks", "judgements", "metric_values"):
                 connection.exec_driver_sql(f"ANALYZE {table}")
             connection.commit()
+            # into the main file now: a WAL store's file would otherwise change at close, after a caller (analyze's
+            # provenance) hashed it as read
+            connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
     except (SQLAlchemyError, ConfigError):  # the engine reports a read-only store as a ConfigError
         return False
     return True
