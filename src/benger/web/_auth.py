@@ -66,10 +66,15 @@ def index(request: Request) -> Response:
         return RedirectResponse(home_of(user.roles) if user else "/login", status_code=303)
 
 
+def local_path(target: str, default: str) -> str:
+    """``target`` when it is a path on this site (``/...``, not ``//host`` nor a backslash), else ``default``."""
+    return target if target.startswith("/") and not target.startswith("//") and "\\" not in target else default
+
+
 @router.get("/lang/{lang}")
 def set_lang(request: Request, lang: str, next: str = "/") -> Response:
     """Switch the UI language (cookie) and go back; only local paths are followed."""
-    target = next if next.startswith("/") and not next.startswith("//") and "\\" not in next else "/"
+    target = local_path(next, "/")
     response = RedirectResponse(target, status_code=303)
     if lang in LANGS:
         response.set_cookie("lang", lang, max_age=365 * 24 * 3600, httponly=True, samesite="lax")
@@ -82,14 +87,18 @@ def healthz() -> dict[str, str]:
 
 
 @router.get("/login")
-def login_page(request: Request) -> Response:
-    return render(request, "login.html")
+def login_page(request: Request, next: str = "") -> Response:
+    return render(request, "login.html", next=local_path(next, ""))
 
 
 @router.post("/login", dependencies=[Depends(check_csrf)])
-def login_post(request: Request, username: str = Form(...), password: str = Form(...)) -> Response:
-    """Log in; the browser keeps a signed device cookie naming the accounts that logged in with it, so an
+def login_post(
+    request: Request, username: str = Form(...), password: str = Form(...), next: str = Form("")
+) -> Response:
+    """Log in and go on to ``next`` (a local path: the invitation link that sent the visitor here) or the
+    role's start page; the browser keeps a signed device cookie naming the accounts that logged in with it, so an
     attacker's failed attempts elsewhere never refuse the owner here (benger.study._accounts)."""
+    next = local_path(next, "")
     signer = device_signer(request)
     device_id, names = read_device(signer, request.cookies.get(DEVICE_COOKIE))
     name = username.strip().lower()
@@ -102,11 +111,11 @@ def login_post(request: Request, username: str = Form(...), password: str = Form
             known_device=device_id if name in names else None,
         )
     except RateLimited as exc:
-        return render(request, "login.html", 429, error=message(exc, lang_of(request)))
+        return render(request, "login.html", 429, error=message(exc, lang_of(request)), next=next)
     if user is None:
-        return render(request, "login.html", 401, error="Benutzername oder Passwort ist falsch.")
+        return render(request, "login.html", 401, error="Benutzername oder Passwort ist falsch.", next=next)
     login(request, user)
-    response = RedirectResponse(home_of(user.roles), status_code=303)
+    response = RedirectResponse(next or home_of(user.roles), status_code=303)
     device = signer.dumps({"d": device_id or secrets.token_urlsafe(16), "n": sorted({*names, name})[-20:]})
     response.set_cookie(
         DEVICE_COOKIE,

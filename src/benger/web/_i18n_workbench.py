@@ -54,7 +54,7 @@ WORKBENCH_EN: dict[str, str] = {
     "Zuordnen": "Attach",
     "Sie sind eingeladen in die Organisation": "You are invited to the organisation",
     "Einladung annehmen": "Accept the invitation",
-    "Bitte zuerst anmelden und diesen Link dann erneut öffnen.": "Please log in first, then open this link again.",
+    "Bitte zuerst anmelden; danach geht es hier weiter.": "Please log in first; you will come back here.",
     "Einladungslink (nur jetzt sichtbar)": "Invitation link (visible only now)",
     "Seit": "Since",
     "Rolle von": "Role of",
