@@ -29,13 +29,17 @@ from benger.web import _admin, _auth, _grading, _participant
 from benger.web._i18n import message, translator
 from benger.web._render import HERE, lang_of, render
 from benger.web._security import SECURITY_HEADERS, CsrfError, Forbidden, LoginRequired
+from benger.web.runs import RunLauncher
+from benger.web.runs import router as runs_router
 from benger.web.viewer import mount_static as mount_viewer_static
 from benger.web.viewer import router as viewer_router
 from benger.web.workbench import ROUTERS as WORKBENCH_ROUTERS
 
 #: Every router of the app (the authorization tests walk their routes); the results viewer is for organisers, the
-#: workbench (/orgs) for the members of each organisation.
-ROUTERS = (_auth.router, _participant.router, _grading.router, _admin.router, viewer_router, *WORKBENCH_ROUTERS)
+#: workbench (/orgs, runs included) for the members of each organisation.
+ROUTERS = (
+    _auth.router, _participant.router, _grading.router, _admin.router, viewer_router, *WORKBENCH_ROUTERS, runs_router
+)
 SESSION_COOKIE = "benger_session"
 _LOG = logging.getLogger(__name__)
 _HTTP_MESSAGES = {
@@ -64,8 +68,12 @@ def _wants_json(request: Request) -> bool:
     return "application/json" in request.headers.get("accept", "") or request.url.path.endswith("/draft")
 
 
-def create_app(store: Store, *, secure_cookies: bool = False, sweep_every_s: float | None = None) -> FastAPI:
-    """The web app on ``store``; ``sweep_every_s`` runs ``expire_overdue`` periodically (benger serve does)."""
+def create_app(
+    store: Store, *, secure_cookies: bool = False, sweep_every_s: float | None = None, run_executor: str = "local"
+) -> FastAPI:
+    """The web app on ``store``; ``sweep_every_s`` runs ``expire_overdue`` periodically (benger serve does);
+    ``run_executor``: where runs launched from the browser make their calls (``local``: threads of this server;
+    ``celery``: ``benger worker`` processes)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -83,6 +91,8 @@ def create_app(store: Store, *, secure_cookies: bool = False, sweep_every_s: flo
         dependencies=[Depends(ids_in_range)],
     )
     app.state.store = store
+    app.state.run_launcher = RunLauncher(store, run_executor)
+    app.state.run_launcher.recover()  # runs left active by a stopped server: interrupted (resume continues)
     with store.session() as session:
         key = secret_key(session)
     app.state.secret_key = key

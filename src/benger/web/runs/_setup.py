@@ -1,0 +1,158 @@
+"""The run set-up form: what it holds becomes exactly a run config (``benger.pipeline.RunConfig``), checked by
+the CLI's own loader, so the YAML downloaded from the browser is the file ``benger run`` takes and a YAML
+uploaded there gets the messages ``benger run`` prints.
+
+A config from the browser may name only what the server may hand out: corpora of the organisation (by name,
+never a file path), built-in rubrics, built-in prompt templates (prompt options, no template files), no
+``db`` of its own, and API keys by name (``OPENAI_API_KEY``: :data:`benger.llm._keys.KEY_NAME`), which the
+run finds among the organisation's stored keys or in the worker's environment.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Collection, Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from benger.errors import ConfigError, InputError
+from benger.llm._keys import KEY_NAME
+from benger.pipeline import RunConfig
+from benger.pipeline._config import dump_run_config, parse_run_config
+
+BUILTIN_RUBRICS = ("falloesung", "grundprinzipien")
+#: Rows of the form for systems / judges on an OpenAI-compatible endpoint.
+ENDPOINT_ROWS = {"system": 2, "judge": 1}
+
+
+def parse_web_config(text: str, name: str = "run.yaml") -> RunConfig:
+    """A run config from YAML ``text`` (the CLI's loader and messages) that a browser may launch."""
+    config = parse_run_config(text, Path(name))
+    check_web_config(config, None, source=name)
+    return config
+
+
+def check_web_config(config: RunConfig, corpora: Collection[str] | None, *, source: str = "run.yaml") -> None:
+    """InputError (naming the field) for what a browser may not set; ``corpora``: the names it may use."""
+
+    def refuse(message: str, field: str) -> InputError:
+        return InputError(message, file=source, field=field)
+
+    if config.db is not None:
+        raise refuse("a run from the browser uses the server's store: remove db", "db")
+    if config.prompts:
+        raise refuse("a run from the browser uses the built-in prompt templates: remove prompts", "prompts")
+    for corpus, rubric in config.rubrics.items():
+        if rubric not in BUILTIN_RUBRICS:
+            raise refuse(f"choose a built-in rubric ({', '.join(BUILTIN_RUBRICS)})", f"rubrics.{corpus}")
+    if not config.corpora:
+        raise refuse("choose at least one corpus", "corpora")
+    for i, corpus in enumerate(config.corpora):
+        if corpora is not None and corpus not in corpora:
+            raise refuse(f"{corpus!r} is not a corpus of this organisation", f"corpora[{i}]")
+    if not config.systems and not config.judges:
+        raise refuse("choose at least one system or judge", "systems")
+    for section in ("systems", "judges"):
+        specs = getattr(config, section)
+        for i, spec in enumerate(specs):
+            env = spec.get("api_key_env") if isinstance(spec, dict) else None
+            if env is not None and not KEY_NAME.fullmatch(str(env)):
+                raise refuse(f"{env!r} is not an API key name (capitals, ending in _API_KEY)", f"{section}[{i}]")
+
+
+def _int(form: Mapping[str, Any], name: str, default: int | None) -> int | None:
+    raw = str(form.get(name) or "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit():
+        raise InputError(f"{raw!r} is not a whole number", field=name)
+    return int(raw)
+
+
+def _float(form: Mapping[str, Any], name: str) -> float | None:
+    raw = str(form.get(name) or "").strip().replace(",", ".")
+    if not raw:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        raise InputError(f"{raw!r} is not a number", field=name) from None
+    if not math.isfinite(value) or value < 0:
+        raise InputError(f"{raw!r} is not an amount >= 0", field=name)
+    return value
+
+
+def _endpoints(form: Any, kind: str) -> list[dict[str, Any]]:
+    """The filled rows ``{kind}_url`` / ``{kind}_model`` / ``{kind}_key`` as inline SystemConfig mappings."""
+    urls, models, keys = (form.getlist(f"{kind}_{part}") for part in ("url", "model", "key"))
+    specs = []
+    for i, (url, model) in enumerate(zip(urls, models, strict=False)):
+        url, model = str(url).strip(), str(model).strip()
+        if not url and not model:
+            continue
+        if not url or not model:
+            raise InputError("an endpoint needs its base URL and its model", field=f"{kind}_url[{i}]")
+        spec: dict[str, Any] = {"name": model, "provider": "openai-compatible", "model": model, "base_url": url}
+        key = str(keys[i]).strip() if i < len(keys) else ""
+        if key:
+            spec["api_key_env"] = key
+        specs.append(spec)
+    return specs
+
+
+def config_from_form(form: Any, corpora: Collection[str]) -> RunConfig:
+    """The RunConfig the set-up form describes, checked as ``benger run`` checks a file."""
+    rubric = str(form.get("rubric") or "").strip()
+    chosen = [str(c) for c in form.getlist("corpora")]
+    data: dict[str, Any] = {
+        "name": str(form.get("name") or "").strip() or "run",
+        "corpora": chosen,
+        "systems": [*(str(s) for s in form.getlist("systems")), *_endpoints(form, "system")],
+        "judges": [*(str(j) for j in form.getlist("judges")), *_endpoints(form, "judge")],
+        "repeats": _int(form, "repeats", 1),
+        "concurrency": _int(form, "concurrency", 8),
+        "falloesung_format": str(form.get("falloesung_format") or "json"),
+        "judge_brief": form.get("judge_brief") == "1",
+        "judge_score_enum": form.get("judge_score_enum") == "1",
+    }
+    repetitions = _int(form, "repetitions", None)
+    if repetitions is not None:
+        data["repetitions"] = repetitions
+    limit = _int(form, "limit", None)
+    if limit is not None:
+        data["filters"] = {"limit": limit}
+    if rubric:
+        data["rubrics"] = dict.fromkeys(chosen, rubric)
+    budget = {"max_cost": _float(form, "max_cost"), "max_tokens": _int(form, "max_tokens", None)}
+    if any(v is not None for v in budget.values()):
+        data["budget"] = {k: v for k, v in budget.items() if v is not None}
+    try:
+        config = RunConfig.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"])
+        raise InputError(str(first["msg"]).removeprefix("Value error, "), field=field) from None
+    text = dump_run_config(config)  # through the CLI's loader: the same checks and messages as a file
+    parsed = parse_run_config(text, Path("run.yaml"))
+    check_web_config(parsed, corpora)
+    return parsed
+
+
+def config_text(config: RunConfig) -> str:
+    return dump_run_config(config)
+
+
+def estimate(config: RunConfig, store: Any) -> Any:
+    """``benger estimate``'s dry run of ``config`` (after resume; the release's observations when
+    ``BENGER_RELEASE`` names it, as for the CLI)."""
+    from benger.pipeline._estimate import Observed, estimate_run
+
+    release = os.environ.get("BENGER_RELEASE")
+    try:
+        observed = Observed.from_release(release) if release else None
+    except (InputError, ConfigError, OSError):
+        observed = None
+    return estimate_run(config, store, observed=observed)

@@ -1,0 +1,167 @@
+"""Runs from the browser (issue 28): the set-up form builds the CLI's run config, the estimate is benger
+estimate's, a launched run (in-process) ends complete with its progress read from the store, cancel and resume
+pay nothing twice, YAML round-trips with the CLI's messages."""
+
+from __future__ import annotations
+
+import collections
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+from fastapi.testclient import TestClient
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "study"))
+
+import runs_helpers
+from runs_helpers import SECRET, form_token, org_with_corpus, wait_status
+from study_helpers import new_store, user
+from web_helpers import login
+
+from benger.pipeline import load_run_config
+from benger.pipeline._config import parse_run_config
+from benger.pipeline._estimate import estimate_run
+from benger.store import Store
+from benger.testing.stub_server import run_stub_server
+from benger.web import create_app
+
+ORG: dict[str, object] = {}
+
+
+@pytest.fixture
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Store:
+    """A store with an admin who owns the organisation "Lehrstuhl" holding the mini corpus (ORG: id, corpus)."""
+    monkeypatch.setenv("BENGER_SECRET_KEY", SECRET)
+    s = new_store(tmp_path)
+    ORG["id"], ORG["corpus"] = org_with_corpus(s, user(s, "admin", "admin"))
+    return s
+
+
+def _client(store: Store) -> TestClient:
+    return login(TestClient(create_app(store)), "admin")
+
+
+def _org() -> str:
+    return f"/orgs/{ORG['id']}"
+
+
+def stub_form(base_url: str, **options: object) -> dict[str, object]:
+    return runs_helpers.stub_form(base_url, corpus=str(ORG["corpus"]), **options)  # type: ignore[arg-type]
+
+
+def _create(client: TestClient, form: dict[str, object]) -> str:
+    form = {**form, "csrf_token": form_token(client, _org() + "/runs/new")}
+    resp = client.post(_org() + "/runs", data=form, follow_redirects=False)
+    assert resp.status_code == 303, resp.text[:2000]
+    return str(resp.headers["location"])
+
+
+def test_form_builds_the_cli_config_and_the_estimate_of_benger_estimate(store: Store, tmp_path: Path) -> None:
+    client = _client(store)
+    url = _create(client, stub_form("http://127.0.0.1:9/v1", limit=3, max_tokens="50000", repetitions="2"))
+    text = client.get(url + "/config.yaml").text
+    data = yaml.safe_load(text)
+    assert data["corpora"] == [ORG["corpus"]] and data["filters"] == {"limit": 3} and data["repetitions"] == 2
+    assert data["systems"] == [{"name": "stub-gen", "provider": "openai-compatible", "model": "stub-gen",
+                                "base_url": "http://127.0.0.1:9/v1", "api_key_env": "OPENAI_API_KEY"}]  # fmt: skip
+    assert data["budget"] == {"max_tokens": 50000}
+    path = tmp_path / "run.yaml"
+    path.write_text(text, encoding="utf-8")
+    config = load_run_config(path)  # the CLI takes the file as it is
+    expected = estimate_run(config, store)
+    page = client.get(url).text
+    calls = {r.stage: r.calls for r in expected.rows}
+    assert calls == {"generate": 6, "judge": 6}  # 3 tasks x 2 repetitions, then one judgement each
+    for row in expected.rows:
+        assert f'data-stage="{row.stage}" data-model="{row.system}"><td>{row.stage}</td><td>{row.system}</td>' \
+               f'<td data-field="calls">{row.calls}</td>' in page  # fmt: skip
+    assert 'id="launch"' in page
+
+
+@pytest.mark.parametrize(
+    ("yaml_text", "message"),
+    [
+        ("corpora: [CORPUS]\nsystems: [gpt-5.4]\nconcurency: 4\n", "run.yaml:3, field 'concurency': unknown key"),
+        ("corpora: [CORPUS]\nsystems: [nope-model]\n", "run.yaml:2, field 'systems[0]'"),
+        ("corpora: [/etc/passwd.jsonl]\nsystems: [gpt-5.4]\n", "field 'corpora[0]': "),
+        ("corpora: [CORPUS]\ndb: other.db\nsystems: [gpt-5.4]\n", "field 'db': a run from the browser"),
+        (
+            "corpora: [CORPUS]\nsystems:\n- {name: x, provider: openai-compatible, model: x, base_url: 'http://h/v1', "
+            "api_key_env: BENGER_SECRET_KEY}\n",
+            "field 'systems[0]': 'BENGER_SECRET_KEY' is not an API key name",
+        ),
+    ],
+)
+def test_upload_shows_the_cli_message(store: Store, tmp_path: Path, yaml_text: str, message: str) -> None:
+    client = _client(store)
+    yaml_text = yaml_text.replace("CORPUS", str(ORG["corpus"]))
+    token = form_token(client, _org() + "/runs/new")
+    resp = client.post(_org() + "/runs/upload", data={"csrf_token": token},
+                       files={"config": ("run.yaml", yaml_text.encode(), "text/yaml")})  # fmt: skip
+    assert resp.status_code == 422
+    assert message in resp.text.replace("&#39;", "'")
+    path = tmp_path / "run.yaml"
+    path.write_text(yaml_text, encoding="utf-8")
+    if "browser" not in message and "corpora" not in message and "API key" not in message:
+        with pytest.raises(Exception, match=message.split(": ", 1)[-1][:20]):
+            load_run_config(path)
+
+
+def test_uploaded_yaml_is_the_downloaded_yaml(store: Store) -> None:
+    client = _client(store)
+    url = _create(client, stub_form("http://127.0.0.1:9/v1"))
+    text = client.get(url + "/config.yaml").text
+    token = form_token(client, _org() + "/runs/new")
+    files = {"config": ("again.yaml", text.encode(), "text/yaml")}
+    resp = client.post(_org() + "/runs/upload", data={"csrf_token": token}, files=files, follow_redirects=False)
+    assert resp.status_code == 303
+    assert client.get(resp.headers["location"] + "/config.yaml").text == text
+    assert parse_run_config(text, "x.yaml").model_dump() == parse_run_config(text, "y.yaml").model_dump()
+
+
+def test_launch_runs_to_the_end_then_resume_pays_nothing_twice(store: Store) -> None:
+    client = _client(store)
+    with run_stub_server(latency_ms=20) as stub:
+        url = _create(client, stub_form(stub.base_url, limit=3))
+        client.post(url + "/launch", data={"csrf_token": form_token(client, url)})
+        state = wait_status(client, url)
+        assert state["status"] == "finished", state
+        stages = {s["stage"]: s for s in state["progress"]["stages"]}
+        assert (stages["generate"]["total"], stages["generate"]["ok"], stages["generate"]["remaining"]) == (3, 3, 0)
+        assert (stages["judge"]["total"], stages["judge"]["ok"], stages["judge"]["remaining"]) == (3, 3, 0)
+        assert stages["generate"]["input_tokens"] > 0
+        assert len(stub.log) == 6
+        page = client.get(url).text
+        assert 'id="leaderboard-link"' in page and "/view/browse?system=stub-gen&amp;judge=stub-judge" in page
+        # the same config as a new run: every result is reused, no call made
+        again = _create(client, stub_form(stub.base_url, limit=3))
+        client.post(again + "/launch", data={"csrf_token": form_token(client, again)})
+        state = wait_status(client, again)
+        assert state["status"] == "finished" and state["progress"]["reused"] == 6
+        assert len(stub.log) == 6
+        assert max(collections.Counter(e["key"] for e in stub.log).values()) == 1
+
+
+def test_cancel_then_resume_completes_without_paying_twice(store: Store) -> None:
+    client = _client(store)
+    with run_stub_server(latency_ms=400) as stub:
+        url = _create(client, stub_form(stub.base_url, limit=6, concurrency="1"))
+        client.post(url + "/launch", data={"csrf_token": form_token(client, url)})
+        deadline = time.monotonic() + 30
+        while len(stub.log) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        client.post(url + "/cancel", data={"csrf_token": form_token(client, url)})
+        state = wait_status(client, url)
+        assert state["status"] == "cancelled", state
+        gen = next(s for s in state["progress"]["stages"] if s["stage"] == "generate")
+        assert 0 < gen["ok"] < 6 and gen["remaining"] == 6 - gen["ok"]
+        done_before = gen["ok"]
+        client.post(url + "/launch", data={"csrf_token": form_token(client, url)})
+        state = wait_status(client, url)
+        assert state["status"] == "finished", state
+        assert state["progress"]["reused"] == done_before  # the generations finished before the cancel
+        per_prompt = collections.Counter(e["key"] for e in stub.log)
+        assert max(per_prompt.values()) == 1  # no prompt asked twice: nothing paid twice
+        assert len(per_prompt) == 12  # 6 generations + 6 judgements
