@@ -99,7 +99,7 @@ def test_upload_shows_the_cli_message(store: Store, tmp_path: Path, yaml_text: s
     yaml_text = yaml_text.replace("CORPUS", str(ORG["corpus"]))
     token = form_token(client, _org() + "/runs/new")
     resp = client.post(_org() + "/runs/upload", data={"csrf_token": token},
-                       files={"config": ("run.yaml", yaml_text.encode(), "text/yaml")})  # fmt: skip
+                       files={"file": ("run.yaml", yaml_text.encode(), "text/yaml")})  # fmt: skip
     assert resp.status_code == 422
     assert message in resp.text.replace("&#39;", "'")
     path = tmp_path / "run.yaml"
@@ -114,7 +114,7 @@ def test_uploaded_yaml_is_the_downloaded_yaml(store: Store) -> None:
     url = _create(client, stub_form("http://127.0.0.1:9/v1"))
     text = client.get(url + "/config.yaml").text
     token = form_token(client, _org() + "/runs/new")
-    files = {"config": ("again.yaml", text.encode(), "text/yaml")}
+    files = {"file": ("again.yaml", text.encode(), "text/yaml")}
     resp = client.post(_org() + "/runs/upload", data={"csrf_token": token}, files=files, follow_redirects=False)
     assert resp.status_code == 303
     assert client.get(resp.headers["location"] + "/config.yaml").text == text

@@ -124,10 +124,10 @@ async def create_run(request: Request, scope: WriteScope) -> Response:
 
 
 @router.post("/runs/upload", dependencies=[Depends(check_csrf)])
-async def upload_run(request: Request, scope: WriteScope, config: UploadFile) -> Response:
+async def upload_run(request: Request, scope: WriteScope, file: UploadFile) -> Response:
     """A run config uploaded as YAML: the CLI's loader and messages (file, line, field)."""
-    raw = await config.read(MAX_UPLOAD_BYTES + 1)
-    name = (config.filename or "run.yaml").rsplit("/", 1)[-1][:100]
+    raw = await file.read(MAX_UPLOAD_BYTES + 1)
+    name = (file.filename or "run.yaml").rsplit("/", 1)[-1][:100]
     try:
         if len(raw) > MAX_UPLOAD_BYTES:
             raise InputError(f"larger than {MAX_UPLOAD_BYTES // 1024} KiB", file=name)

@@ -1,0 +1,131 @@
+"""Runs from the browser in Debian Chromium (issue 28): log in, the organisation exists with a corpus, set up a
+run against the OpenAI-compatible stub (one system, one judge), see the estimate, launch it in-process, watch its
+progress arrive by server-sent events to the end, open the leaderboard; axe-core finds no serious or critical
+WCAG 2.1 A/AA violation on each new page type (runs list, set-up form, run page as draft, running and finished,
+API keys)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+from runs_helpers import SECRET, org_with_corpus
+from study_helpers import PASSWORD, new_store, user
+
+from benger.store import Store
+from benger.testing.stub_server import run_stub_server
+from benger.web import create_app
+
+CHROMIUM = Path("/usr/bin/chromium")
+AXE = Path(os.environ.get("AXE_CORE_JS", Path.home() / ".cache/benger/npm/node_modules/axe-core/axe.min.js"))
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+if not CHROMIUM.exists():
+    if os.environ.get("CI") == "true":
+        pytest.fail("browser tests need Debian chromium at /usr/bin/chromium", pytrace=False)
+    pytest.skip("browser tests need Debian chromium at /usr/bin/chromium", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int, Store]]:
+    os.environ.setdefault("BENGER_SECRET_KEY", SECRET)
+    store = new_store(tmp_path_factory.mktemp("runs-browser"))
+    org_id, _ = org_with_corpus(store, user(store, "admin", "admin"))
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(store), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}", org_id, store
+    server.should_exit = True
+    thread.join(10)
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--no-sandbox", "--headless", "--disable-background-networking", "--disable-gpu"],
+        )
+        yield b
+        b.close()
+
+
+def _axe(page: object) -> list[str]:
+    if not AXE.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"axe-core not found at {AXE}")
+        pytest.skip(f"axe-core not found at {AXE}")
+    page.add_script_tag(path=str(AXE))  # type: ignore[attr-defined]
+    result = page.evaluate(  # type: ignore[attr-defined]
+        "async () => await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', "
+        "'wcag21aa']}})"
+    )
+    return [f"{v['id']}: {v['help']}" for v in result["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def test_set_up_estimate_launch_watch_and_open_the_leaderboard(browser: object, site: tuple[str, int, Store]) -> None:
+    url, org_id, _store = site
+    errors: list[str] = []
+    page = browser.new_context(bypass_csp=True).new_page()  # type: ignore[attr-defined]  # axe is injected
+    page.set_default_timeout(30_000)
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "404" not in m.text else None)
+    page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.goto(url + "/login")
+    page.fill("input[name=username]", "admin")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_load_state()
+    violations: dict[str, list[str]] = {}
+    page.goto(f"{url}/orgs/{org_id}/keys")
+    violations["keys"] = _axe(page)
+    page.goto(f"{url}/orgs/{org_id}/runs")
+    violations["runs"] = _axe(page)
+    page.click("text=Neuer Lauf")
+    page.wait_for_selector("#run-form")
+    violations["new"] = _axe(page)
+    with run_stub_server(latency_ms=150) as stub:
+        page.check("input[name=corpora]")
+        page.locator("input[name=system_url]").first.fill(stub.base_url)
+        page.locator("input[name=system_model]").first.fill("stub-gen")
+        page.fill("input[name=judge_url]", stub.base_url)
+        page.fill("input[name=judge_model]", "stub-judge")
+        page.fill("input[name=limit]", "3")
+        page.fill("input[name=concurrency]", "1")
+        page.click("#run-form button[type=submit]")
+        page.wait_for_selector("#estimate")
+        calls = page.locator("#estimate td[data-field=calls]").all_inner_texts()
+        assert calls == ["3", "3"]  # 3 generations, then a judgement of each
+        violations["draft"] = _axe(page)
+        page.click("#launch")
+        page.wait_for_selector("#progress")
+        # the SSE stream updates the table while the run goes (at least one event before the end)
+        page.wait_for_function(
+            "() => ['running', 'finished'].includes(document.getElementById('run-status').dataset.status)"
+        )
+        violations["running"] = _axe(page)
+        page.wait_for_function("() => document.getElementById('run-status').dataset.status === 'finished'",
+                               timeout=90_000)  # fmt: skip
+        page.wait_for_selector("#leaderboard-link")
+        assert len(stub.log) == 6
+    finished = page.locator("#progress td[data-field=finished]").all_inner_texts()
+    assert [t.split()[0] for t in finished] == ["3", "3"]
+    assert page.inner_text("#progress tr[data-stage=generate] td[data-field=remaining]") == "0"
+    violations["finished"] = _axe(page)
+    page.click("#leaderboard-link")
+    page.wait_for_selector("table.leaderboard")
+    systems = page.locator("table.leaderboard tbody tr").evaluate_all("rows => rows.map(r => r.dataset.system)")
+    assert "stub-gen" in systems
+    assert violations == {k: [] for k in violations}
+    assert not errors
