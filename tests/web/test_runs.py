@@ -165,3 +165,33 @@ def test_cancel_then_resume_completes_without_paying_twice(store: Store) -> None
         per_prompt = collections.Counter(e["key"] for e in stub.log)
         assert max(per_prompt.values()) == 1  # no prompt asked twice: nothing paid twice
         assert len(per_prompt) == 12  # 6 generations + 6 judgements
+
+
+def test_serve_refuses_an_unknown_run_executor(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from benger.cli import app
+    from benger.cli._app import _register_commands
+
+    _register_commands()
+    result = CliRunner().invoke(app, ["serve", "--db", str(tmp_path / "s.db"), "--run-executor", "threads"])
+    assert result.exit_code == 2 and "choose local or celery" in result.output
+
+
+def test_a_restarted_server_marks_runs_left_running_interrupted_and_resume_continues(store: Store) -> None:
+    from benger.study._workbench_models import WorkbenchRun
+
+    client = _client(store)
+    with run_stub_server() as stub:
+        url = _create(client, stub_form(stub.base_url, limit=2))
+        run_id = int(url.rsplit("/", 1)[-1])
+        with store.session() as session:  # as a server killed mid-run leaves it
+            row = session.get(WorkbenchRun, run_id)
+            assert row is not None
+            row.status = "running"
+        client = _client(store)  # a new app on the store: its launcher finds no thread for the run
+        state = client.get(url + "/progress").json()
+        assert state["status"] == "interrupted" and "resume" in state["message"]
+        client.post(url + "/launch", data={"csrf_token": form_token(client, url)})
+        assert wait_status(client, url)["status"] == "finished"
+        assert len(stub.log) == 4

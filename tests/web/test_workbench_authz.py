@@ -86,6 +86,7 @@ def _objects(org: Org, target: Org) -> dict[str, Any]:
         "user_id": target.users["owner"],
         "token": "kein-gueltiger-link",
         "rubric": f"ref:{target.rubric}",
+        "run_id": target.run,
     }
 
 
@@ -113,7 +114,7 @@ def test_every_route_refuses_the_other_organisation(pg_store: Store, orgs: tuple
         for method, template in scoped:
             cap = MATRIX[(method, template)].capability
             expect(role, method, template, _objects(b, b), {404})  # B's id, B's objects: not a member
-            if re.search(r"{(label|task_id|ref|user_id)}", template):  # A's id, B's objects
+            if re.search(r"{(label|task_id|ref|user_id|run_id)}", template):  # A's id, B's objects
                 expect(role, method, template, _objects(a, b), {404} if cap in holds else {403})
             if cap not in holds:  # A's id, A's own objects, a capability the role lacks
                 expect(role, method, template, _objects(a, a) | {"rubric": ""}, {403})

@@ -33,6 +33,7 @@ class Org:
     task_id: str
     rubric: int  # an uploaded rubric's ref
     names: dict[str, str]  # role -> user name
+    run: int = 0  # a draft run (benger.web.runs) of this organisation
 
 
 def _org(store: Store, name: str, only: str) -> Org:
@@ -52,7 +53,24 @@ def _org(store: Store, name: str, only: str) -> Org:
     rubric = scope.add_rubric(falloesung_rubric(), "falloesung.yaml")
     scope.attach_rubric("faelle", "builtin:falloesung")
     scope.invite("grader")  # an open invitation
-    return Org(org_id, users, only, f"{only}-t1", rubric, names)
+    return Org(org_id, users, only, f"{only}-t1", rubric, names, _run_and_key(store, scope, users["owner"]))
+
+
+def _run_and_key(store: Store, scope: OrgScope, owner: int) -> int:
+    """A draft run of the organisation (its corpus "faelle" on a stub endpoint) and a stored key row; the id."""
+    from benger.study._workbench_models import OrgApiKey, WorkbenchRun
+
+    config = (
+        f"name: entwurf\ncorpora: [{scope.stored_name('faelle')}]\nsystems:\n- {{name: s, provider: "
+        "openai-compatible, model: s, base_url: 'http://127.0.0.1:9/v1'}\nfilters: {limit: 1}\n"
+    )
+    with store.session() as session:
+        run = WorkbenchRun(organisation_id=scope.org_id, name="entwurf", config_yaml=config, executor="local",
+                           status="draft", created_by=owner, reused=0, launches=0)  # fmt: skip
+        session.add(run)
+        session.add(OrgApiKey(organisation_id=scope.org_id, name="OPENAI_API_KEY", ciphertext="sealed", set_by=owner))
+        session.flush()
+        return run.id
 
 
 def two_orgs(store: Store) -> tuple[Org, Org]:
@@ -98,4 +116,18 @@ MATRIX: dict[tuple[str, str], Case] = {
     ("GET", "/orgs/{org_id}/rubrics"): Case(OrgCap.CORPORA_READ, {}),
     ("POST", "/orgs/{org_id}/rubrics"): Case(OrgCap.CORPORA_WRITE, {}, ("neu.yaml", RUBRIC_YAML)),
     ("GET", "/orgs/{org_id}/rubrics/{ref}"): Case(OrgCap.CORPORA_READ, {}),
+    # runs and keys (benger.web.runs)
+    ("GET", "/orgs/{org_id}/runs"): Case(OrgCap.RUNS_READ, {}),
+    ("GET", "/orgs/{org_id}/runs/new"): Case(OrgCap.RUNS_READ, {}),
+    ("POST", "/orgs/{org_id}/runs"): Case(OrgCap.RUNS_WRITE, {"name": "neu", "systems": "gpt-5.4"}),
+    ("POST", "/orgs/{org_id}/runs/upload"): Case(OrgCap.RUNS_WRITE, {}, ("run.yaml", b"systems: [gpt-5.4]\n")),
+    ("GET", "/orgs/{org_id}/runs/{run_id}"): Case(OrgCap.RUNS_READ, {}),
+    ("GET", "/orgs/{org_id}/runs/{run_id}/config.yaml"): Case(OrgCap.RESULTS_EXPORT, {}),
+    ("GET", "/orgs/{org_id}/runs/{run_id}/progress"): Case(OrgCap.RUNS_READ, {}),
+    ("GET", "/orgs/{org_id}/runs/{run_id}/events"): Case(OrgCap.RUNS_READ, {}),
+    ("POST", "/orgs/{org_id}/runs/{run_id}/launch"): Case(OrgCap.RUNS_WRITE, {}),
+    ("POST", "/orgs/{org_id}/runs/{run_id}/cancel"): Case(OrgCap.RUNS_WRITE, {}),
+    ("GET", "/orgs/{org_id}/keys"): Case(OrgCap.RUNS_READ, {}),
+    ("POST", "/orgs/{org_id}/keys"): Case(OrgCap.KEYS, {"name": "OPENAI_API_KEY", "key": "sk-ersetzt"}),
+    ("POST", "/orgs/{org_id}/keys/delete"): Case(OrgCap.KEYS, {"name": "OPENAI_API_KEY"}),
 }

@@ -98,6 +98,17 @@ def server_config(app: FastAPI, host: str, port: int, trusted_proxies: list[str]
     )
 
 
+def _secret_key_note() -> None:
+    """Say so at start when organisations cannot store API keys (BENGER_SECRET_KEY missing or invalid)."""
+    from benger.errors import ConfigError
+    from benger.llm._keys import check_secret_key
+
+    try:
+        check_secret_key()
+    except ConfigError as exc:
+        typer.echo(f"note: {exc}; until then runs use the API keys of the server's (or worker's) environment")
+
+
 def register(app: typer.Typer) -> None:
     @app.command("serve")
     def serve_cmd(
@@ -112,6 +123,13 @@ def register(app: typer.Typer) -> None:
                 help="Address of a reverse proxy whose X-Forwarded-For is trusted (repeatable; default none)."
             ),
         ] = None,
+        run_executor: Annotated[
+            str,
+            typer.Option(
+                help="Where runs launched from the browser make their model calls: local (threads of this server) "
+                "or celery (benger worker processes on the same Redis and store)."
+            ),
+        ] = "local",
     ) -> None:
         """Start the human-study web app (German UI) on the store."""
         try:
@@ -120,15 +138,22 @@ def register(app: typer.Typer) -> None:
             from benger.web import create_app
         except ImportError as exc:
             raise MissingDependencyError("benger serve", "web", "fastapi/uvicorn") from exc
+        if run_executor not in ("local", "celery"):
+            raise typer.BadParameter(f"{run_executor!r}: choose local or celery", param_hint="--run-executor")
+        if run_executor == "celery":
+            from benger.workers._settings import check_settings
+
+            check_settings()
         store = _store(db)
         typer.echo(f"benger study app on http://{host}:{port} (store {store.url})")
+        _secret_key_note()
         if not _has_accounts(store):
             typer.echo(
                 "no accounts yet: create the first admin with `benger study create-user NAME --role admin"
                 + (f" --db {db}`" if db else "`")
                 + ", then log in (admins invite the others)"
             )
-        web = create_app(store, secure_cookies=secure_cookies, sweep_every_s=sweep_every)
+        web = create_app(store, secure_cookies=secure_cookies, sweep_every_s=sweep_every, run_executor=run_executor)
         uvicorn.Server(server_config(web, host, port, list(trusted_proxy or []))).run()
 
     app.add_typer(study_app, name="study")

@@ -38,7 +38,13 @@ from benger.web.workbench import ROUTERS as WORKBENCH_ROUTERS
 #: Every router of the app (the authorization tests walk their routes); the results viewer is for organisers, the
 #: workbench (/orgs, runs included) for the members of each organisation.
 ROUTERS = (
-    _auth.router, _participant.router, _grading.router, _admin.router, viewer_router, *WORKBENCH_ROUTERS, runs_router
+    _auth.router,
+    _participant.router,
+    _grading.router,
+    _admin.router,
+    viewer_router,
+    *WORKBENCH_ROUTERS,
+    runs_router,
 )
 SESSION_COOKIE = "benger_session"
 _LOG = logging.getLogger(__name__)

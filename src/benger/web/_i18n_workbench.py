@@ -94,5 +94,7 @@ WORKBENCH_EN: dict[str, str] = {
     "Organisator*in": "Organiser",
     "Bewerter*in": "Grader",
     "Teilnehmer*in": "Participant",
+    "Läufe": "Runs",
+    "API-Schlüssel": "API keys",
 }
 # fmt: on

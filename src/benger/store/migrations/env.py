@@ -15,7 +15,7 @@ from benger.store import (
 from benger.store._base import Base
 
 with contextlib.suppress(ImportError):
-    import benger.study._models  # noqa: F401  (the human-study tables, when that module exists)
+    import benger.study._models  # (the human-study tables, when that module exists)
     import benger.study._workbench_models  # noqa: F401  (the workbench's keys and runs)
 
 target_metadata = Base.metadata

@@ -111,8 +111,13 @@ def translate(lang: str) -> Any:
     return lambda text: text
 
 
-def render(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
-    """Render a runs page with the user, the CSRF token and the language, as the study app's pages."""
+def render(request: Request, name: str, scope: Any, status_code: int = 200, **context: Any) -> HTMLResponse:
+    """Render a runs page in the workbench's frame (the organisation's navigation) with the user, the CSRF
+    token and the language, as the study app's pages."""
+    from benger.web.access import OrgCap
+    from benger.web.workbench._common import ROLE_LABELS
+
+    context.update(scope=scope, OrgCap=OrgCap, role_label=ROLE_LABELS.get, notice=None)
     context.setdefault("user", getattr(request.state, "user", None))
     context["csrf"] = csrf_token(request)
     lang = lang_of(request)

@@ -65,6 +65,7 @@ def _form_page(request: Request, scope: OrgScope, error: str | None = None, stat
     return render(
         request,
         "run_new.html",
+        scope,
         status,
         org=scope.org_id,
         error=error,
@@ -86,7 +87,7 @@ def runs_page(request: Request, scope: ReadScope) -> Response:
             )
         )
         users = {u.id: u.username for u in session.scalars(select(StudyUser))}
-        return render(request, "runs_list.html", org=scope.org_id, runs=runs, users=users)
+        return render(request, "runs_list.html", scope, org=scope.org_id, runs=runs, users=users)
 
 
 @router.get("/runs/new")
@@ -184,6 +185,7 @@ def run_page(request: Request, scope: ReadScope, run_id: int) -> Response:
     return render(
         request,
         "run.html",
+        scope,
         org=scope.org_id,
         run=run,
         created_by=created_by,
@@ -268,7 +270,7 @@ def cancel_run(request: Request, scope: WriteScope, run_id: int) -> Response:
 def keys_page(request: Request, scope: ReadScope) -> Response:
     with scope.session() as session:
         keys = key_statuses(session, scope.org_id)
-    return render(request, "keys.html", org=scope.org_id, keys=keys, can_edit=scope.can(OrgCap.KEYS))
+    return render(request, "keys.html", scope, org=scope.org_id, keys=keys, can_edit=scope.can(OrgCap.KEYS))
 
 
 @router.post("/keys", dependencies=[Depends(check_csrf)])
