@@ -169,3 +169,26 @@ def test_feedback_stays_on_through_picks(closed: tuple[Store, int, int, int, str
         assert session.get(Study, study).state == "picked"  # type: ignore[union-attr]
         assert set(feedback_submissions(session, study, p0).values()) == {s0}
         assert session.scalar(select(Submission.user_id).filter_by(id=s0)) == p0
+
+
+def test_the_cli_switch(store: Store, tmp_path: Path) -> None:
+    import typer
+    from typer.testing import CliRunner
+
+    from benger.cli import _web
+
+    app = typer.Typer()
+    _web.register(app)
+    study = open_new_study(store, "CLI-Rückmeldung", seed=3)
+    runner, db = CliRunner(), str(tmp_path / "benger.db")  # the store fixture's file
+    early = runner.invoke(app, ["study", "feedback", "--study", str(study), "--on", "--db", db])
+    assert early.exit_code != 0 and isinstance(early.exception, WrongState)
+    close_study(store, study)
+    done = runner.invoke(app, ["study", "feedback", "--study", str(study), "--on", "--db", db])
+    assert done.exit_code == 0 and "feedback for participants on" in done.output
+    with store.session() as session:
+        assert feedback_shown(session, session.get(Study, study))  # type: ignore[arg-type]
+    off = runner.invoke(app, ["study", "feedback", "--study", str(study), "--off", "--db", db])
+    assert off.exit_code == 0 and "off" in off.output
+    with store.session() as session:
+        assert session.get(StudySetting, setting_key(study)) is None

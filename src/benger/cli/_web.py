@@ -299,6 +299,21 @@ def finish_cmd(study: StudyOption, db: DbOption = None) -> None:
     typer.echo(f"{_named(store, sid)} is done")
 
 
+@study_app.command("feedback")
+def feedback_cmd(
+    study: StudyOption,
+    on: Annotated[bool, typer.Option("--on/--off", help="Show participants the judge's feedback, or stop.")],
+    db: DbOption = None,
+) -> None:
+    """Let participants read a judge's feedback on their own submissions (only once submissions have closed)."""
+    from benger.study import set_feedback
+
+    store = _store(db)
+    sid = study_id(store, study)
+    set_feedback(store, sid, on)
+    typer.echo(f"{_named(store, sid)}: feedback for participants {'on' if on else 'off'}")
+
+
 @study_app.command("invite")
 def invite_cmd(role: Annotated[str, typer.Argument(help="Role of the invited account.")], db: DbOption = None) -> None:
     """Print a one-time invitation path (valid 14 days)."""
