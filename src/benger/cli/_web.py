@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 study_app = typer.Typer(help="Human study: accounts, studies, picks, review assignment, export.", no_args_is_help=True)
 StudyOption = Annotated[str, typer.Option("--study", help="Study name or id (see `benger study list`).")]
+FeedbackOn = Annotated[bool, typer.Option("--on/--off", help="Show participants the judge's feedback, or stop.")]
 
 
 def _store(db: str | None) -> Store:
@@ -300,17 +301,12 @@ def finish_cmd(study: StudyOption, db: DbOption = None) -> None:
 
 
 @study_app.command("feedback")
-def feedback_cmd(
-    study: StudyOption,
-    on: Annotated[bool, typer.Option("--on/--off", help="Show participants the judge's feedback, or stop.")],
-    db: DbOption = None,
-) -> None:
+def feedback_cmd(study: StudyOption, on: FeedbackOn, db: DbOption = None) -> None:
     """Let participants read a judge's feedback on their own submissions (only once submissions have closed)."""
     from benger.study import set_feedback
 
     store = _store(db)
-    sid = study_id(store, study)
-    set_feedback(store, sid, on)
+    set_feedback(store, sid := study_id(store, study), on)
     typer.echo(f"{_named(store, sid)}: feedback for participants {'on' if on else 'off'}")
 
 
