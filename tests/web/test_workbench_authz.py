@@ -123,10 +123,12 @@ def test_every_route_refuses_the_other_organisation(pg_store: Store, orgs: tuple
         template = "/orgs/{org_id}/corpora/{label}/rubric"
         expect(role, "POST", template, values, {404} if OrgCap.CORPORA_WRITE in holds else {403})
         expect(role, "POST", "/orgs/join/{token}", _objects(a, b), {422})  # a forged link
+        expect(role, "POST", "/orgs/join/{token}/account", _objects(a, b), {422})
         expect(role, "POST", "/orgs", _objects(a, b), {403})  # only the platform's admins create one
     for method, template in MATRIX:
         status = _call(anonymous, method, template, _objects(b, b), csrf_of(anonymous, "/login"))
-        wanted = {404} if template == "/orgs/join/{token}" and method == "GET" else {303, 403}
+        public = {("GET", "/orgs/join/{token}"): {404}, ("POST", "/orgs/join/{token}/account"): {422}}
+        wanted = public.get((method, template), {303, 403})
         if status not in wanted:
             refused.append(f"anonymous {method} {template}: {status}")
     assert refused == []

@@ -100,6 +100,10 @@ def test_organisation_corpus_and_rubric_walk_is_accessible(browser: object, site
     assert "/orgs/join/" in link
     check(admin, "members")
 
+    visitor = browser.new_context().new_page()  # type: ignore[attr-defined]
+    visitor.goto(link)
+    assert visitor.locator("#new-account").is_visible() and visitor.locator("#login-first").is_visible()
+    check(visitor, "invitation, logged out")
     orga = _login(browser, site, "orga")
     orga.goto(link)  # type: ignore[attr-defined]
     assert "Lehrstuhl für Zivilrecht" in orga.inner_text("#invitation")  # type: ignore[attr-defined]

@@ -100,3 +100,29 @@ def store_members(store: Store, org: int) -> list[tuple[str, str, int]]:
 
 def owner_id(store: Store, org: int) -> int:
     return next(i for _, r, i in store_members(store, org) if r == "owner")
+
+
+def test_an_invited_person_without_an_account_creates_one_and_joins(site: tuple[Store, object, int]) -> None:
+    store, app, org = site
+    owner = login(TestClient(app), "olga")  # type: ignore[arg-type]
+    made = owner.post(f"/orgs/{org}/invitations", data={"role": "organiser", "csrf_token": csrf_of(owner, "/orgs")})
+    found = re.search(r'value="http://testserver(/orgs/join/[^"]+)"', made.text)
+    assert found is not None
+    link = found.group(1)
+    guest = TestClient(app)  # type: ignore[arg-type]
+    form = {"username": "neu", "password": "kurz", "csrf_token": csrf_of(guest, link)}
+    weak = guest.post(f"{link}/account", data=form)
+    assert weak.status_code == 422 and "mindestens 8 Zeichen" in weak.text
+    assert all(name != "neu" for name, _, _ in store_members(store, org))
+    taken = guest.post(f"{link}/account", data=form | {"username": "paul", "password": "ein-langes-Passwort-42"})
+    assert taken.status_code == 422 and "bereits vergeben" in taken.text
+    resp = guest.post(f"{link}/account", data=form | {"password": "ein-langes-Passwort-42"}, follow_redirects=False)
+    assert resp.status_code == 303 and resp.headers["location"] == f"/orgs/{org}"
+    assert ("neu", "organiser") in {(n, r) for n, r, _ in store_members(store, org)}
+    assert guest.get(f"/orgs/{org}/corpora").status_code == 200
+    assert guest.get("/", follow_redirects=False).headers["location"] == "/orgs"  # no platform role
+    assert guest.get("/admin", follow_redirects=False).status_code == 403
+    again = TestClient(app)  # type: ignore[arg-type]
+    second = form | {"username": "noch-wer", "password": "ein-langes-Passwort-42", "csrf_token": csrf_of(again, link)}
+    used = again.post(f"{link}/account", data=second)
+    assert used.status_code == 422 and "ungültig, benutzt oder abgelaufen" in used.text

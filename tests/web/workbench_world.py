@@ -102,6 +102,7 @@ MATRIX: dict[tuple[str, str], Case] = {
     ("POST", "/orgs"): Case(None, {"name": "Neue Organisation"}),
     ("GET", "/orgs/join/{token}"): Case(None, {}),
     ("POST", "/orgs/join/{token}"): Case(None, {}),
+    ("POST", "/orgs/join/{token}/account"): Case(None, {"username": "neu", "password": "ein-langes-Passwort-42"}),
     ("GET", "/orgs/{org_id}"): Case(OrgCap.VIEW, {}),
     ("GET", "/orgs/{org_id}/members"): Case(OrgCap.MEMBERS, {}),
     ("POST", "/orgs/{org_id}/invitations"): Case(OrgCap.MANAGE, {"role": "owner"}),

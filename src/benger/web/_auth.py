@@ -56,7 +56,7 @@ def home_of(roles: str) -> str:
     ):
         if role in roles.split():
             return path
-    return "/login"
+    return "/orgs"  # an account without a platform role (joined by a workbench invitation)
 
 
 @router.get("/")

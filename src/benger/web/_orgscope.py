@@ -18,18 +18,21 @@ operations (corpora, rubrics, members, audit log) are in :mod:`benger.web._orgda
 from __future__ import annotations
 
 import re
+import secrets
 import unicodedata
 from collections.abc import Callable
 from functools import cache
 
 from fastapi import Request
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from benger.store import Store
 from benger.store._orgs import Membership, Organisation, OrgInvitation
-from benger.study import StudyError
-from benger.study._accounts import aware, now_utc
+from benger.study import LoggedIn, StudyError
+from benger.study._accounts import _HASHER, aware, check_password, check_username, now_utc
+from benger.study._models import StudyUser
 from benger.web._orgcore import Member, NotFound, OrgCap, OrgInfo, OrgRole, hash_token
 from benger.web._orgdata import CorporaData, MembersData
 from benger.web._security import Forbidden, require, store_of
@@ -116,22 +119,48 @@ def invitation_of(session: Session, token: str) -> OrgInvitation:
     return invitation
 
 
+def _join(session: Session, store: Store, invitation: OrgInvitation, user_id: int, username: str) -> int:
+    org = session.get(Organisation, invitation.organisation_id)
+    assert org is not None
+    if session.get(Membership, (org.id, user_id)) is not None:
+        raise StudyError("Sie sind bereits Mitglied dieser Organisation.", field="token")
+    session.add(Membership(organisation_id=org.id, user_id=user_id, role=invitation.role, joined_at=now_utc()))
+    invitation.accepted_by, invitation.accepted_at = user_id, now_utc()
+    scope = OrgScope(store, OrgInfo(org.id, org.name, org.slug), Member(user_id, username, OrgRole(invitation.role)))
+    scope.audit(session, "accept", "member", str(user_id), role=invitation.role, username=username)
+    return org.id
+
+
 def accept_invitation(store: Store, token: str, user_id: int, username: str) -> int:
     """Join the invitation's organisation with its role; the organisation's id. StudyError for a used,
     expired or unknown link, or when the account is a member already."""
     with store.session() as session:
+        return _join(session, store, invitation_of(session, token), user_id, username)
+
+
+def join_with_new_account(store: Store, token: str, username: str, password: str) -> tuple[int, LoggedIn]:
+    """Create an account (no platform role: it sees the workbench and its own account page) and join the
+    invitation's organisation with it, in one transaction; the organisation's id and the login. StudyError for
+    a bad link, a taken or bad user name, or a weak password (the study's password policy)."""
+    with store.session() as session:
         invitation = invitation_of(session, token)
-        org = session.get(Organisation, invitation.organisation_id)
-        assert org is not None
-        if session.get(Membership, (org.id, user_id)) is not None:
-            raise StudyError("Sie sind bereits Mitglied dieser Organisation.", field="token")
-        session.add(Membership(organisation_id=org.id, user_id=user_id, role=invitation.role, joined_at=now_utc()))
-        invitation.accepted_by, invitation.accepted_at = user_id, now_utc()
-        scope = OrgScope(
-            store, OrgInfo(org.id, org.name, org.slug), Member(user_id, username, OrgRole(invitation.role))
+        username = check_username(username)
+        check_password(password, username)
+        user = StudyUser(
+            username=username,
+            password_hash=_HASHER.hash(password),
+            roles="",
+            pseudonym="u-" + secrets.token_hex(6),
+            active=True,
+            session_version=0,
         )
-        scope.audit(session, "accept", "member", str(user_id), role=invitation.role, username=username)
-        return org.id
+        try:
+            with session.begin_nested():
+                session.add(user)
+                session.flush()
+        except IntegrityError as exc:
+            raise StudyError("Der Benutzername {name} ist bereits vergeben.", field="username", name=username) from exc
+        return _join(session, store, invitation, user.id, username), LoggedIn(user.id, "", 0)
 
 
 def invitation_info(store: Store, token: str) -> tuple[OrgInfo, OrgRole]:

@@ -44,6 +44,7 @@ from benger.web._orgscope import (
     accept_invitation,
     create_organisation,
     invitation_info,
+    join_with_new_account,
     org_access,
     organisations_of,
 )
@@ -66,6 +67,7 @@ __all__ = [
     "create_organisation",
     "feedback_access",
     "invitation_info",
+    "join_with_new_account",
     "org_access",
     "org_creator",
     "organisations_of",

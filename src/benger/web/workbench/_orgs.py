@@ -12,13 +12,14 @@ from benger.store._orgs import ROLES
 from benger.study import StudyError
 from benger.web._i18n import message
 from benger.web._render import lang_of
-from benger.web._security import LoggedInUser, check_csrf, store_of, user_of
+from benger.web._security import LoggedInUser, check_csrf, login, store_of, user_of
 from benger.web.access import (
     Capability,
     Principal,
     accept_invitation,
     create_organisation,
     invitation_info,
+    join_with_new_account,
     org_creator,
     organisations_of,
     principal_of,
@@ -62,6 +63,14 @@ def join_page(request: Request, token: str) -> Response:
 @router.post("/join/{token}", dependencies=[Depends(check_csrf)])
 def join(request: Request, token: str, user: LoggedInUser) -> Response:
     org_id = accept_invitation(store_of(request), token, user.id, user.username)
+    return RedirectResponse(f"/orgs/{org_id}", status_code=303)
+
+
+@router.post("/join/{token}/account", dependencies=[Depends(check_csrf)])
+def join_new(request: Request, token: str, username: str = Form(...), password: str = Form(...)) -> Response:
+    """Create an account and join with it (for an invited person who has none yet); logged in afterwards."""
+    org_id, logged = join_with_new_account(store_of(request), token, username, password)
+    login(request, logged)
     return RedirectResponse(f"/orgs/{org_id}", status_code=303)
 
 
