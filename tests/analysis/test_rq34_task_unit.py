@@ -1,5 +1,6 @@
-"""Issue 24 item 2 for RQ3 and RQ4: a new study (a store) resamples whole tasks, as the leaderboard does;
-``reproduce`` (release data) keeps the paper's per-generation rule and says so in each block's ``method``.
+"""Issue 24 item 2 for RQ3 and RQ4 (and RQ2's pooled groups): a new study (a store) resamples whole tasks, as the
+leaderboard does; ``reproduce`` (release data) keeps the paper's per-generation rule and says so in each block's
+``method``.
 
 The data repeat each task's generation (identical outputs): per-generation resampling then counts every
 repetition as new evidence and its interval shrinks; the task-level interval is the one of the distinct tasks,
@@ -182,3 +183,28 @@ def test_cluster_mean_interval_of_repeated_tasks_equals_one_per_task() -> None:
                                      [f"t{i}" for i in range(5) for _ in range(REPS)], seed=9)  # fmt: skip
     one = cluster_bootstrap_mean_ci(RAW, [f"t{i}" for i in range(5)], seed=9)
     assert (four.low, four.high) == pytest.approx((one.low, one.high), abs=1e-9)
+
+
+def test_rq2_group_means_and_gaps_resample_tasks_in_a_new_study() -> None:
+    """RQ2's Benchathon groups pool generations: in a new study whole tasks are resampled (the same five task
+    means whatever the repetitions), in reproduce each generation (the paper's rule)."""
+    from benger.analysis._rq12 import group_aggregates
+
+    flagship, _ = _repeated_generations()
+    open_ref = [GenScore(f"b{g.generation_id}", "b", g.task_id, g.raw - 10.0, dict(DIMS)) for g in flagship]
+    systems = {"a": SystemMeta("a", "A", "flagship", "P", "closed"), "b": SystemMeta("b", "B", "open_reference", "Q",
+                                                                                     "open")}  # fmt: skip
+    exact = _exact_percentiles(_mean, 5)
+    means = np.array([_mean(list(idx)) for idx in itertools.product(range(5), repeat=5)])
+    exact_gap = np.percentile(np.subtract.outer(means, means).ravel() + 10.0, [2.5, 97.5])
+    new = group_aggregates(_study("task", systems=systems, generations=flagship + open_ref), seed=1, n_boot=20_000)
+    cell = new["benchathon"]["by_tier"]["flagship"]
+    assert (cell["n"], cell["mean"]) == (20, pytest.approx(float(np.mean(RAW))))
+    assert (cell["low"], cell["high"]) == pytest.approx(exact, abs=0.5)
+    gap = new["gap_ci"]["benchathon"]["flagship_minus_open_reference"]
+    assert gap["estimate"] == pytest.approx(10.0)
+    assert (gap["low"], gap["high"]) == pytest.approx(tuple(exact_gap), abs=0.6)
+    assert "whole tasks" in new["method"] and new["inputs"]["resampling_unit"] == "task"
+    paper = group_aggregates(_study("generation", systems=systems, generations=flagship + open_ref), n_boot=20_000)
+    narrow = paper["benchathon"]["by_tier"]["flagship"]
+    assert _width(narrow["low"], narrow["high"]) < 0.6 * (exact[1] - exact[0]) and "paper's rule" in paper["method"]

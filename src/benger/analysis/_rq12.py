@@ -10,7 +10,13 @@ import numpy as np
 from benger.analysis._data import CorpusSummary, StudyData
 from benger.analysis.leaderboard.table1 import table1_from_study
 from benger.judge import grade_points
-from benger.stats import bootstrap_diff_ci, bootstrap_mean_ci, normal_ci_from_summary
+from benger.stats import (
+    bootstrap_diff_ci,
+    bootstrap_mean_ci,
+    cluster_bootstrap_diff_ci,
+    cluster_bootstrap_mean_ci,
+    normal_ci_from_summary,
+)
 
 RAW_SCALE = (0.0, 100.0)
 
@@ -155,14 +161,21 @@ def _ranked_systems(data: StudyData) -> set[str]:
 
 
 def group_aggregates(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> dict[str, Any]:
-    """RQ2: per tier / provider / weights. Benchathon pools per-generation raws (bootstrap CI); the summary-only
-    corpora use the unweighted mean of the per-system means (no CI)."""
+    """RQ2: per tier / provider / weights. Benchathon pools per-generation raws (bootstrap CI: per generation, the
+    paper's rule, or in a new study over whole tasks, ``StudyData.resampling_unit``); the summary-only corpora use
+    the unweighted mean of the per-system means (no CI)."""
     rng = np.random.default_rng(seed + 2)
     keys = {"by_tier": "tier", "by_provider": "provider", "by_weights": "weights"}
+    unit = data.resampling_unit
     out: dict[str, Any] = {
-        "method": "Benchathon: pooled per-generation primary-judge raws per group with a 95% percentile bootstrap; "
-        "ZJS / Grundprinzipien: unweighted mean (min, max) of the per-system means",
-        "inputs": {"systems": len(_ranked_systems(data))},
+        "method": "Benchathon: pooled per-generation primary-judge raws per group with a 95% percentile bootstrap ("
+        + (
+            "whole tasks resampled, with every generation of the group on them: a new study"
+            if unit == "task"
+            else "each generation resampled: the paper's rule, kept for reproduce"
+        )
+        + "); ZJS / Grundprinzipien: unweighted mean (min, max) of the per-system means",
+        "inputs": {"systems": len(_ranked_systems(data)), "resampling_unit": unit},
     }
     bench: dict[str, Any] = {}
     for dim, attr in keys.items():
@@ -173,7 +186,11 @@ def group_aggregates(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> d
                 groups[getattr(meta, attr)].append(g)
         bench[dim] = {}
         for name, gens in groups.items():
-            ci = bootstrap_mean_ci([g.raw for g in gens], n_resamples=n_boot, seed=rng)
+            raws = [g.raw for g in gens]
+            if unit == "task":
+                ci = cluster_bootstrap_mean_ci(raws, [g.task_id for g in gens], n_resamples=n_boot, seed=rng)
+            else:
+                ci = bootstrap_mean_ci(raws, n_resamples=n_boot, seed=rng)
             systems = sorted({g.system for g in gens})
             bench[dim][name] = {
                 "n_systems": len(systems),
@@ -215,13 +232,16 @@ def group_aggregates(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> d
 
 
 def _bench_gap_ci(data: StudyData, rng: np.random.Generator, n_boot: int) -> dict[str, Any]:
-    """Bootstrap CIs (two independent arms of per-generation raws) for the Benchathon group gaps."""
+    """Bootstrap CIs (two independent arms of per-generation raws; whole tasks per arm in a new study) for the
+    Benchathon group gaps."""
     pools: dict[tuple[str, str], list[float]] = defaultdict(list)
+    tasks: dict[tuple[str, str], list[str]] = defaultdict(list)
     for g in data.final_generations():
         meta = data.systems.get(g.system)
         if meta:
-            pools[("tier", meta.tier or "")].append(g.raw)
-            pools[("weights", meta.weights or "")].append(g.raw)
+            for key in (("tier", meta.tier or ""), ("weights", meta.weights or "")):
+                pools[key].append(g.raw)
+                tasks[key].append(g.task_id)
     out: dict[str, Any] = {}
     for name, a, b in (
         ("flagship_minus_open_reference", ("tier", "flagship"), ("tier", "open_reference")),
@@ -229,7 +249,10 @@ def _bench_gap_ci(data: StudyData, rng: np.random.Generator, n_boot: int) -> dic
         ("closed_minus_open", ("weights", "closed"), ("weights", "open")),
     ):
         if len(pools.get(a, [])) >= 2 and len(pools.get(b, [])) >= 2:
-            ci = bootstrap_diff_ci(pools[a], pools[b], n_resamples=n_boot, seed=rng)
+            if data.resampling_unit == "task":
+                ci = cluster_bootstrap_diff_ci(pools[a], tasks[a], pools[b], tasks[b], n_resamples=n_boot, seed=rng)
+            else:
+                ci = bootstrap_diff_ci(pools[a], pools[b], n_resamples=n_boot, seed=rng)
             out[name] = {"estimate": ci.estimate, "low": ci.low, "high": ci.high}
         else:
             out[name] = None

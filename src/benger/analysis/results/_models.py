@@ -181,7 +181,8 @@ class GroupAggregates(Block):
     ``benchathon.by_tier | by_provider | by_weights: {group: {n_systems, n, mean, low, high, systems}}`` (pooled
     generations, percentile bootstrap); ``zjs`` / ``grundprinzipien``: ``{group: {n_systems, mean, min, max}}``
     (unweighted mean of system means); ``gaps.<corpus>``: flagship_minus_open_reference, closed_minus_open,
-    flagship_minus_efficiency; ``gap_ci.benchathon``: the same gaps as intervals (two-arm bootstrap) or null.
+    flagship_minus_efficiency; ``gap_ci.benchathon``: the same gaps as intervals (two-arm bootstrap) or null. The
+    Benchathon bootstraps resample generations (reproduce) or whole tasks (a new study: ``inputs.resampling_unit``).
     """
 
     benchathon: dict[str, dict[str, GroupCell]]
