@@ -33,7 +33,30 @@ BLOCKS = python_blocks(TEXT)
 
 def test_the_page_has_an_example_for_each_kind() -> None:
     sections = {_heading_before(TEXT, line) for line, _ in BLOCKS}
-    assert sections == {"A metric", "A provider", "A statistic", "A rubric", "A prompt set"}
+    assert sections == {"A metric", "A provider", "A statistic", "A rubric", "A corpus reader", "A prompt set"}
+
+
+PRIVATE = re.compile(r"^\s*(?:from|import)\s+benger(?:\.\w+)*\._\w+", re.MULTILINE)
+
+
+def test_the_examples_import_public_names_only() -> None:
+    private = [(line, m.group().strip()) for line, code in BLOCKS for m in PRIVATE.finditer(code)]
+    assert private == []
+    assert PRIVATE.search("from benger.llm._base import X") and not PRIVATE.search("from benger.llm import X")
+
+
+def test_each_registry_of_the_table_is_the_kind_benger_extensions_lists() -> None:
+    from benger.analysis.results import STATISTICS
+    from benger.cli._extensions import all_registries
+    from benger.corpora import CORPUS_READERS
+    from benger.judge import RUBRICS
+    from benger.llm import PROVIDERS_REGISTRY
+    from benger.metrics import METRICS
+
+    kinds = all_registries()
+    assert list(kinds.values()) == [METRICS, PROVIDERS_REGISTRY, STATISTICS, RUBRICS, CORPUS_READERS]
+    for registry in kinds.values():
+        assert f"`{registry.group}`" in TEXT
 
 
 def test_block_extraction() -> None:

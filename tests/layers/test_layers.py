@@ -22,6 +22,7 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "benger"
 
 RANK: dict[str, int] = {
     "errors": 0,
+    "registry": 0,
     "schema": 0,
     "text": 0,
     "config": 0,

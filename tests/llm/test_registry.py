@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from benger.errors import ConfigError, MissingDependencyError
 from benger.llm import PROVIDERS, ProviderModel, create_model, model_api, provider_spec, registered_providers
-from benger.llm import _registry as registry
 from benger.llm._anthropic import AnthropicChatModel
 from benger.llm._google import GoogleChatModel
 from benger.llm._openai import OpenAIChatModel
+from benger.llm._registry import PROVIDERS_REGISTRY
+from benger.registry import BUILTIN
 from benger.schema import SystemConfig
 
 URL = "http://127.0.0.1:9/v1"
@@ -24,9 +27,7 @@ def scratch() -> Iterator[list[str]]:
     names: list[str] = []
     yield names
     for name in names:
-        spec = registry._REGISTRY.pop(name, None)
-        for alias in spec.aliases if spec else ():
-            registry._ALIASES.pop(alias, None)
+        PROVIDERS_REGISTRY.remove(name)
 
 
 # (provider as written in a system config, the model class it builds)
@@ -49,9 +50,11 @@ def test_built_in_providers(provider: str, cls: type[ProviderModel], monkeypatch
 
 
 def test_registered_names_and_errors() -> None:
-    expected = ("openai", "openai-compatible", "anthropic", "google", "litellm", "local")
-    assert PROVIDERS == registered_providers() == expected
-    with pytest.raises(ConfigError, match=r"unknown provider 'nope'; use one of openai, openai-compatible"):
+    builtin = [e for e in PROVIDERS_REGISTRY.entries() if e.source == BUILTIN]
+    assert PROVIDERS == tuple(e.name for e in builtin) == registered_providers()[: len(PROVIDERS)]
+    assert {"openai", "openai-compatible", "anthropic", "google", "local"} <= set(PROVIDERS)  # the paper's own
+    assert all(e.description and e.value.name == e.name for e in builtin)
+    with pytest.raises(ConfigError, match=rf"unknown provider 'nope'; use one of {', '.join(registered_providers())}"):
         create_model(SystemConfig(name="s", provider="nope", model="m"))
     with pytest.raises(ConfigError, match="provider openai-compatible needs a base_url"):
         create_model(SystemConfig(name="s", provider="openai-compatible", model="m"))
@@ -95,12 +98,40 @@ def test_a_provider_is_defined_once(scratch: list[str]) -> None:
         model_api("gemini-two", aliases=("gemini",))(lambda: _Echo)
 
 
-def test_entry_point_providers_are_loaded_on_a_miss(scratch: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    class EntryPoint:
-        def load(self) -> None:
-            model_api("plugin-llm")(lambda: _Echo)
+PLUGIN = """
+from benger.llm import ProviderModel, model_api
 
-    scratch.append("plugin-llm")
-    monkeypatch.setattr(registry, "_entry_points_loaded", False)
-    monkeypatch.setattr(registry.importlib.metadata, "entry_points", lambda group: [EntryPoint()])
-    assert type(create_model(SystemConfig(name="s", provider="plugin-llm", model="m"))) is _Echo
+
+class PluginModel(ProviderModel):
+    provider = "plugin-llm"
+
+    async def _call(self, request):
+        raise NotImplementedError
+
+
+@model_api("plugin-llm", description="a plugin's provider")
+def plugin_llm():
+    return PluginModel
+"""
+
+
+def test_entry_point_providers_are_loaded_on_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A distribution's ``benger.providers`` entry point (a dist-info on sys.path) is read when a name is missing,
+    and its provider is gone again once the distribution is."""
+    (tmp_path / "plugin_llm_ep.py").write_text(PLUGIN, "utf-8")
+    info = tmp_path / "plugin_llm-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: plugin-llm\nVersion: 0.1\n", "utf-8")
+    (info / "entry_points.txt").write_text("[benger.providers]\nplugin = plugin_llm_ep\n", "utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    PROVIDERS_REGISTRY.refresh()
+    try:
+        model = create_model(SystemConfig(name="s", provider="plugin-llm", model="m"))
+        assert type(model).__name__ == "PluginModel"
+        entry = PROVIDERS_REGISTRY.get("plugin-llm")
+        assert entry.source == "entry point plugin = plugin_llm_ep (group benger.providers, distribution plugin-llm)"
+    finally:
+        monkeypatch.undo()
+        sys.modules.pop("plugin_llm_ep", None)
+        PROVIDERS_REGISTRY.refresh()
+    assert "plugin-llm" not in registered_providers()

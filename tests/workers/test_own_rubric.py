@@ -65,7 +65,7 @@ def test_the_payload_carries_the_rubric(tmp_path: Path) -> None:
     assert payload["rubric"]["dimensions"][1]["step"] == 2 and payload["rubric_id"] == rubric.id
     again = JudgeUnit.model_validate(payload)
     assert again.rubric == rubric and again.rubric.id == rubric.id
-    with pytest.raises(ConfigError, match="not a built-in rubric"):
+    with pytest.raises(ConfigError, match="not a registered rubric"):
         JudgeUnit.model_validate({**base, "rubric_id": rubric.id})
     with pytest.raises(ValueError, match="is not the id of the unit's rubric"):
         JudgeUnit(target_kind="generation", target_id="g", judge=judge, rubric_id="falloesung@1", rubric=rubric)

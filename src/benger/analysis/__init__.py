@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from benger.analysis._compute import compute_all
     from benger.analysis._data import StudyData
+    from benger.analysis._records import GenScore, SystemMeta
     from benger.analysis.leaderboard import (
         Leaderboard,
         LeaderboardRow,
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
 _LAZY = {
     "compute_all": "benger.analysis._compute",
     "StudyData": "benger.analysis._data",
+    "GenScore": "benger.analysis._records",
+    "SystemMeta": "benger.analysis._records",
     "Leaderboard": "benger.analysis.leaderboard",
     "LeaderboardRow": "benger.analysis.leaderboard",
     "SystemRank": "benger.analysis.leaderboard",
@@ -40,9 +43,11 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "GenScore",
     "Leaderboard",
     "LeaderboardRow",
     "StudyData",
+    "SystemMeta",
     "SystemRank",
     "compute_all",
     "leaderboard",

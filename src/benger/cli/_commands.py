@@ -19,6 +19,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "benger.cli._view",
     "benger.cli._interop",
     "benger.cli._reviews",
+    "benger.cli._extensions",
 )
 
 

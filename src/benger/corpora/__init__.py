@@ -2,6 +2,7 @@
 
 from benger.corpora._demo import DEMO_NAMES, load_demo_corpora, load_demo_corpus
 from benger.corpora._fields import FIELD_ALIASES, CorpusFileError, Problem
+from benger.corpora._readers import CORPUS_READERS, CorpusReader, corpus_reader
 from benger.corpora._release import Release, load_release
 from benger.corpora._resolve import resolve_corpus_source
 from benger.corpora._user import load_corpus_file, write_corpus_file
@@ -10,17 +11,20 @@ from benger.schema import AREAS, Area, Corpus, FalloesungTask, PrincipleItem, Ta
 
 __all__ = [
     "AREAS",
+    "CORPUS_READERS",
     "DEMO_NAMES",
     "FIELD_ALIASES",
     "ZENODO_DOI",
     "Area",
     "Corpus",
     "CorpusFileError",
+    "CorpusReader",
     "FalloesungTask",
     "PrincipleItem",
     "Problem",
     "Release",
     "Task",
+    "corpus_reader",
     "load_corpus_file",
     "load_demo_corpora",
     "load_demo_corpus",

@@ -16,13 +16,14 @@ from benger.judge._rubric import (
     Rubric,
     falloesung_rubric,
     grundprinzipien_rubric,
-    load_rubric,
     rubric_from_data,
 )
+from benger.judge._rubric_registry import RUBRICS, load_rubric, register_rubric, registered_rubrics
 
 __all__ = [
     "GRADE_UPPER_BOUNDS",
     "PASS_GRADE_POINTS",
+    "RUBRICS",
     "Band",
     "Dimension",
     "JudgeTemplate",
@@ -40,6 +41,8 @@ __all__ = [
     "load_rubric",
     "parse_judgement",
     "passed",
+    "register_rubric",
+    "registered_rubrics",
     "rubric_from_data",
     "validate_judgement",
 ]

@@ -13,54 +13,46 @@ editing a band, a maximum or a label without bumping ``version`` still yields ne
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
 from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from benger._yaml import load_yaml
 from benger.errors import InputError
 from benger.judge._grades import GRADE_UPPER_BOUNDS, PASS_GRADE_POINTS, grade_points
+from benger.judge._rubric_check import RubricProblem, check_rubric, dimension_key, number
 
 #: The rubric id the released primary-judge judgements carry (they predate content hashes).
 RELEASED_RUBRIC_ID = "falloesung@1"
-#: A graded rubric's total: the grade-point table maps 0-100 raw points to 0-18 grade points.
-GRADED_TOTAL = 100.0
+#: A number of a rubric: a finite int or float, never a bool or text (``max: true`` is not 1 point).
+Number = Annotated[float, BeforeValidator(number)]
 
 
 class Band(BaseModel):
     """A scoring band of a dimension, e.g. 18-20 points: "core results agree with the reference"."""
 
-    model_config = ConfigDict(extra="forbid")
-    low: float
-    high: float
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    low: Number
+    high: Number
     description: str
 
 
 class Dimension(BaseModel):
     """One rubric dimension: a key, a German label, the maximum points and the band descriptions."""
 
-    model_config = ConfigDict(extra="forbid")
-    key: str
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    key: Annotated[str, AfterValidator(dimension_key)]
     label: str
     label_en: str
-    max: float = Field(gt=0)
+    max: Number = Field(gt=0)
     #: the dimension's own score step (default: the rubric's ``step``)
-    step: float | None = Field(default=None, gt=0)
+    step: Number | None = Field(default=None, gt=0)
     question: str | None = None
     bands: list[Band] = Field(default_factory=list)
-
-
-class RubricProblem(ValueError):
-    """A rubric that is well-formed YAML but inconsistent; ``field`` is the path of the faulty field."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
 
 
 TaskKind = Literal["falloesung", "grundprinzip"]
@@ -88,23 +80,29 @@ class Rubric(BaseModel):
     consistency validated. Immutable: its id is computed once.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
     name: str
     version: str
     title: str
-    graded: bool = Field(description="whether totals map to grade points")
-    total: float = Field(gt=0, description="declared maximum total; the dimension maxima must sum to it")
-    step: float = Field(default=0.5, gt=0)
+    graded: bool = Field(description="whether totals map to grade points", strict=True)
+    total: Number = Field(gt=0, description="declared maximum total; the dimension maxima must sum to it")
+    step: Number = Field(default=0.5, gt=0)
     dimensions: list[Dimension] = Field(min_length=1)
     kind: TaskKind | None = None
     instructions: str | None = None
-    grades: list[float] | None = Field(default=None, min_length=2)
-    pass_grade: int | None = Field(default=None, ge=0)
-    pass_total: float | None = Field(default=None, ge=0)
+    grades: list[Number] | None = Field(default=None, min_length=2)
+    pass_grade: int | None = Field(default=None, ge=0, strict=True)
+    pass_total: Number | None = Field(default=None, ge=0)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Rubric:
+        check_rubric(self)
+        return self
 
     def check(self) -> Rubric:
-        """Raise :class:`RubricProblem` (with the faulty field's path) unless the rubric is consistent."""
-        _check(self)
+        """Raise :class:`RubricProblem` (with the faulty field's path) unless the rubric is consistent (the model's
+        validator runs the same rules on construction; this re-runs them on a copy made without validation)."""
+        check_rubric(self)
         return self
 
     @cached_property
@@ -212,96 +210,23 @@ def _default_kind(name: str) -> TaskKind:
     return "grundprinzip" if name == "grundprinzipien" else "falloesung"
 
 
-def _on_grid(value: float, step: float) -> bool:
-    ratio = value / step
-    return abs(ratio - round(ratio)) < 1e-9
-
-
-def _check(rubric: Rubric) -> None:
-    seen: set[str] = set()
-    for i, dim in enumerate(rubric.dimensions):
-        step = rubric.step if dim.step is None else dim.step
-        if dim.key in seen:
-            raise RubricProblem(f"dimensions[{i}].key", f"duplicate dimension key {dim.key!r}")
-        seen.add(dim.key)
-        if not _on_grid(dim.max, step):
-            raise RubricProblem(f"dimensions[{i}].max", f"maximum {dim.max:g} is not a multiple of step {step:g}")
-        _check_bands(dim, i, step)
-    if abs(rubric.max_total - rubric.total) > 1e-9:
-        raise RubricProblem(
-            "total", f"the dimension maxima sum to {rubric.max_total:g}, but the declared total is {rubric.total:g}"
-        )
-    _check_grading(rubric)
-
-
-def _check_grading(rubric: Rubric) -> None:
-    if rubric.grades is not None:
-        if not rubric.graded:
-            raise RubricProblem("grades", "a grade table needs 'graded: true'")
-        bounds = rubric.grades
-        if any(b <= a for a, b in itertools.pairwise(bounds)) or bounds[0] < 0:
-            raise RubricProblem("grades", "the grade bounds must rise strictly from >= 0")
-        if abs(bounds[-1] - rubric.total) > 1e-9:
-            raise RubricProblem("grades", f"the last grade bound is {bounds[-1]:g}, not the total {rubric.total:g}")
-        if rubric.pass_grade is not None and rubric.pass_grade >= len(bounds):
-            top = len(bounds) - 1
-            raise RubricProblem("pass_grade", f"pass_grade {rubric.pass_grade} is above the top grade {top}")
-    elif rubric.graded and abs(rubric.total - GRADED_TOTAL) > 1e-9:
-        raise RubricProblem(
-            "total",
-            f"a graded rubric without 'grades' must total {GRADED_TOTAL:g} points (the paper's grade-point table), "
-            f"not {rubric.total:g}",
-        )
-    if rubric.pass_total is not None:
-        if rubric.graded:
-            raise RubricProblem("pass_total", "a graded rubric passes by 'pass_grade', not 'pass_total'")
-        if rubric.pass_total > rubric.total + 1e-9:
-            raise RubricProblem("pass_total", f"{rubric.pass_total:g} is above the total {rubric.total:g}")
-    if rubric.pass_grade is not None and not rubric.graded:
-        raise RubricProblem("pass_grade", "'pass_grade' needs a graded rubric; use 'pass_total' for raw points")
-
-
-def _check_bands(dim: Dimension, i: int, step: float) -> None:
-    """Bands (in any order) must tile ``0 .. max`` on the step grid: no gap, no overlap."""
-    if not dim.bands:
-        return
-    order = sorted(range(len(dim.bands)), key=lambda b: (dim.bands[b].low, dim.bands[b].high))
-    expected_low = 0.0
-    for b in order:
-        band, where = dim.bands[b], f"dimensions[{i}].bands[{b}]"
-        for edge in ("low", "high"):
-            value = getattr(band, edge)
-            if not _on_grid(value, step):
-                raise RubricProblem(f"{where}.{edge}", f"{value:g} is not a multiple of step {step:g}")
-        if band.low > band.high:
-            raise RubricProblem(f"{where}.low", f"low {band.low:g} is above high {band.high:g}")
-        if band.high > dim.max + 1e-9:
-            raise RubricProblem(f"{where}.high", f"{band.high:g} is above the dimension maximum {dim.max:g}")
-        if band.low < expected_low - 1e-9:
-            raise RubricProblem(f"{where}.low", f"band {band.low:g}-{band.high:g} overlaps the band below it")
-        if band.low > expected_low + 1e-9:
-            raise RubricProblem(f"{where}.low", f"gap: no band covers {expected_low:g} to {band.low - step:g}")
-        expected_low = band.high + step
-    if abs(expected_low - step - dim.max) > 1e-9:
-        raise RubricProblem(
-            f"dimensions[{i}].bands", f"the bands end at {expected_low - step:g}, below the maximum {dim.max:g}"
-        )
-
-
 BUILTIN_RUBRICS = ("falloesung", "grundprinzipien")
 
 
 def _validated(data: Any, source: str | Path) -> Rubric:
+    """The rubric of ``data``; the model's validators refuse a bad one, here an InputError naming source and field."""
     try:
-        rubric = Rubric.model_validate(data)
+        return Rubric.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
+        problem = (err.get("ctx") or {}).get("error")
+        if isinstance(problem, RubricProblem):
+            raise InputError(f"invalid rubric: {problem}", file=source, field=problem.field) from None
         field = ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in err["loc"]).replace(".[", "[")
-        raise InputError(f"invalid rubric: {err['msg']}", file=source, field=field or None) from exc
-    try:
-        return rubric.check()
-    except RubricProblem as exc:
-        raise InputError(f"invalid rubric: {exc}", file=source, field=exc.field) from exc
+        message = err["msg"].removeprefix("Value error, ")
+        raise InputError(f"invalid rubric: {message}", file=source, field=field or None) from None
+    except RecursionError:
+        raise InputError("invalid rubric: nested too deeply", file=source) from None
 
 
 def rubric_from_data(data: Any, source: str | Path = "rubric") -> Rubric:
@@ -309,20 +234,18 @@ def rubric_from_data(data: Any, source: str | Path = "rubric") -> Rubric:
 
     Raises InputError naming ``source`` and the field, as :func:`load_rubric` does."""
     if isinstance(data, Rubric):
-        return data.check()
+        try:
+            return data.check()
+        except RubricProblem as exc:
+            raise InputError(f"invalid rubric: {exc}", file=source, field=exc.field) from None
     if not isinstance(data, dict):
         raise InputError(f"a rubric must be a mapping, got {type(data).__name__}", file=source)
     return _validated(data, source)
 
 
-def load_rubric(name_or_path: str | Path) -> Rubric:
-    """Load a built-in rubric by name ("falloesung", "grundprinzipien") or a YAML file by path.
-
-    Raises InputError (file and field named) for a missing file, bad YAML or an inconsistent rubric.
-    """
-    if str(name_or_path) in BUILTIN_RUBRICS:
-        return _builtin(str(name_or_path))
-    path = Path(name_or_path)
+def load_rubric_file(path: str | Path) -> Rubric:
+    """The rubric of a YAML (or JSON) file; InputError naming the file and the field for a bad one."""
+    path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError as exc:
@@ -335,7 +258,8 @@ def load_rubric(name_or_path: str | Path) -> Rubric:
 
 
 @cache
-def _builtin(name: str) -> Rubric:
+def builtin_rubric(name: str) -> Rubric:
+    """One of the paper's rubrics (``BUILTIN_RUBRICS``), from the package's YAML file."""
     source = resources.files("benger.judge").joinpath("rubrics", f"{name}.yaml")
     where = f"benger/judge/rubrics/{name}.yaml"
     return _validated(load_yaml(source.read_text(encoding="utf-8"), where), where)
@@ -343,9 +267,9 @@ def _builtin(name: str) -> Rubric:
 
 def falloesung_rubric() -> Rubric:
     """The 10-dimension Falllösung rubric (20/10/10/15/15/10/10/5/3/2 = 100 points)."""
-    return _builtin("falloesung")
+    return builtin_rubric("falloesung")
 
 
 def grundprinzipien_rubric() -> Rubric:
     """The 4-dimension Grundprinzipien rubric (40/25/25/10 = 100 points)."""
-    return _builtin("grundprinzipien")
+    return builtin_rubric("grundprinzipien")

@@ -16,7 +16,7 @@ from benger.llm._limits import endpoint_key, endpoint_semaphore
 from benger.llm._local import LOCAL_MODELS, model_path
 from benger.llm._protocol import ChatMessage, ChatModel, ChatRequest, ChatResponse, Usage
 from benger.llm._refusal import REFUSAL_PATTERNS, Refusal, RefusedOutput, detect_refusal, refusal_phrase
-from benger.llm._registry import ProviderSpec, model_api, provider_spec, registered_providers
+from benger.llm._registry import PROVIDERS_REGISTRY, ProviderSpec, model_api, provider_spec, registered_providers
 from benger.llm._reply import (
     PLACEHOLDER_WORDS,
     REASONING_TAGS,
@@ -38,6 +38,7 @@ __all__ = [
     "NO_RETRY",
     "PLACEHOLDER_WORDS",
     "PROVIDERS",
+    "PROVIDERS_REGISTRY",
     "REASONING_TAGS",
     "REFUSAL_PATTERNS",
     "AmbiguousOutput",

@@ -7,7 +7,7 @@ provider is one such function plus its module (docs/llm.md, "Adding a provider")
 from __future__ import annotations
 
 from benger.llm._base import ProviderModel
-from benger.llm._registry import ModelClass, create_registered, model_api, registered_providers
+from benger.llm._registry import PROVIDERS_REGISTRY, ModelClass, create_registered, model_api
 from benger.llm._retry import RetryPolicy
 from benger.schema import SystemConfig
 
@@ -64,7 +64,8 @@ def _local() -> ModelClass:
     return LocalChatModel
 
 
-PROVIDERS = registered_providers()
+#: the built-in providers' names (a plugin's providers are in ``registered_providers()``)
+PROVIDERS = PROVIDERS_REGISTRY.builtin_names()
 
 
 def create_model(system: SystemConfig, policy: RetryPolicy | None = None) -> ProviderModel:

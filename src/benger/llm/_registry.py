@@ -11,20 +11,19 @@ Nothing is imported until a system uses the provider; then the required distribu
 (installed at all, and inside the tested version range), so a missing or too-old SDK is one clear
 ``MissingDependencyError`` naming the extra to install, never a bare ``ModuleNotFoundError``. Third-party
 packages register providers through the entry-point group ``benger.providers`` (each entry point a module or
-function whose import runs ``@model_api``); they are loaded when a provider name is not found built in.
+function whose import runs ``@model_api``); they are loaded when a provider name is not found built in. The
+providers are kept in ``PROVIDERS_REGISTRY``, a :class:`benger.registry.Registry` (one mechanism for every kind).
 """
 
 from __future__ import annotations
 
-import importlib.metadata
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from packaging.requirements import Requirement
-
-from benger.errors import ConfigError, MissingDependencyError
+from benger.errors import ConfigError
 from benger.llm._base import ProviderModel
 from benger.llm._retry import RetryPolicy
+from benger.registry import Registry, require
 from benger.schema import SystemConfig
 
 ENTRY_POINT_GROUP = "benger.providers"
@@ -45,24 +44,18 @@ class ProviderSpec:
 
     def check_requirements(self) -> None:
         """Raise MissingDependencyError when a required distribution is missing or outside its range."""
-        for spec in self.requires:
-            requirement = Requirement(spec)
-            feature = f"the {self.name} provider"
-            try:
-                installed = importlib.metadata.version(requirement.name)
-            except importlib.metadata.PackageNotFoundError as exc:
-                raise MissingDependencyError(feature, self.extra or self.name, str(requirement)) from exc
-            if installed not in requirement.specifier:
-                raise MissingDependencyError(
-                    f"{feature} (installed {requirement.name} {installed} is outside the tested range)",
-                    self.extra or self.name,
-                    str(requirement),
-                )
+        require(f"the {self.name} provider", self.extra or self.name, self.requires)
 
 
-_REGISTRY: dict[str, ProviderSpec] = {}
-_ALIASES: dict[str, str] = {}
-_entry_points_loaded = False
+def _normalise(name: str) -> str:
+    return name.strip().lower()
+
+
+#: every provider by name: the registrations of ``benger.llm._factory``, the entry point group
+#: ``benger.providers`` (each a module whose import runs ``@model_api``), then ``@model_api`` at run time
+PROVIDERS_REGISTRY: Registry[ProviderSpec] = Registry(
+    "provider", ENTRY_POINT_GROUP, builtins="benger.llm._factory", normalise=_normalise
+)
 
 
 def model_api(
@@ -81,40 +74,31 @@ def model_api(
     twice raises ValueError (a provider is defined in exactly one place)."""
 
     def register(loader: Callable[[], ModelClass]) -> Callable[[], ModelClass]:
-        key = name.strip().lower()
-        for taken in (key, *aliases):
-            if taken in _REGISTRY or taken in _ALIASES:
-                raise ValueError(f"provider {taken!r} is registered twice")
-        _REGISTRY[key] = ProviderSpec(key, loader, tuple(aliases), tuple(requires), extra, needs_base_url, description)
-        for alias in aliases:
-            _ALIASES[alias] = key
+        key = _normalise(name)
+        spec = ProviderSpec(key, loader, tuple(aliases), tuple(requires), extra, needs_base_url, description)
+        PROVIDERS_REGISTRY.add(
+            key,
+            spec,
+            aliases=tuple(aliases),
+            requires=tuple(requires),
+            extra=extra,
+            description=description,
+            module=getattr(loader, "__module__", None),
+        )
         return loader
 
     return register
 
 
-def _load_entry_points() -> None:
-    global _entry_points_loaded
-    if _entry_points_loaded:
-        return
-    _entry_points_loaded = True
-    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        entry.load()
-
-
 def provider_spec(provider: str) -> ProviderSpec | None:
     """The registered provider for a name or alias (entry points loaded on a miss), or None."""
-    key = provider.strip().lower()
-    key = _ALIASES.get(key, key)
-    if key not in _REGISTRY:
-        _load_entry_points()
-        key = _ALIASES.get(key, key)
-    return _REGISTRY.get(key)
+    entry = PROVIDERS_REGISTRY.find(provider)
+    return None if entry is None else entry.value
 
 
 def registered_providers() -> tuple[str, ...]:
     """The names of the registered providers, in registration order."""
-    return tuple(_REGISTRY)
+    return PROVIDERS_REGISTRY.names()
 
 
 def create_registered(system: SystemConfig, policy: RetryPolicy | None = None) -> ProviderModel:

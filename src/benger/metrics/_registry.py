@@ -8,6 +8,8 @@ Where metrics come from, in this order:
    ``MetricDef``, a list of them, or a function returning either (``my_pkg.metrics:METRIC``);
 3. ``register(defn)`` at run time (notebooks, tests).
 
+They are kept in ``METRICS``, a :class:`benger.registry.Registry` (the one mechanism every kind of extension uses).
+
 The signature of a metric is ``key|name:value|...|norm:<text normalisation id>|v:<package>-<version>...``: the
 parameters exactly as they are passed to the compute function, then benger's text normalisation
 (``benger.text``), then the versions of the packages that compute it. There are no hand-written signature
@@ -22,12 +24,12 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib.metadata import PackageNotFoundError, entry_points, version
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Protocol
 
-from benger.errors import ConfigError, MissingDependencyError
+from benger.errors import ConfigError
 from benger.metrics._lexical import Score
+from benger.registry import BUILTIN, RUNTIME, Registry, require_module
 from benger.text import TEXT_NORMALISATION_ID
 
 ENTRY_POINT_GROUP = "benger.metrics"
@@ -145,10 +147,7 @@ class MetricDef:
     def check_dependencies(self) -> None:
         """Import each required module; a missing one raises ``MissingDependencyError`` naming the extra."""
         for module, package in self.requires:
-            try:
-                importlib.import_module(module)
-            except ImportError as exc:
-                raise MissingDependencyError(f"metric {self.key!r} ({self.label})", self.extra, package) from exc
+            require_module(f"metric {self.key!r} ({self.label})", self.extra, module, package)
 
 
 def _check_token(text: str, what: str) -> None:
@@ -180,8 +179,6 @@ def package_version(name: str) -> str:
 
 # ---------------------------------------------------------------- discovery
 
-_RUNTIME: dict[str, MetricDef] = {}
-
 
 def _as_defs(obj: Any, source: str) -> list[MetricDef]:
     if callable(obj) and not isinstance(obj, MetricDef):
@@ -190,6 +187,10 @@ def _as_defs(obj: Any, source: str) -> list[MetricDef]:
     if items is None or not all(isinstance(d, MetricDef) for d in items):
         raise ConfigError(f"{source} must give a MetricDef or a list of them, not {type(obj).__name__}")
     return items
+
+
+def _add(registry: Registry[MetricDef], defn: MetricDef) -> None:
+    registry.add(defn.key, defn, extra=defn.extra, description=defn.description or defn.label)
 
 
 def _builtin_modules() -> list[tuple[str, list[MetricDef]]]:
@@ -202,61 +203,58 @@ def _builtin_modules() -> list[tuple[str, list[MetricDef]]]:
     return out
 
 
-def builtin_metrics() -> dict[str, MetricDef]:
-    """The metrics of ``benger.metrics.defs`` only (no entry points), in display order."""
-    defs = [d for _, found in _builtin_modules() for d in found]
+def _register_builtins() -> None:
+    for _, found in _builtin_modules():
+        for defn in found:
+            _add(METRICS, defn)
+
+
+def _adopt(registry: Registry[MetricDef], name: str, value: Any) -> None:
+    """An entry point names a ``MetricDef``, a list of them, or a function returning either."""
+    for defn in _as_defs(value, f"entry point {name}"):
+        _add(registry, defn)
+
+
+#: every metric by key: the ``defs`` modules, the entry point group ``benger.metrics``, then ``register``
+METRICS: Registry[MetricDef] = Registry("metric", ENTRY_POINT_GROUP, builtins=_register_builtins, adopt=_adopt)
+
+
+def _ordered(defs: Iterable[MetricDef]) -> dict[str, MetricDef]:
     return {d.key: d for d in sorted(defs, key=lambda d: (d.order, d.key))}
 
 
-@lru_cache(maxsize=1)
-def _discovered() -> tuple[MetricDef, ...]:
-    found: dict[str, tuple[MetricDef, str]] = {}
-
-    def add(defn: MetricDef, source: str) -> None:
-        if defn.key in found:
-            raise ConfigError(f"metric key {defn.key!r} from {source} is already defined by {found[defn.key][1]}")
-        found[defn.key] = (defn, source)
-
-    for name, defs in _builtin_modules():
-        for defn in defs:
-            add(defn, name)
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        source = f"entry point {ep.name} = {ep.value} (group {ENTRY_POINT_GROUP})"
-        try:
-            obj = ep.load()
-        except Exception as exc:
-            raise ConfigError(f"{source} cannot be loaded: {type(exc).__name__}: {exc}") from exc
-        for defn in _as_defs(obj, source):
-            add(defn, source)
-    return tuple(d for d, _ in found.values())
+def builtin_metrics() -> dict[str, MetricDef]:
+    """The metrics of ``benger.metrics.defs`` only (no entry points), in display order."""
+    METRICS.load()
+    return _ordered(e.value for e in METRICS.entries() if e.source == BUILTIN)
 
 
 def all_metrics() -> dict[str, MetricDef]:
     """Every registered metric by key, in display order (``order``, then key)."""
-    defs = list(_discovered())
-    known = {d.key for d in defs}
-    defs.extend(d for k, d in _RUNTIME.items() if k not in known)
-    return {d.key: d for d in sorted(defs, key=lambda d: (d.order, d.key))}
+    return _ordered(e.value for e in METRICS.entries())
 
 
 def get_metric(key: str) -> MetricDef:
     """The metric ``key``; an unknown key raises ``KeyError``."""
-    return all_metrics()[key]
+    return METRICS.get(key).value
 
 
 def register(defn: MetricDef) -> MetricDef:
     """Register a metric for this process (a key that exists raises ``ConfigError``); returns it."""
-    if defn.key in all_metrics():
+    METRICS.load()
+    if METRICS.find(defn.key) is not None:
         raise ConfigError(f"metric key {defn.key!r} is already registered")
-    _RUNTIME[defn.key] = defn
+    _add(METRICS, defn)
     return defn
 
 
 def unregister(key: str) -> None:
     """Remove a metric added with ``register`` (built-in and entry-point metrics stay)."""
-    _RUNTIME.pop(key, None)
+    entry = METRICS.find(key)
+    if entry is not None and entry.source == RUNTIME:
+        METRICS.remove(key)
 
 
 def refresh() -> None:
-    """Forget the discovered metrics (after installing a plugin in a running process)."""
-    _discovered.cache_clear()
+    """Read the entry points again (after installing or removing a plugin in a running process)."""
+    METRICS.refresh()

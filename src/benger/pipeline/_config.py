@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 SystemSpec = str | dict[str, Any]
 
 
-_BUILTIN_RUBRICS = ("falloesung", "grundprinzipien")
 _STRICT = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
@@ -247,8 +246,11 @@ def parse_run_config(text: str, path: str | Path) -> RunConfig:
         k: str((p.parent / v).resolve()) if not Path(v).is_absolute() else v for k, v in config.prompts.items()
     }
     config.corpora = [_resolve_corpus_path(spec, p.parent) for spec in config.corpora]
+    from benger.judge import RUBRICS
+
+    # a registered rubric's name (the paper's two, a plugin's) stays a name; anything else is a file path
     config.rubrics = {
-        corpus: spec if spec in _BUILTIN_RUBRICS else _abs(spec, p.parent) for corpus, spec in config.rubrics.items()
+        corpus: spec if spec in RUBRICS else _abs(spec, p.parent) for corpus, spec in config.rubrics.items()
     }
     try:
         config.resolved_rubrics()
@@ -277,10 +279,14 @@ def parse_run_config(text: str, path: str | Path) -> RunConfig:
 
 
 def _resolve_corpus_path(spec: str, base: Path) -> str:
-    """Make file paths in corpus specs relative to the config file's folder."""
+    """Make file paths in corpus specs relative to the config file's folder (``SCHEME:PATH`` of a registered
+    corpus reader whose argument is a path, e.g. ``zjs:PATH``, too)."""
+    from benger.corpora import CORPUS_READERS
+
     prefix, sep, rest = spec.partition(":")
-    if sep and prefix in ("zjs", "release"):
-        return f"{prefix}:{_abs(rest, base)}"
+    reader = CORPUS_READERS.find(prefix) if sep and len(prefix) > 1 else None
+    if reader is not None:
+        return f"{prefix}:{_abs(rest, base)}" if "PATH" in reader.value.usage else spec
     if Path(spec).suffix.lower() in (".jsonl", ".csv", ".json"):
         return _abs(spec, base)
     return spec

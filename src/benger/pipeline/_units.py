@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from benger.errors import ConfigError, InputError
-from benger.judge import Rubric, falloesung_rubric, grundprinzipien_rubric, load_rubric
+from benger.judge import RUBRICS, Rubric, falloesung_rubric, grundprinzipien_rubric, load_rubric
 from benger.judge._rubric import rubric_from_data
 from benger.schema import FalloesungTask, PrincipleItem, SystemConfig, TargetKind, stable_hash
 
@@ -137,20 +137,20 @@ def _task_rubric(task: FalloesungTask | PrincipleItem) -> Rubric:
 
 
 def resolve_rubric(rubric_id: str) -> Rubric:
-    """A rubric by id among the built-ins ("name@version" or the full "name@version+sha8"), or a YAML path.
+    """A rubric by id among the registered rubrics ("name@version" or the full "name@version+sha8"), or a YAML path.
 
-    ConfigError when the built-in's version or content hash is not the one the id names.
+    ConfigError when the registered rubric's version or content hash is not the one the id names.
     """
     name, _, version = rubric_id.partition("@")
-    if name in ("falloesung", "grundprinzipien"):
+    if name in RUBRICS:
         rubric = load_rubric(name)
         wanted = rubric.id if "+" in version else rubric.base_id
         if version and rubric_id != wanted:
-            raise ConfigError(f"rubric {rubric_id!r} is not available (the built-in rubric is {rubric.id})")
+            raise ConfigError(f"rubric {rubric_id!r} is not available (the registered rubric is {rubric.id})")
         return rubric
     if "@" in rubric_id and not Path(rubric_id).exists():
         raise ConfigError(
-            f"rubric {rubric_id!r} is not a built-in rubric; a unit of your own rubric carries the rubric itself "
+            f"rubric {rubric_id!r} is not a registered rubric; a unit of your own rubric carries the rubric itself "
             "(JudgeUnit.rubric)"
         )
     return load_rubric(rubric_id)

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from benger.analysis.results._base import (
+    STATISTICS,
     Block,
     Container,
     Context,
@@ -44,6 +45,7 @@ def validate_results(results: Mapping[str, Any], defs: Sequence[StatisticDef] | 
 
 
 __all__ = [
+    "STATISTICS",
     "Block",
     "Container",
     "Context",

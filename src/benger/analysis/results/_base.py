@@ -4,11 +4,11 @@ A *statistic* is one ``StatisticDef``: where it goes in results.json (a dotted `
 value validates against, the ``compute`` function that makes it from a :class:`Context`, and the paper table it
 reproduces. ``compute_all`` runs every registered statistic in ``order`` and validates each value against its model;
 ``docs/results-schema.md`` is generated from the same definitions (``python -m benger.analysis.results.docs``).
+The statistics are kept in ``STATISTICS``, a :class:`benger.registry.Registry` (one mechanism for every kind).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from benger.errors import ConfigError
+from benger.registry import Registry
 
 
 class Block(BaseModel):
@@ -133,15 +134,17 @@ def _leaves(value: Any, depth: int) -> Iterator[Any]:
 
 # ---------------------------------------------------------------- the registry
 
-_REGISTRY: dict[str, StatisticDef] = {}
 BUILTIN_MODULE = "benger.analysis.results._builtin"
+#: every statistic by path: the built-ins (``_builtin``), the entry point group ``benger.statistics`` (each a
+#: module whose import runs ``@statistic``), then ``@statistic`` / ``register`` at run time
+STATISTICS: Registry[StatisticDef] = Registry("statistic", "benger.statistics", builtins=BUILTIN_MODULE)
 
 
 def register(defn: StatisticDef) -> StatisticDef:
     """Adds a statistic for this process; a path that is registered already raises ``ConfigError``."""
-    if defn.path in _REGISTRY:
+    if STATISTICS.has(defn.path):
         raise ConfigError(f"statistic {defn.path!r} is already registered")
-    _REGISTRY[defn.path] = defn
+    STATISTICS.add(defn.path, defn, description=defn.description, module=getattr(defn.compute, "__module__", None))
     return defn
 
 
@@ -167,19 +170,18 @@ def statistic(
 
 def unregister(path: str) -> None:
     """Removes a statistic (built-ins included; they come back only in a new process)."""
-    _REGISTRY.pop(path, None)
+    STATISTICS.remove(path)
 
 
 def all_statistics() -> list[StatisticDef]:
     """Every registered statistic in run order (``order``, then registration order); loads the built-ins."""
-    importlib.import_module(BUILTIN_MODULE)
-    defs = list(_REGISTRY.values())
+    defs = [entry.value for entry in STATISTICS.entries()]
     return sorted(defs, key=lambda d: (d.order, defs.index(d)))
 
 
 def get_statistic(path: str) -> StatisticDef:
     """The statistic at ``path``; unknown raises ``KeyError``."""
-    return {d.path: d for d in all_statistics()}[path]
+    return STATISTICS.get(path).value
 
 
 def put(results: dict[str, Any], path: str, value: Any) -> None:
