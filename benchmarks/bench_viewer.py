@@ -1,37 +1,74 @@
 """The results viewer at study scale (issue 27): how long the first page and a Browse page take on a big store.
 
-Builds (once, ``--cache``) the synthetic SQLite store of ``bench_store.py`` (64k generations by default: 16
-systems, one judgement each with ten dimensions and justifications, ~4 kB of text per generation), then, in a
-fresh Python process, times through the real app (``fastapi.testclient``, the same ASGI stack ``benger view``
-serves):
+Synthesises the store of ``bench_store.py`` (64k generations by default: 16 systems, judgements with ten
+dimensions and justifications, ~4 kB of text per generation; every 97th generation truncated, every 211th
+failed and unjudged, every 89th judgement unscored, every 7th generation also judged by a second judge), on
+SQLite (a file, kept with ``--cache``) and/or PostgreSQL (a database on 127.0.0.1:5432, dropped afterwards),
+then, each in a fresh Python process, times through the real app (``fastapi.testclient``, the same ASGI stack
+``benger view`` serves):
 
 - ``open``: ``create_viewer_app`` on the opened store + ``GET /view/`` (the leaderboard with the CLI's bootstrap,
   every judge group, the figures, the judge statuses) — "the store opens";
-- ``browse_*``: ``GET /view/browse`` for the first, a middle and the last page (50 rows, ``OFFSET`` paging in SQL),
-  a system filter, a judge + score-range filter, a flag, and the full-text search (``ILIKE`` over every text);
-  each the median of ``--repeat`` requests.
+- ``browse_*``: ``GET /view/browse`` for the first, a middle and the last page (50 rows), a system filter, a
+  judge + score-range filter, two flags, and the full-text search; each the median of ``--repeat`` requests.
+
+``--before SRC`` (the ``src`` folder of another checkout, e.g. ``git archive main | tar -x -C /tmp/base``) times
+that code too, on a store it synthesised itself, alternating before/after processes in one run, and reports
+the ratios side by side with the load average at each figure; a digest of every page's HTML (the store's URL
+left out) shows whether both show the same.
 
     python benchmarks/bench_viewer.py --generations 64000 --cache /tmp/bench-viewer
+    python benchmarks/bench_viewer.py --backend sqlite --backend postgresql --before /tmp/base/src --runs 3
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_store import DIMS, TEXT
 
+HERE = Path(__file__).resolve().parent
 
-def synthesise(path: Path, n_generations: int, batch: int = 4000) -> dict[str, float]:
-    """bench_store.py's store (same systems, tasks, texts, judgements with ten dimensions and justifications):
-    corpus and systems through the Store API, the generation and judgement rows inserted in bulk (SQLAlchemy Core
-    ``executemany`` into the tables ``open_store`` migrated; the per-record API takes ~30 min for 64k here)."""
+PG_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"
+
+
+def _judgement(jid: str, gid: str, judge: str, total: float, unscored: bool) -> dict[str, Any]:
+    return {
+        "judgement_id": jid,
+        "target_kind": "generation",
+        "target_id": gid,
+        "judge": judge,
+        "judge_config_hash": f"jh-{judge}",
+        "rubric_id": "falloesung@1+bench",
+        "repeat_index": 0,
+        "status": "unscored" if unscored else "scored",
+        "reason": "no JSON object in the reply" if unscored else None,
+        "dimensions": None if unscored else {d: round(m * total / 100 * 2) / 2 for d, m in DIMS.items()},
+        "justifications": {d: "Begründung " * 12 for d in DIMS},
+        "total": None if unscored else total,
+        "grade_points": None if unscored else int(total) % 19,
+        "passed": None if unscored else total >= 50,
+        "meta": {},
+    }
+
+
+def synthesise(location: str, n_generations: int, batch: int = 4000) -> dict[str, float]:
+    """bench_store.py's store (same systems, tasks, texts, judgements with ten dimensions and justifications) at
+    ``location`` (an SQLite path or a database URL): corpus and systems through the Store API, the generation
+    and judgement rows inserted in bulk (SQLAlchemy Core ``executemany`` into the tables ``open_store``
+    migrated; the per-record API takes ~30 min for 64k here); statistics for the planner afterwards."""
     import time
 
     from sqlalchemy import insert
@@ -44,7 +81,7 @@ def synthesise(path: Path, n_generations: int, batch: int = 4000) -> dict[str, f
     n_systems = 10 if n_generations <= 8000 else 16 if n_generations <= 64000 else 32
     n_tasks = n_generations // n_systems
     start = time.perf_counter()
-    store = open_store(path)
+    store = open_store(location)
     tasks = [
         FalloesungTask(task_id=f"t{i:06d}", corpus="benchathon", area="Zivilrecht", facts=TEXT, reference=TEXT)
         for i in range(n_tasks)
@@ -58,6 +95,7 @@ def synthesise(path: Path, n_generations: int, batch: int = 4000) -> dict[str, f
         for k, (s, tid) in enumerate(cells[lo : lo + batch], start=lo + 1):
             gid = f"g-{s:02d}-{tid}"
             total = float((k * 37 + s * 11) % 101)
+            failed = k % 211 == 0
             gens.append(
                 {
                     "generation_id": gid,
@@ -66,42 +104,33 @@ def synthesise(path: Path, n_generations: int, batch: int = 4000) -> dict[str, f
                     "system": f"sys-{s:02d}",
                     "config_hash": f"cfg{s:02d}",
                     "run_index": 0,
-                    "status": "ok",
-                    "text": TEXT,
-                    "truncated": False,
+                    "status": "failed" if failed else "ok",
+                    "reason": "HTTP 500" if failed else None,
+                    "text": "" if failed else TEXT,
+                    "truncated": k % 97 == 0,
                     "refused": False,
-                    "output_tokens": 900,
+                    "output_tokens": None if failed else 900,
                     "meta": {},
                 }
             )
-            judgements.append(
-                {
-                    "judgement_id": f"j-{gid}",
-                    "target_kind": "generation",
-                    "target_id": gid,
-                    "judge": "primary",
-                    "judge_config_hash": "jh",
-                    "rubric_id": "falloesung@1+bench",
-                    "repeat_index": 0,
-                    "status": "scored",
-                    "dimensions": {d: round(m * total / 100 * 2) / 2 for d, m in DIMS.items()},
-                    "justifications": {d: "Begründung " * 12 for d in DIMS},
-                    "total": total,
-                    "grade_points": int(total) % 19,
-                    "passed": total >= 50,
-                    "meta": {},
-                }
-            )
+            if failed:
+                continue
+            judgements.append(_judgement(f"j-{gid}", gid, "primary", total, k % 89 == 0))
+            if k % 7 == 0:
+                judgements.append(_judgement(f"j2-{gid}", gid, "second", float((k * 13) % 101), False))
         with store.engine.begin() as conn:
-            conn.execute(insert(GenerationRow.__table__), gens)
-            conn.execute(insert(JudgementRow.__table__), judgements)
+            conn.execute(insert(GenerationRow), gens)
+            conn.execute(insert(JudgementRow), judgements)
     refresh_statistics(store)
+    if store.engine.dialect.name == "postgresql":  # index-only scans need the visibility map
+        with store.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            conn.exec_driver_sql("VACUUM ANALYZE")
     store.close()
     return {"synthesis_s": time.perf_counter() - start, "systems": n_systems, "tasks": n_tasks}
 
 
 _CHILD = r"""
-import json, statistics, sys, time
+import hashlib, json, os, re, statistics, sys, time
 begin = time.perf_counter()
 from fastapi.testclient import TestClient
 from benger.store import open_store
@@ -114,17 +143,19 @@ start = time.perf_counter()
 client = TestClient(create_viewer_app(store, Principal.local()))
 first = client.get("/view/")
 assert first.status_code == 200, first.status_code
-out = {"imports_s": imported - begin, "open_s": time.perf_counter() - start, "leaderboard_bytes": len(first.content)}
-n = client.get("/view/browse").text
-import re
-pages = int(re.search(r"von (\d+)</p>", n).group(1))
+def digest(text):
+    return hashlib.sha256(text.replace(store.url, "STORE").encode()).hexdigest()[:12]
+out = {"imports_s": imported - begin, "open_s": time.perf_counter() - start, "leaderboard_bytes": len(first.content),
+       "load": os.getloadavg()[0], "digest": {"open": digest(first.text)}}
+pages = int(re.search(r"von (\d+)</p>", client.get("/view/browse").text).group(1))
 cases = {
     "browse_first": {},
     "browse_middle": {"page": str(pages // 2)},
     "browse_last": {"page": str(pages)},
     "browse_system": {"system": "sys-03", "page": "20"},
     "browse_judge_score": {"judge": "primary", "min_score": "40", "max_score": "60", "page": "10"},
-    "browse_flag": {"flag": "unjudged"},
+    "browse_flag_unjudged": {"flag": "unjudged"},
+    "browse_flag_truncated": {"flag": "truncated", "page": "2"},
     "browse_fulltext": {"q": "Anspruch des K", "page": "3"},
 }
 for name, params in cases.items():
@@ -135,47 +166,95 @@ for name, params in cases.items():
         times.append(time.perf_counter() - t)
         assert r.status_code == 200
     out[name + "_s"] = statistics.median(times)
+    out["digest"][name] = digest(r.text)
 out["pages"] = pages
 print(json.dumps(out))
 """
 
 
+@contextlib.contextmanager
+def _locations(backend: str, tag: str, folder: Path, n: int) -> Iterator[str]:
+    """Where one code version's store lives: an SQLite file in ``folder`` or a fresh PostgreSQL database."""
+    if backend == "sqlite":
+        yield str(folder / f"store-{n}-{tag}.db")
+        return
+    import psycopg
+
+    name = f"benger_bench_viewer_{tag}_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+        finally:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _run(code: str, args: list[str], src: str | None) -> dict[str, Any]:
+    env = os.environ.copy()
+    if src:
+        env["PYTHONPATH"] = src
+    proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=False, env=env)
+    if proc.returncode != 0:
+        raise SystemExit(proc.stderr)
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+_SYNTH = "import json, sys; sys.path.insert(0, sys.argv[3]); from bench_viewer import synthesise; "
+_SYNTH += "print(json.dumps(synthesise(sys.argv[1], int(sys.argv[2]))))"
+
+
+@contextlib.contextmanager
+def _stores(backend: str, versions: dict[str, str | None], folder: Path, n: int) -> Iterator[dict[str, str]]:
+    with contextlib.ExitStack() as stack:
+        out = {}
+        for tag, src in versions.items():
+            location = stack.enter_context(_locations(backend, tag, folder, n))
+            if backend != "sqlite" or not Path(location).exists():
+                built = _run(_SYNTH, [location, str(n), str(HERE)], src)
+                print(f"{backend} {tag}: synthesised {built}", file=sys.stderr)
+            out[tag] = location
+        yield out
+
+
+def measure(backend: str, versions: dict[str, str | None], folder: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """Alternating fresh processes per code version on its own store; per figure the median over the runs."""
+    with _stores(backend, versions, folder, args.generations) as stores:
+        runs: dict[str, list[dict[str, Any]]] = {tag: [] for tag in versions}
+        for _ in range(args.runs):
+            for tag, src in versions.items():
+                runs[tag].append(_run(_CHILD, [stores[tag], str(args.repeat)], src))
+    report: dict[str, Any] = {"backend": backend}
+    for tag, found in runs.items():
+        keys = [k for k in found[0] if k.endswith("_s")]
+        report[tag] = {k: round(statistics.median(r[k] for r in found), 3) for k in keys}
+        report[tag]["load_1min"] = [round(r["load"], 2) for r in found]
+        report[tag]["digest"] = found[-1]["digest"]
+        report[tag]["pages"] = found[-1]["pages"]
+    if "before" in runs:
+        b, a = report["before"], report["after"]
+        report["before/after"] = {k: round(b[k] / a[k], 1) for k in a if k.endswith("_s") and a[k] > 0}
+        report["same_pages"] = b["digest"] == a["digest"]
+    return report
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--generations", type=int, default=64000)
-    parser.add_argument("--cache", type=Path, help="keep the synthesised store here (store-N.db) and reuse it")
+    parser.add_argument("--backend", action="append", choices=("sqlite", "postgresql"), help="default: sqlite")
+    parser.add_argument("--cache", type=Path, help="keep the synthesised SQLite stores here and reuse them")
+    parser.add_argument("--before", help="the src folder of the code to compare with (this checkout's is 'after')")
     parser.add_argument("--repeat", type=int, default=5, help="requests per Browse case (median reported)")
-    parser.add_argument("--runs", type=int, default=3, help="fresh processes; the fastest open is reported")
+    parser.add_argument("--runs", type=int, default=3, help="fresh processes per code version (median reported)")
     args = parser.parse_args()
+    versions: dict[str, str | None] = {"after": str(HERE.parent / "src")}
+    if args.before:
+        versions = {"before": str(Path(args.before).resolve()), **versions}
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.cache or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
-        db = folder / f"store-{args.generations}.db"
-        built = None
-        if not db.exists():
-            built = synthesise(db, args.generations)
-        runs = []
-        for _ in range(args.runs):
-            proc = subprocess.run(
-                [sys.executable, "-c", _CHILD, str(db), str(args.repeat)],
-                capture_output=True,
-                text=True,
-                check=False,
-                env=os.environ.copy(),
-            )
-            if proc.returncode != 0:
-                raise SystemExit(proc.stderr)
-            runs.append(json.loads(proc.stdout.strip().splitlines()[-1]))
-        best = min(runs, key=lambda r: r["open_s"])
-        report = {
-            "generations": args.generations,
-            "store_mb": round(db.stat().st_size / 1e6, 1),
-            "synthesis": built,
-            "load_average": os.getloadavg(),
-            "best": best,
-            "open_s_all": [round(r["open_s"], 3) for r in runs],
-        }
-        print(json.dumps(report, indent=2))
+        reports = [measure(b, versions, folder, args) for b in args.backend or ["sqlite"]]
+    print(json.dumps({"generations": args.generations, "uptime": os.getloadavg(), "reports": reports}, indent=2))
 
 
 if __name__ == "__main__":

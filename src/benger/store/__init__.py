@@ -14,7 +14,7 @@ from pathlib import Path
 
 from benger.config import database_url
 from benger.store import (
-    _aggregate,  # noqa: F401  (registers the leaderboard indexes of migration 0005 on Base)
+    _aggregate,  # noqa: F401  (registers the indexes of migrations 0005 and 0012 on Base)
     _orgs,  # noqa: F401  (registers the organisation tables of migration 0010 on Base)
 )
 from benger.store._base import Base, JSONType

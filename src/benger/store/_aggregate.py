@@ -41,15 +41,24 @@ LEADERBOARD_INDEXES: tuple[Index, ...] = (
     ),
     Index("ix_metric_values_signature", _M.target_kind, _M.metric, _M.signature, _M.target_id, _M.value),
 )
+#: The viewer's Browse keys (``benger.web.viewer._browse``, migration ``0012_viewer_speed``): a generation's
+#: corpus, task, system, id and the columns its filters test, read in the task's order without the table rows.
+VIEWER_INDEXES: tuple[Index, ...] = (
+    Index(
+        "ix_generations_browse",
+        *(_G.corpus, _G.task_id, _G.system, _G.generation_id, _G.status, _G.truncated, _G.refused),
+    ),
+)
 #: Rows ``ANALYZE`` samples per index on SQLite (bounded cost at any store size: ~0.06 s at 8k generations).
 ANALYSIS_LIMIT = 1000
 
 
 def refresh_statistics(store: Any) -> bool:
     """SQLite only: give the planner statistics (``ANALYZE`` with ``analysis_limit``) when the covering indexes
-    have none yet, so the aggregates read the indexes instead of the wide table rows (without statistics
-    SQLite prefers the narrow single-column indexes). Best effort: a read-only store keeps its plans. PostgreSQL
-    keeps its own statistics (autovacuum). True when statistics were written (checkpointed into the file)."""
+    (the leaderboard's, the viewer's) have none yet, so the aggregates read the indexes instead of the wide table
+    rows (without statistics SQLite prefers the narrow single-column indexes). Best effort: a read-only store
+    keeps its plans. PostgreSQL keeps its own statistics (autovacuum). True when statistics were written
+    (checkpointed into the file)."""
     from sqlalchemy.exc import SQLAlchemyError
 
     from benger.errors import ConfigError
@@ -62,9 +71,10 @@ def refresh_statistics(store: Any) -> bool:
                 connection.exec_driver_sql("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").first()
                 is not None
                 and connection.exec_driver_sql(
-                    "SELECT 1 FROM sqlite_stat1 WHERE idx = 'ix_generations_leaderboard'"
-                ).first()
-                is not None
+                    "SELECT count(*) FROM sqlite_stat1"
+                    " WHERE idx IN ('ix_generations_leaderboard', 'ix_generations_browse')"
+                ).scalar()
+                == 2
             )
             if has_stats:
                 return False
