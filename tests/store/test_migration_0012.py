@@ -41,7 +41,7 @@ def test_migration_0012_adds_the_browse_index_and_keeps_rows(db_url: str) -> Non
         store.upsert_system(SystemConfig(name="sys-a", provider="local", model="m", tier="local"))
     finally:
         store.close()
-    assert _browse_index(db_url) == ["system", "corpus", "task_id", "generation_id", "status", "truncated", "refused"]
+    assert _browse_index(db_url) == ["corpus", "task_id", "system", "generation_id", "status", "truncated", "refused"]
     assert _browse_index(db_url, "judgements") == ["judge", "target_kind", "target_id", "status", "total"]
     _migrate(db_url, "0010_organisations", up=False)
     assert _browse_index(db_url) is None and _browse_index(db_url, "judgements") is None

@@ -42,12 +42,12 @@ LEADERBOARD_INDEXES: tuple[Index, ...] = (
     Index("ix_metric_values_signature", _M.target_kind, _M.metric, _M.signature, _M.target_id, _M.value),
 )
 #: The viewer's Browse keys (``benger.web.viewer._browse``, migration ``0012_viewer_speed``): a generation's
-#: system, corpus, task, id and the columns its filters test, read without the table rows (system first: the
-#: system filter seeks it); a judge's judgements per target likewise.
+#: corpus, task, system, id and the columns its filters test, read without the table rows and counted per task
+#: in the index's order (no sort); a judge's judgements per target likewise.
 VIEWER_INDEXES: tuple[Index, ...] = (
     Index(
         "ix_generations_browse",
-        *(_G.system, _G.corpus, _G.task_id, _G.generation_id, _G.status, _G.truncated, _G.refused),
+        *(_G.corpus, _G.task_id, _G.system, _G.generation_id, _G.status, _G.truncated, _G.refused),
     ),
     # one judge's aggregates per target, grouped in the index's order (without a judge: ix_judgements_leaderboard)
     Index("ix_judgements_browse", _J.judge, _J.target_kind, _J.target_id, _J.status, _J.total),

@@ -1,19 +1,20 @@
 """The Browse query of the viewer: generations and human solutions, filtered, counted and paged in SQL.
 
-Two steps, so that no request reads more than the page's wide rows:
+Browse lists solutions ordered by (corpus, task position, task, kind, system, id). Nothing is sorted or read
+beyond what one page needs:
 
-1. **keys**: the union of generations and human solutions as narrow key columns (kind, id, corpus, task, system),
-   joined with the tasks (Bereich, position), filtered, counted and ordered by (corpus, task position, task,
-   kind, system, id) with ``LIMIT``/``OFFSET``. The generation side reads the covering index
-   ``ix_generations_browse`` (migration ``0012_viewer_speed``), never the table rows whose texts make them
-   ~4 kB; the per-target judge aggregates join only when a filter needs them (judge, score range, the flags
-   ``unscored`` / ``unjudged``), grouped by (target_kind, target_id), a prefix of the covering
-   ``ix_judgements_leaderboard``.
-2. **the page**: for the (at most ``page_size``) keys found, their status, flags, token count and a 240-character
-   excerpt by primary key, and their judge aggregates for those targets only.
+1. **per task**: the matching solutions are counted per task (``GROUP BY corpus, task_id``), generations from
+   the covering index ``ix_generations_browse`` (migration ``0012_viewer_speed``) in its own order, so neither
+   the table rows (whose texts make them ~4 kB) nor a sort are involved; a filter on the judgements (judge,
+   score range, the flags ``unscored`` / ``unjudged``) is a correlated ``EXISTS`` per solution, one seek into
+   the covering ``ix_judgements_browse`` (one judge) or ``ix_judgements_leaderboard``;
+2. **the page**: walking the tasks in their order (the tasks table, Bereich filter applied there) gives the total
+   and the tasks the page falls on; only those tasks' keys are read, ordered in SQL and cut to the page;
+3. **the rows**: for the (at most ``page_size``) keys, status, flags, token count and a 240-character excerpt by
+   primary key, and their judge aggregates for those targets only.
 
-The full-text filter (``q``) is a case-insensitive ``LIKE`` over the texts, applied in each branch of the union
-(the texts never enter it); it reads every text once for the count and once for the page.
+The full-text filter (``q``) is a case-insensitive ``LIKE`` over the texts, applied in each branch (the texts
+never enter a union); it reads every text once for the counts.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import and_, case, false, func, literal, or_, select, true, tuple_, union_all
+from sqlalchemy import and_, case, false, func, literal, or_, select, true, union_all
 
 from benger.store._models import GenerationRow, HumanSolutionRow, JudgementRow, TaskRow
 
@@ -95,17 +96,18 @@ def _like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def _aggregates(judge: str | None) -> Any:
-    """Per judged target (kind, id): the mean of the scored totals, the number of judgements and of unscored
-    ones (``judge``: that judge's only), grouped by a prefix of ``ix_judgements_leaderboard``."""
+def _aggregates(judge: str | None, kind: str) -> Any:
+    """Per judged target of ``kind``: the mean of the scored totals, the number of judgements and of unscored
+    ones (``judge``: that judge's only), grouped by a prefix of ``ix_judgements_browse`` (a judge) or
+    ``ix_judgements_leaderboard``."""
     j = JudgementRow
     stmt = select(
-        j.target_kind.label("target_kind"),
         j.target_id.label("target_id"),
         func.avg(case((j.status == "scored", j.total))).label("score"),
         func.count().label("n"),
         func.sum(case((j.status == "unscored", 1), else_=0)).label("unscored"),
     )
+    stmt = stmt.where(j.target_kind == kind)
     if judge:
         stmt = stmt.where(j.judge == judge)
     return stmt.group_by(j.target_kind, j.target_id)
@@ -150,42 +152,85 @@ def _branches(f: BrowseFilter, hidden: set[str]) -> tuple[Any, Any]:
     return gens, humans
 
 
-def _keys(f: BrowseFilter, hidden: set[str]) -> tuple[Any, tuple[Any, ...]]:
-    """The filtered keys (kind, id, corpus, task_id, system, area) and their order."""
+def _judged(stmt: Any, f: BrowseFilter, kind: str, key: Any) -> Any:
+    """``stmt`` (one branch) restricted as ``f``'s judge filters ask, by a correlated ``EXISTS`` per solution (one
+    seek into ``ix_judgements_browse`` / ``ix_judgements_leaderboard``): the branch keeps its own index order."""
+    j = JudgementRow
+    match = [j.target_kind == kind, j.target_id == key, *([j.judge == f.judge] if f.judge else [])]
+    judged = select(literal(1)).select_from(j).where(*match)
+    if f.flag == "unjudged":  # no judgement at all (by this judge): no score either
+        if f.min_score is not None or f.max_score is not None:
+            return stmt.where(false())
+        return stmt.where(~judged.exists())
+    score = func.avg(case((j.status == "scored", j.total)))
+    having = [func.count() > 0]
+    if f.min_score is not None:
+        having.append(score >= f.min_score)
+    if f.max_score is not None:
+        having.append(score <= f.max_score)
+    if f.flag == "unscored":
+        having.append(func.sum(case((j.status == "unscored", 1), else_=0)) > 0)
+    return stmt.where(judged.group_by(j.target_id).having(and_(*having)).exists())
+
+
+def _filtered(f: BrowseFilter, hidden: set[str]) -> list[tuple[Any, Any, Any]]:
+    """Per branch (generations, human solutions): the filtered statement and its corpus and task columns."""
+    gens, humans = _branches(f, hidden)
+    out = []
+    for stmt, row, kind, key in (
+        (gens, GenerationRow, "generation", GenerationRow.generation_id),
+        (humans, HumanSolutionRow, "human_solution", HumanSolutionRow.solution_id),
+    ):
+        if f.needs_judgements():
+            stmt = _judged(stmt, f, kind, key)
+        out.append((stmt, row.corpus, row.task_id))
+    return out
+
+
+def _per_task(connection: Any, branches: list[tuple[Any, Any, Any]]) -> dict[tuple[str, str], int]:
+    counts: dict[tuple[str, str], int] = {}
+    for stmt, corpus, task_id in branches:
+        grouped = stmt.with_only_columns(corpus, task_id, func.count()).group_by(corpus, task_id)
+        for c, t, n in connection.execute(grouped):
+            counts[(c, t)] = counts.get((c, t), 0) + int(n)
+    return counts
+
+
+def _tasks(connection: Any, f: BrowseFilter) -> list[tuple[str, str, str]]:
+    """(corpus, task id, Bereich) of every task in Browse's order, within the corpus and Bereich filters."""
     t = TaskRow
-    u = union_all(*_branches(f, hidden)).subquery("u")
-    stmt = select(u.c.kind, u.c.id, u.c.corpus, u.c.task_id, u.c.system, t.area).join(
-        t, and_(t.corpus == u.c.corpus, t.task_id == u.c.task_id)
-    )
+    stmt = select(t.corpus, t.task_id, t.area).order_by(t.corpus, t.position, t.task_id)
+    if f.corpus:
+        stmt = stmt.where(t.corpus == f.corpus)
     if f.area:
         stmt = stmt.where(t.area == f.area)
-    if f.needs_judgements():
-        m = _aggregates(f.judge).subquery("m")
-        on = and_(m.c.target_kind == u.c.kind, m.c.target_id == u.c.id)
-        if f.flag == "unjudged":  # no judgement at all (by this judge): no score either
-            stmt = stmt.outerjoin(m, on).where(or_(m.c.n.is_(None), m.c.n == 0))
-        else:
-            stmt = stmt.join(m, on).where(m.c.n > 0)
-        if f.min_score is not None:
-            stmt = stmt.where(m.c.score >= f.min_score)
-        if f.max_score is not None:
-            stmt = stmt.where(m.c.score <= f.max_score)
-        if f.flag == "unscored":
-            stmt = stmt.where(m.c.unscored > 0)
-    return stmt, (u.c.corpus, t.position, u.c.task_id, u.c.kind, u.c.system, u.c.id)
+    return [(c, i, a) for c, i, a in connection.execute(stmt)]
 
 
-def browse(session: Any, f: BrowseFilter, hidden: set[str], page_size: int = PAGE_SIZE) -> BrowsePage:
+def browse(connection: Any, f: BrowseFilter, hidden: set[str], page_size: int = PAGE_SIZE) -> BrowsePage:
     """One Browse page of ``f`` (its page clamped to the pages there are; ``f.page`` is set to it); ``hidden``:
     human solutions left out (those of studies hidden from the principal)."""
-    keys, order = _keys(f, hidden)
-    total = session.scalar(select(func.count()).select_from(keys.subquery())) or 0
+    branches = _filtered(f, hidden)
+    counts = _per_task(connection, branches)
+    tasks = [(c, i, a, counts[(c, i)]) for c, i, a in _tasks(connection, f) if counts.get((c, i))]
+    total = sum(n for *_, n in tasks)
     pages = max(1, math.ceil(total / page_size))
     page = min(max(1, f.page), pages)
-    found = session.execute(keys.order_by(*order).limit(page_size).offset((page - 1) * page_size)).all()
-    details = _details(session, [(r[0], r[1]) for r in found], f.judge)
+    start, seen, skip = (page - 1) * page_size, 0, 0
+    chosen: list[tuple[str, str, str]] = []
+    for c, i, a, n in tasks:  # the tasks this page falls on, and how many of the first one's rows come before it
+        if seen + n > start and seen < start + page_size:
+            if not chosen:
+                skip = start - seen
+            chosen.append((c, i, a))
+        elif chosen:
+            break
+        seen += n
+    found = _page_keys(connection, branches, chosen, skip, page_size)
+    areas = {(c, i): a for c, i, a in chosen}
+    details = _details(connection, [(k, sid) for k, sid, *_ in found], f.judge)
     rows = []
-    for kind, sid, corpus, task_id, system, area in found:
+    for kind, sid, corpus, task_id, system in found:
         status, truncated, refused, tokens, excerpt, score, n, unscored = details[(kind, sid)]
         rows.append(
             BrowseRow(
@@ -194,7 +239,7 @@ def browse(session: Any, f: BrowseFilter, hidden: set[str], page_size: int = PAG
                 corpus=corpus,
                 task_id=task_id,
                 system=system,
-                area=area,
+                area=areas[(corpus, task_id)],
                 status=status,
                 truncated=bool(truncated),
                 refused=bool(refused),
@@ -209,7 +254,29 @@ def browse(session: Any, f: BrowseFilter, hidden: set[str], page_size: int = PAG
     return BrowsePage(rows, total, page, pages, f)
 
 
-def _details(session: Any, keys: list[tuple[str, str]], judge: str | None) -> dict[tuple[str, str], tuple[Any, ...]]:
+def _page_keys(
+    connection: Any, branches: list[tuple[Any, Any, Any]], chosen: list[tuple[str, str, str]], skip: int, size: int
+) -> list[tuple[str, str, str, str, str]]:
+    """(kind, id, corpus, task id, system) of the chosen tasks' solutions in Browse's order, ``skip`` rows cut."""
+    if not chosen:
+        return []
+    by_corpus: dict[str, list[str]] = {}
+    for c, i, _ in chosen:
+        by_corpus.setdefault(c, []).append(i)
+    position = {(c, i): k for k, (c, i, _) in enumerate(chosen)}
+    parts = []
+    for stmt, corpus, task_id in branches:
+        parts.append(stmt.where(or_(*(and_(corpus == c, task_id.in_(ids)) for c, ids in by_corpus.items()))))
+    u = union_all(*parts).subquery("u")
+    ordered = select(u.c.kind, u.c.id, u.c.corpus, u.c.task_id, u.c.system).order_by(
+        u.c.corpus, u.c.task_id, u.c.kind, u.c.system, u.c.id
+    )
+    rows: list[tuple[str, str, str, str, str]] = [tuple(r) for r in connection.execute(ordered)]
+    rows.sort(key=lambda r: position[(r[2], r[3])])  # stable: the tasks' order, SQL's order within a task
+    return rows[skip : skip + size]
+
+
+def _details(connection: Any, keys: list[tuple[str, str]], judge: str | None) -> dict[tuple[str, str], tuple[Any, ...]]:
     """Per page key: (status, truncated, refused, output tokens, excerpt, score, judgements, unscored)."""
     g, h = GenerationRow, HumanSolutionRow
     out: dict[tuple[str, str], tuple[Any, ...]] = {}
@@ -218,15 +285,15 @@ def _details(session: Any, keys: list[tuple[str, str]], judge: str | None) -> di
     if gids:
         excerpt = func.substr(g.text, 1, EXCERPT)
         stmt = select(g.generation_id, g.status, g.truncated, g.refused, g.output_tokens, excerpt)
-        for gid, *values in session.execute(stmt.where(g.generation_id.in_(gids))):
+        for gid, *values in connection.execute(stmt.where(g.generation_id.in_(gids))):
             out[("generation", gid)] = tuple(values)
     if hids:
         stmt = select(h.solution_id, func.substr(h.text, 1, EXCERPT)).where(h.solution_id.in_(hids))
-        for sid, text in session.execute(stmt):
+        for sid, text in connection.execute(stmt):
             out[("human_solution", sid)] = ("ok", False, False, None, text)
     judged: dict[tuple[str, str], tuple[Any, ...]] = {}
-    if keys:
-        j = JudgementRow
-        stmt = _aggregates(judge).where(tuple_(j.target_kind, j.target_id).in_(keys))
-        judged = {(r[0], r[1]): (r[2], r[3], r[4]) for r in session.execute(stmt)}
+    for kind, ids in (("generation", gids), ("human_solution", hids)):
+        if ids:
+            stmt = _aggregates(judge, kind).where(JudgementRow.target_id.in_(ids))
+            judged |= {(kind, r[0]): (r[1], r[2], r[3]) for r in connection.execute(stmt)}
     return {key: (*out[key], *judged.get(key, (None, 0, 0))) for key in keys}

@@ -69,8 +69,8 @@ class ResultsReader:
     def browse(self, f: BrowseFilter, page_size: int = PAGE_SIZE) -> BrowsePage:
         """One Browse page of ``f`` over what this principal may see (``f.page`` is clamped to the pages)."""
         hidden = self.hidden_solution_ids()
-        with self.store.session() as session:
-            return browse(session, f, hidden, page_size)
+        with self.store.engine.connect() as connection:  # Core rows, a read (no ORM session, no write lock)
+            return browse(connection, f, hidden, page_size)
 
     # -- one solution --------------------------------------------------------------------------------------
     def solution(self, kind: str, solution_id: str) -> SolutionRecord | None:

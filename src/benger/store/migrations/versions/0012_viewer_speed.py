@@ -1,9 +1,9 @@
 """Covering indexes for the viewer's Browse page (``benger.store._aggregate.VIEWER_INDEXES``).
 
-Browse counts, filters and orders generations by system, corpus, task, id and its flags (status, truncated,
-refused); with this index those columns are read without the table rows, whose texts make them ~4 kB (system
-first: the system filter seeks it). Existing
-stores keep every row; only the index is added.
+Browse counts generations per task (corpus, task) in the first index's order, filtered by system and the flags
+(status, truncated, refused), without the table rows, whose texts make them ~4 kB; one judge's judgements are
+grouped per target from the second (not the table rows, whose justifications make them ~1 kB). Existing stores
+keep every row; only indexes are added.
 
 Revision ID: 0012_viewer_speed
 Revises: 0010_organisations
@@ -23,7 +23,7 @@ depends_on: str | Sequence[str] | None = None
 INDEXES: dict[str, tuple[str, list[str]]] = {
     "ix_generations_browse": (
         "generations",
-        ["system", "corpus", "task_id", "generation_id", "status", "truncated", "refused"],
+        ["corpus", "task_id", "system", "generation_id", "status", "truncated", "refused"],
     ),
     "ix_judgements_browse": ("judgements", ["judge", "target_kind", "target_id", "status", "total"]),
 }
