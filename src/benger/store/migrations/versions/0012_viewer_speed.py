@@ -35,5 +35,5 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    for name, (table, _) in INDEXES.items():
-        op.drop_index(name, table_name=table)
+    for name in INDEXES:  # idempotent: SQLite may keep a refused downgrade's DDL (see 0007)
+        op.execute(f"DROP INDEX IF EXISTS {name}")
