@@ -34,7 +34,7 @@ def _browse_index(url: str, table: str = "generations") -> list[str] | None:
 
 
 def test_migration_0012_adds_the_browse_index_and_keeps_rows(db_url: str) -> None:
-    _migrate(db_url, "0010_organisations", up=True)
+    _migrate(db_url, "0011_workbench_runs", up=True)
     assert _browse_index(db_url) is None
     store = open_store(db_url)  # upgrades to head
     try:
@@ -43,7 +43,7 @@ def test_migration_0012_adds_the_browse_index_and_keeps_rows(db_url: str) -> Non
         store.close()
     assert _browse_index(db_url) == ["corpus", "task_id", "system", "generation_id", "status", "truncated", "refused"]
     assert _browse_index(db_url, "judgements") == ["judge", "target_kind", "target_id", "status", "total"]
-    _migrate(db_url, "0010_organisations", up=False)
+    _migrate(db_url, "0011_workbench_runs", up=False)
     assert _browse_index(db_url) is None and _browse_index(db_url, "judgements") is None
     store = open_store(db_url)
     try:

@@ -6,7 +6,7 @@ grouped per target from the second (not the table rows, whose justifications mak
 keep every row; only indexes are added.
 
 Revision ID: 0012_viewer_speed
-Revises: 0010_organisations
+Revises: 0011_workbench_runs
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from alembic import op
 
 revision: str = "0012_viewer_speed"
-down_revision: str | None = "0010_organisations"
+down_revision: str | None = "0011_workbench_runs"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
