@@ -195,3 +195,38 @@ def test_a_restarted_server_marks_runs_left_running_interrupted_and_resume_conti
         client.post(url + "/launch", data={"csrf_token": form_token(client, url)})
         assert wait_status(client, url)["status"] == "finished"
         assert len(stub.log) == 4
+
+
+@pytest.mark.parametrize(("attached", "chosen", "expected"), [
+    ("builtin:falloesung", "", {"falloesung"}),  # the corpus's attached rubric
+    ("", "", None),  # nothing attached: each task's kind decides
+    ("builtin:falloesung", "grundprinzipien", {"grundprinzipien"}),  # the form's choice wins
+])  # fmt: skip
+def test_the_rubric_attached_to_the_corpus_is_the_default(
+    store: Store, attached: str, chosen: str, expected: set[str] | None
+) -> None:
+    from benger.web.access import Member, OrgInfo, OrgRole, OrgScope
+
+    with store.session() as session:
+        from benger.store._orgs import Organisation
+
+        org = session.get(Organisation, ORG["id"])
+        assert org is not None
+        info = OrgInfo(org.id, org.name, org.slug)
+    OrgScope(store, info, Member(1, "admin", OrgRole.OWNER)).attach_rubric("mini", attached)
+    client = _client(store)
+    url = _create(client, stub_form("http://127.0.0.1:9/v1", rubric=chosen))
+    rubrics = yaml.safe_load(client.get(url + "/config.yaml").text).get("rubrics")
+    assert (set(rubrics.values()) if rubrics else None) == expected
+    if rubrics:
+        assert set(rubrics) == {ORG["corpus"]}
+
+
+def test_events_of_a_run_that_is_not_active_are_its_state_then_end(store: Store) -> None:
+    client = _client(store)
+    url = _create(client, stub_form("http://127.0.0.1:9/v1"))
+    resp = client.get(url + "/events")
+    assert resp.headers["content-type"].startswith("text/event-stream")
+    events = resp.text.split("\n\n")
+    assert events[0].startswith("data: ") and '"status": "draft"' in events[0]
+    assert events[1] == "event: end\ndata: {}" and events[2:] == [""]

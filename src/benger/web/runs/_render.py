@@ -44,7 +44,7 @@ EN: dict[str, str] = {
     "Modell": "Model",
     "Name des API-Schlüssels (leer: keiner)": "API key name (empty: none)",
     "Bewertungsbogen": "Rubric",
-    "je nach Aufgabenart (Standard)": "by task kind (default)",
+    "wie beim Korpus zugeordnet, sonst je nach Aufgabenart": "as attached to the corpus, else by task kind",
     "Prompt-Satz": "Prompt set",
     "Falllösung als": "Falllösung as",
     "Kurze Begründungen des Richters": "Short judge justifications",

@@ -118,7 +118,8 @@ async def create_run(request: Request, scope: WriteScope) -> Response:
     """The form's run as a draft (its estimate is shown before launch)."""
     form = await request.form()
     try:
-        config = _setup.config_from_form(form, org_corpora(scope))
+        attached = {c.stored: c.rubric for c in scope.corpora()}
+        config = _setup.config_from_form(form, org_corpora(scope), attached)
     except BengerError as exc:
         return _form_page(request, scope, str(exc), 422)
     return _create(request, scope, config)

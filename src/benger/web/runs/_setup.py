@@ -103,10 +103,14 @@ def _endpoints(form: Any, kind: str) -> list[dict[str, Any]]:
     return specs
 
 
-def config_from_form(form: Any, corpora: Collection[str]) -> RunConfig:
-    """The RunConfig the set-up form describes, checked as ``benger run`` checks a file."""
+def config_from_form(
+    form: Any, corpora: Collection[str], attached: Mapping[str, str | None] | None = None
+) -> RunConfig:
+    """The RunConfig the set-up form describes, checked as ``benger run`` checks a file. ``attached``: corpus ->
+    the rubric attached to it on its page; a built-in one is the corpus's rubric unless the form names one."""
     rubric = str(form.get("rubric") or "").strip()
     chosen = [str(c) for c in form.getlist("corpora")]
+    builtin = {c: r for c, r in (attached or {}).items() if c in chosen and r in BUILTIN_RUBRICS}
     data: dict[str, Any] = {
         "name": str(form.get("name") or "").strip() or "run",
         "corpora": chosen,
@@ -126,6 +130,8 @@ def config_from_form(form: Any, corpora: Collection[str]) -> RunConfig:
         data["filters"] = {"limit": limit}
     if rubric:
         data["rubrics"] = dict.fromkeys(chosen, rubric)
+    elif builtin:
+        data["rubrics"] = builtin
     budget = {"max_cost": _float(form, "max_cost"), "max_tokens": _int(form, "max_tokens", None)}
     if any(v is not None for v in budget.values()):
         data["budget"] = {k: v for k, v in budget.items() if v is not None}
