@@ -118,3 +118,23 @@ def test_bad_review_rows_name_line_and_field(tmp_path: Path, row: str, message: 
     store = open_store(db)
     assert store.human_reviews() == []  # nothing stored
     store.close()
+
+
+def test_reviews_under_a_rubric_without_grade_table_are_refused_with_what_to_change(tmp_path: Path) -> None:
+    """No grade points are made up for an ungraded rubric: the import stops, naming the rubric and the fix, and the
+    store holds no review."""
+    db, _, reviews = _setup(tmp_path)
+    text = KURZ3.read_text(encoding="utf-8")
+    ungraded = tmp_path / "ungraded.yaml"
+    lines = [ln for ln in text.splitlines() if not ln.startswith(("grades:", "pass_grade:"))]
+    ungraded.write_text("\n".join(lines).replace("graded: true", "graded: false") + "\n", encoding="utf-8")
+    rubric = load_rubric(ungraded)
+    assert rubric.grade_bounds is None and rubric.max_total == 30
+    done = runner.invoke(app, ["import-reviews", str(reviews), "--db", str(db), "--rubric", f"meine={ungraded}"])
+    assert done.exit_code == 2, done.output
+    flat = " ".join(done.output.split())
+    assert f"the rubric {rubric.id} has no grade table" in flat and "'graded: true' with 'grades'" in flat
+    assert "reviews.csv:2" in flat and "Traceback" not in done.output
+    store = open_store(db)
+    assert store.human_reviews() == []
+    store.close()

@@ -115,8 +115,9 @@ def _review(
     rubric = _rubric_of(task, rubrics)
     dims = _dimensions(record, rubric, line, log)
     if rubric.grade_bounds is None:
-        log.add(f"the rubric {rubric.id} has no grade table ('graded: true' with 'grades'); reviews carry grade "
-                "points", line=line, field="solution_id")  # fmt: skip
+        log.add(f"the rubric {rubric.id} has no grade table, and every stored human review carries grade points "
+                "(none are made up): give the rubric one ('graded: true' with 'grades') to import reviews under it",
+                line=line, field="solution_id")  # fmt: skip
     if len(log.problems) + log.more > before or dims is None or rubric.grade_bounds is None:
         return None
     total = math.fsum(dims.values())
