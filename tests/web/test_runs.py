@@ -87,6 +87,11 @@ def test_form_builds_the_cli_config_and_the_estimate_of_benger_estimate(store: S
         ("corpora: [CORPUS]\nsystems: [nope-model]\n", "run.yaml:2, field 'systems[0]'"),
         ("corpora: [/etc/passwd.jsonl]\nsystems: [gpt-5.4]\n", "field 'corpora[0]': "),
         ("corpora: [CORPUS]\ndb: other.db\nsystems: [gpt-5.4]\n", "field 'db': a run from the browser"),
+        # nothing a config names on the server's disk is read: refused before the loader opens it
+        ("corpora: [CORPUS]\nsystems: [gpt-5.4]\nprompts: {falloesung_user: /etc/hostname}\n", "remove prompts"),
+        ("corpora: [CORPUS]\nsystems: [gpt-5.4]\nrubrics: {CORPUS: /etc/hostname}\n", "choose a built-in rubric"),
+        ("corpora: ['zjs:/etc/hostname']\nsystems: [gpt-5.4]\n", "'zjs:/etc/hostname' is not a corpus of this"),
+        ("corpora: [CORPUS]\nsystems:\n- {name: l, provider: local, model: /tmp/x.gguf}\n", "by its catalog name"),
         (
             "corpora: [CORPUS]\nsystems:\n- {name: x, provider: openai-compatible, model: x, base_url: 'http://h/v1', "
             "api_key_env: BENGER_SECRET_KEY}\n",
@@ -104,7 +109,7 @@ def test_upload_shows_the_cli_message(store: Store, tmp_path: Path, yaml_text: s
     assert message in resp.text.replace("&#39;", "'")
     path = tmp_path / "run.yaml"
     path.write_text(yaml_text, encoding="utf-8")
-    if "browser" not in message and "corpora" not in message and "API key" not in message:
+    if not any(word in message for word in ("browser", "corpora", "API key", "prompts", "rubric", "corpus", "catalog")):
         with pytest.raises(Exception, match=message.split(": ", 1)[-1][:20]):
             load_run_config(path)
 

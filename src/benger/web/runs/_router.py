@@ -137,10 +137,7 @@ async def upload_run(request: Request, scope: WriteScope, file: UploadFile) -> R
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise InputError("not UTF-8 text", file=name) from None
-        from benger.pipeline._config import parse_run_config
-
-        parsed = parse_run_config(text, name)
-        _setup.check_web_config(parsed, org_corpora(scope), source=name)
+        parsed = _setup.parse_web_config(text, name, org_corpora(scope))
     except BengerError as exc:
         return _form_page(request, scope, str(exc), 422)
     return _create(request, scope, parsed)

@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from benger._yaml import load_yaml
 from benger.errors import ConfigError, InputError
 from benger.llm._keys import KEY_NAME
 from benger.pipeline import RunConfig
@@ -28,39 +29,50 @@ BUILTIN_RUBRICS = ("falloesung", "grundprinzipien")
 ENDPOINT_ROWS = {"system": 2, "judge": 1}
 
 
-def parse_web_config(text: str, name: str = "run.yaml") -> RunConfig:
-    """A run config from YAML ``text`` (the CLI's loader and messages) that a browser may launch."""
-    config = parse_run_config(text, Path(name))
-    check_web_config(config, None, source=name)
-    return config
+def parse_web_config(text: str, name: str = "run.yaml", corpora: Collection[str] | None = None) -> RunConfig:
+    """A run config from YAML ``text`` that a browser may launch: first the browser's own rules on the raw
+    data (:func:`check_web_data`: before the loader reads any file a config names), then the CLI's loader and
+    its messages; ``corpora``: the corpus names the organisation may use (None: not checked again)."""
+    check_web_data(load_yaml(text, name), corpora, source=name)
+    return parse_run_config(text, Path(name))
 
 
-def check_web_config(config: RunConfig, corpora: Collection[str] | None, *, source: str = "run.yaml") -> None:
-    """InputError (naming the field) for what a browser may not set; ``corpora``: the names it may use."""
+def check_web_data(data: Any, corpora: Collection[str] | None, *, source: str = "run.yaml") -> None:
+    """InputError (naming the field) for what a config from the browser may not hold: its own ``db``, prompt
+    template files, rubric files, corpora that are not the organisation's (paths or sources), key names that
+    are not API key names, inline local models (files on the server)."""
 
     def refuse(message: str, field: str) -> InputError:
         return InputError(message, file=source, field=field)
 
-    if config.db is not None:
+    if not isinstance(data, dict):
+        return  # the CLI's loader says what is wrong
+    if data.get("db") is not None:
         raise refuse("a run from the browser uses the server's store: remove db", "db")
-    if config.prompts:
+    if data.get("prompts"):
         raise refuse("a run from the browser uses the built-in prompt templates: remove prompts", "prompts")
-    for corpus, rubric in config.rubrics.items():
+    rubrics = data.get("rubrics") or {}
+    for corpus, rubric in rubrics.items() if isinstance(rubrics, dict) else []:
         if rubric not in BUILTIN_RUBRICS:
             raise refuse(f"choose a built-in rubric ({', '.join(BUILTIN_RUBRICS)})", f"rubrics.{corpus}")
-    if not config.corpora:
+    chosen = data.get("corpora") or []
+    if not chosen:
         raise refuse("choose at least one corpus", "corpora")
-    for i, corpus in enumerate(config.corpora):
+    for i, corpus in enumerate(chosen if isinstance(chosen, list) else [chosen]):
         if corpora is not None and corpus not in corpora:
             raise refuse(f"{corpus!r} is not a corpus of this organisation", f"corpora[{i}]")
-    if not config.systems and not config.judges:
+    if not data.get("systems") and not data.get("judges"):
         raise refuse("choose at least one system or judge", "systems")
     for section in ("systems", "judges"):
-        specs = getattr(config, section)
-        for i, spec in enumerate(specs):
-            env = spec.get("api_key_env") if isinstance(spec, dict) else None
+        specs = data.get(section) or []
+        for i, spec in enumerate(specs if isinstance(specs, list) else []):
+            if not isinstance(spec, dict):
+                continue
+            env = spec.get("api_key_env")
             if env is not None and not KEY_NAME.fullmatch(str(env)):
                 raise refuse(f"{env!r} is not an API key name (capitals, ending in _API_KEY)", f"{section}[{i}]")
+            if spec.get("provider") == "local":
+                raise refuse("a local model runs from the browser by its catalog name only", f"{section}[{i}]")
 
 
 def _int(form: Mapping[str, Any], name: str, default: int | None) -> int | None:
@@ -141,10 +153,8 @@ def config_from_form(
         first = exc.errors()[0]
         field = ".".join(str(p) for p in first["loc"])
         raise InputError(str(first["msg"]).removeprefix("Value error, "), field=field) from None
-    text = dump_run_config(config)  # through the CLI's loader: the same checks and messages as a file
-    parsed = parse_run_config(text, Path("run.yaml"))
-    check_web_config(parsed, corpora)
-    return parsed
+    # through the browser's rules and the CLI's loader: the same checks and messages as a file
+    return parse_web_config(dump_run_config(config), "run.yaml", corpora)
 
 
 def config_text(config: RunConfig) -> str:
