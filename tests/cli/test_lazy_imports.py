@@ -1,6 +1,7 @@
-"""A command imports only what it uses (issue 26): ``benger --help`` no stage and no numerical library,
-``benger leaderboard`` no plotting and none of the RQ computations (its t / Wilson / BCa intervals use
-scipy.stats). Checked in a fresh interpreter (``sys.modules`` after the command).
+"""A command imports only what it uses (issue 26): ``benger --help`` no stage, no command module and no numerical
+library, ``benger leaderboard`` no plotting, none of the RQ computations, no scipy.stats (its t / Wilson / BCa
+intervals take their quantiles from scipy.special) and no Alembic on a store at the newest revision. Checked in a
+fresh interpreter (``sys.modules`` after the command).
 Times are measured by benchmarks/bench_startup.py, never here."""
 
 from __future__ import annotations
@@ -8,8 +9,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+from benger.store import open_store
 
 pytestmark = pytest.mark.slow  # a new interpreter per case
 
@@ -40,6 +44,10 @@ def test_help_imports_no_stage_and_no_numerical_library() -> None:
     )
     assert found["heavy"] == [], found["heavy"]
     assert found["stages"] == [], found["stages"]
+    # the root help lists the commands from benger.cli._commands.COMMANDS: no command module is imported
+    loaded = sorted(m for m in found["all"] if m.startswith("benger.cli."))
+    assert loaded == ["benger.cli._app", "benger.cli._commands"], loaded
+    assert not {"asyncio", "sqlalchemy", "fastapi", "numpy", "alembic"} & {m.split(".")[0] for m in found["all"]}
 
 
 def test_import_benger_is_light() -> None:
@@ -63,3 +71,24 @@ def test_public_names_still_resolve() -> None:
         "        getattr(mod, name)"
     )
     assert "scipy" in {m.split(".")[0] for m in found["all"]}  # the statistics that need scipy still load it
+
+
+def test_the_leaderboard_command_loads_no_scipy_stats_and_no_alembic(release_dir: Path, tmp_path: Path) -> None:
+    db = tmp_path / "release.db"
+    with open_store(db) as store:
+        store.import_release(release_dir)
+    found = _modules(
+        "from benger.cli import main\n"
+        f"sys.argv = ['benger', 'leaderboard', '--db', {str(db)!r}, '--corpus', 'benchathon', '--resamples', '100']\n"
+        "import contextlib, io\nout = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):\n"
+        "    main()\n"
+        "assert 'gpt-5.4-mini' in out.getvalue(), out.getvalue()"
+    )
+    loaded = set(found["all"])
+    assert "scipy.special" in loaded  # the t and Wilson intervals of 15 tasks ran
+    assert not {"scipy.stats", "alembic", "benger.study", "benger.corpora._release", "jinja2"} & loaded, sorted(
+        {"scipy.stats", "alembic", "benger.study", "benger.corpora._release", "jinja2"} & loaded
+    )
+    commands = sorted(m for m in loaded if m.startswith("benger.cli._") and m != "benger.cli._app")
+    assert "benger.cli._core" in commands and "benger.cli._web" not in commands, commands

@@ -117,7 +117,35 @@ def report_error(exc: BaseException, *, debug: bool) -> int:
 
 
 class _Boundary(TyperGroup):
-    """The root group: runs the chosen command and turns its exceptions into one message and an exit code."""
+    """The root group: runs the chosen command and turns its exceptions into one message and an exit code.
+
+    Commands load on first use (``benger.cli._commands.COMMANDS``): ``benger CMD`` imports the module of CMD
+    only, and the root's help lists stand-ins that carry each command's name and summary."""
+
+    _listing = False  # True while the root's help is written: stand-ins instead of imported commands
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        from benger.cli._commands import LazyCommands
+
+        super().__init__(*args, **kwargs)
+        self.commands = LazyCommands(self.commands)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(self.commands)  # the names alone: TyperGroup's own reads every command
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        from benger.cli import _commands
+
+        if self._listing and isinstance(self.commands, _commands.LazyCommands) and cmd_name not in self.commands.loaded:
+            return _commands.listed_command(cmd_name)
+        return self.commands.get(cmd_name)
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
 
     def invoke(self, ctx: Any) -> Any:
         try:
@@ -165,6 +193,7 @@ def _root(
 
 
 def _register_commands() -> None:
+    """Register every command on ``app`` at once (the root group also loads each one on first use)."""
     from benger.cli import _commands
 
     if not app.registered_commands:
@@ -174,7 +203,6 @@ def _register_commands() -> None:
 def main() -> None:
     """Console entry point: the app in standalone mode; exits with the codes of :mod:`benger.errors`."""
     try:
-        _register_commands()
         app()
     except SystemExit:
         raise

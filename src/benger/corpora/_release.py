@@ -45,7 +45,7 @@ from benger.corpora._release_records import (
 )
 from benger.errors import InputError
 from benger.judge import falloesung_rubric, grade_points, passed
-from benger.judge._rubric import RELEASED_RUBRIC_ID
+from benger.judge._released import PRIMARY_JUDGE, RELEASE_JUDGE_CONFIG_HASH, RELEASED_RUBRIC_ID
 from benger.schema import (
     Corpus,
     FalloesungTask,
@@ -57,10 +57,6 @@ from benger.schema import (
     stable_hash,
 )
 
-PRIMARY_JUDGE = "gpt-5.4-mini"
-#: The judge config hash of the released judgements (the release names its primary judge only): the judge
-#: identity of the paper's reference rows (:mod:`benger.analysis.leaderboard.build`)
-RELEASE_JUDGE_CONFIG_HASH = stable_hash({"judge": PRIMARY_JUDGE})
 _PROVIDERS = {"anthropic": "anthropic", "openai": "openai", "google": "google"}
 
 

@@ -24,10 +24,9 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from benger._yaml import load_yaml
 from benger.errors import InputError
 from benger.judge._grades import GRADE_UPPER_BOUNDS, PASS_GRADE_POINTS, grade_points
+from benger.judge._released import RELEASED_RUBRIC_ID as RELEASED_RUBRIC_ID  # its home before issue 26
 from benger.judge._rubric_check import RubricProblem, check_rubric, dimension_key, number
 
-#: The rubric id the released primary-judge judgements carry (they predate content hashes).
-RELEASED_RUBRIC_ID = "falloesung@1"
 #: A number of a rubric: a finite int or float, never a bool or text (``max: true`` is not 1 point).
 Number = Annotated[float, BeforeValidator(number)]
 

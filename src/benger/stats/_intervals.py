@@ -208,9 +208,9 @@ def normal_mean_ci(values: Numbers, *, confidence: float = 0.95, bounds: tuple[f
 def _normal(
     mean: float, sd: float, n: int, confidence: float, bounds: tuple[float, float] | None, n_missing: int
 ) -> Interval:
-    from scipy import stats as sps  # here: the bootstrap intervals need numpy only
+    from benger.stats._quantiles import norm_ppf  # here: the bootstrap intervals need numpy only
 
-    half = float(sps.norm.ppf(0.5 + confidence / 2.0)) * sd / float(np.sqrt(n))
+    half = norm_ppf(0.5 + confidence / 2.0) * sd / float(np.sqrt(n))
     return Interval(mean, *_clip(mean - half, mean + half, bounds), n, n_missing)
 
 

@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from typing import Literal, get_args
 
 import numpy as np
-from scipy import stats as sps
 
 from benger.stats._clean import Numbers, check_confidence, check_resamples, clean
 from benger.stats._intervals import (
@@ -29,6 +28,7 @@ from benger.stats._intervals import (
     _percentiles,
     _rng,
 )
+from benger.stats._quantiles import norm_cdf, norm_ppf, norm_ppfs, t_ppf
 
 CiMethod = Literal["percentile", "bca", "t", "normal"]
 CI_METHODS: tuple[str, ...] = get_args(CiMethod)
@@ -69,7 +69,7 @@ def t_mean_ci(values: Numbers, *, confidence: float = 0.95, bounds: tuple[float,
     estimate = float(arr.mean())
     if arr.size < 2:
         return Interval(estimate, None, None, int(arr.size), n_missing)
-    half = float(sps.t.ppf(0.5 + confidence / 2.0, arr.size - 1)) * float(arr.std(ddof=1)) / float(np.sqrt(arr.size))
+    half = t_ppf(0.5 + confidence / 2.0, arr.size - 1) * float(arr.std(ddof=1)) / float(np.sqrt(arr.size))
     return Interval(estimate, *_clip(estimate - half, estimate + half, bounds), int(arr.size), n_missing)
 
 
@@ -92,16 +92,16 @@ def bca_mean_ci(
     share = (np.count_nonzero(means < estimate) + 0.5 * np.count_nonzero(means == estimate)) / means.size
     if share <= 0.0 or share >= 1.0 or np.ptp(arr) == 0:
         return Interval(estimate, *_percentiles(means, confidence), n, n_missing)
-    z0 = float(sps.norm.ppf(share))
+    z0 = norm_ppf(share)
     jack = (arr.sum() - arr) / (n - 1)
     dev = jack.mean() - jack
     denom = 6.0 * float(np.sum(dev**2)) ** 1.5
     accel = float(np.sum(dev**3)) / denom if denom > 0 else 0.0
     alpha = (1.0 - confidence) / 2.0
     ends = []
-    for z in sps.norm.ppf([alpha, 1.0 - alpha]):
+    for z in norm_ppfs([alpha, 1.0 - alpha]):
         adjusted = z0 + (z0 + z) / (1.0 - accel * (z0 + z))
-        ends.append(float(np.percentile(means, 100.0 * float(sps.norm.cdf(adjusted)))))
+        ends.append(float(np.percentile(means, 100.0 * norm_cdf(adjusted))))
     return Interval(estimate, ends[0], ends[1], n, n_missing)
 
 

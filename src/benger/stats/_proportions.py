@@ -12,11 +12,10 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from scipy import stats as sps
-
 from benger.stats._clean import check_confidence
 from benger.stats._intervals import Interval
 from benger.stats._mean_ci import MIN_INTERVAL_N
+from benger.stats._quantiles import norm_ppf
 
 ProportionMethod = Literal["wilson", "clopper-pearson"]
 
@@ -37,11 +36,13 @@ def proportion_ci(
     if n < MIN_INTERVAL_N:
         return Interval(share, None, None, n, 0)
     if method == "wilson":
-        z = float(sps.norm.ppf(0.5 + confidence / 2.0))
+        z = norm_ppf(0.5 + confidence / 2.0)
         centre = (share + z * z / (2 * n)) / (1 + z * z / n)
         half = z / (1 + z * z / n) * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n))
         return Interval(share, max(0.0, centre - half), min(1.0, centre + half), n, 0)
     if method == "clopper-pearson":
+        from scipy import stats as sps  # here: the beta quantiles are needed by this interval only
+
         alpha = 1.0 - confidence
         low = 0.0 if successes == 0 else float(sps.beta.ppf(alpha / 2, successes, n - successes + 1))
         high = 1.0 if successes == n else float(sps.beta.ppf(1 - alpha / 2, successes + 1, n - successes))

@@ -32,7 +32,7 @@ from benger.analysis.leaderboard.sums import (
     unit_scores,
 )
 from benger.analysis.leaderboard.validity import JudgeStatus, judge_status
-from benger.corpora._release import RELEASE_JUDGE_CONFIG_HASH
+from benger.judge._released import RELEASE_JUDGE_CONFIG_HASH
 from benger.metrics._answers import accuracy
 from benger.store._aggregate import Answer, ConfigProvenance, GenerationCount, MetricGroupMean
 from benger.store._aggregate_items import ItemScore, RowSums

@@ -16,8 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from benger.corpora._release import PRIMARY_JUDGE, RELEASE_JUDGE_CONFIG_HASH
-from benger.judge._rubric import RELEASED_RUBRIC_ID
+from benger.judge._released import PRIMARY_JUDGE, RELEASE_JUDGE_CONFIG_HASH, RELEASED_RUBRIC_ID
 from benger.schema import stable_hash
 from benger.store._validations import JudgeValidation
 
