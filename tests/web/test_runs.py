@@ -235,3 +235,13 @@ def test_events_of_a_run_that_is_not_active_are_its_state_then_end(store: Store)
     events = resp.text.split("\n\n")
     assert events[0].startswith("data: ") and '"status": "draft"' in events[0]
     assert events[1] == "event: end\ndata: {}" and events[2:] == [""]
+
+
+def test_a_cost_cap_without_prices_fails_the_launch_before_any_call(store: Store) -> None:
+    client = _client(store)
+    with run_stub_server() as stub:
+        url = _create(client, stub_form(stub.base_url, max_cost="1.5"))
+        client.post(url + "/launch", data={"csrf_token": form_token(client, url)})
+        state = wait_status(client, url)
+        assert state["status"] == "failed" and "stub-gen, stub-judge has none" in state["message"]
+        assert len(stub.log) == 0

@@ -190,6 +190,16 @@ def _check_models(config: RunConfig) -> None:
     systems = config.resolved_systems()
     if config.filters.systems:
         systems = [s for s in systems if s.name in config.filters.systems]
-    for system in [*systems, *config.resolved_judges()]:
+    models = [*systems, *config.resolved_judges()]
+    for system in models:
         if system.provider != "local":
             create_model(system)
+    if config.budget.max_cost is not None:  # as benger run --max-cost: refused before any call, not per item
+        from benger.pipeline._estimate import _cost
+
+        unpriced = list(dict.fromkeys(m.name for m in models if _cost(m, 1, 1) is None))
+        if unpriced:
+            raise BengerError(
+                f"the cost cap needs prices, and {', '.join(unpriced)} has none (price_in_per_mtok / "
+                "price_out_per_mtok): set them, or cap the run's tokens instead"
+            )
