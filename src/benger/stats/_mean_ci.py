@@ -88,7 +88,12 @@ def bca_mean_ci(
     n, estimate = int(arr.size), float(arr.mean())
     if n < 2:
         return Interval(estimate, None, None, n, n_missing)
-    means = _means(arr, n_resamples, _rng(seed))
+    return _bca(arr, _means(arr, n_resamples, _rng(seed)), confidence, n_missing)
+
+
+def _bca(arr: np.ndarray, means: np.ndarray, confidence: float, n_missing: int) -> Interval:
+    """The BCa interval of ``arr``'s mean from its resampled ``means``."""
+    n, estimate = int(arr.size), float(arr.mean())
     share = (np.count_nonzero(means < estimate) + 0.5 * np.count_nonzero(means == estimate)) / means.size
     if share <= 0.0 or share >= 1.0 or np.ptp(arr) == 0:
         return Interval(estimate, *_percentiles(means, confidence), n, n_missing)
@@ -103,6 +108,35 @@ def bca_mean_ci(
         adjusted = z0 + (z0 + z) / (1.0 - accel * (z0 + z))
         ends.append(float(np.percentile(means, 100.0 * norm_cdf(adjusted))))
     return Interval(estimate, ends[0], ends[1], n, n_missing)
+
+
+def bca_mean_cis(
+    samples: Sequence[np.ndarray],
+    *,
+    confidence: float = 0.95,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+) -> list[Interval]:
+    """``[bca_mean_ci(s, seed=seed, ...) for s in samples]`` (1-d float arrays of at least 2 values, no missing
+    ones), identical to the last bit: each of those calls draws the same resample indices for samples of one size
+    (a fresh generator from the same seed), so here they are drawn once per size and gathered for every sample of
+    that size (:func:`~benger.stats._intervals.resample_means`), as ``bootstrap_mean_cis`` does for the
+    percentile interval: the leaderboard's rows of one n pay for one B x n draw instead of one per row."""
+    from benger.stats._intervals import resample_means
+
+    check_confidence(confidence)
+    check_resamples(n_resamples)
+    out: list[Interval | None] = [None] * len(samples)
+    by_size: dict[int, list[int]] = {}
+    for k, arr in enumerate(samples):
+        if arr.size < 2:
+            raise ValueError(f"bca_mean_cis: sample {k} has {arr.size} value(s); at least 2 are needed")
+        by_size.setdefault(int(arr.size), []).append(k)
+    for members in by_size.values():
+        means = resample_means([samples[k] for k in members], n_resamples, np.random.default_rng(seed))
+        for k, resampled in zip(members, means, strict=True):
+            out[k] = _bca(samples[k], resampled, confidence, 0)
+    return [interval for interval in out if interval is not None]
 
 
 def mean_ci(

@@ -12,7 +12,15 @@ import numpy as np
 
 from benger.analysis.leaderboard.context import CiSettings, LeaderboardContext
 from benger.analysis.leaderboard.model import RAW_SCALE
-from benger.stats import MIN_INTERVAL_N, NO_INTERVAL, best_method, bootstrap_mean_cis, mean_ci, proportion_ci
+from benger.stats import (
+    MIN_INTERVAL_N,
+    NO_INTERVAL,
+    bca_mean_cis,
+    best_method,
+    bootstrap_mean_cis,
+    mean_ci,
+    proportion_ci,
+)
 from benger.stats._mean_ci import describe
 
 Interval = tuple[Any, Any, Any]  # low, high, the method used (None: no interval)
@@ -27,20 +35,21 @@ def resolved(method: str, n: int) -> str:
 
 
 def cis(rows: Sequence[list[float]], settings: CiSettings) -> list[Interval]:
-    """The CI ends and method per row (``None`` ends for n < 3). The percentile rows share one seed, so rows of
-    one size share their resample indices (``bootstrap_mean_cis``: the same numbers as one ``bootstrap_mean_ci``
-    per row)."""
+    """The CI ends and method per row (``None`` ends for n < 3). The percentile and BCa rows share one seed, so
+    rows of one size share their resample indices (``bootstrap_mean_cis`` / ``bca_mean_cis``: the same numbers as
+    one ``bootstrap_mean_ci`` / ``bca_mean_ci`` per row)."""
     out: list[Interval] = [(None, None, None)] * len(rows)
     wanted = [k for k, scores in enumerate(rows) if len(scores) >= MIN_INTERVAL_N]
     kinds = {k: resolved(settings.method, len(rows[k])) for k in wanted}
     confidence = settings.confidence
-    percentile = [k for k in wanted if kinds[k] == "percentile"]
-    values = [np.asarray(rows[k], dtype=float) for k in percentile]  # arrays skip the per-value missing check
-    found = bootstrap_mean_cis(values, confidence=confidence, n_resamples=settings.n_resamples, seed=settings.seed)
-    for k, interval in zip(percentile, found, strict=True):
-        out[k] = (interval.low, interval.high, "percentile")
+    for kind, batched in (("percentile", bootstrap_mean_cis), ("bca", bca_mean_cis)):
+        members = [k for k in wanted if kinds[k] == kind]
+        values = [np.asarray(rows[k], dtype=float) for k in members]  # arrays skip the per-value missing check
+        found = batched(values, confidence=confidence, n_resamples=settings.n_resamples, seed=settings.seed)
+        for k, interval in zip(members, found, strict=True):
+            out[k] = (interval.low, interval.high, kind)
     for k in wanted:
-        if kinds[k] != "percentile":
+        if kinds[k] not in ("percentile", "bca"):
             interval, used = mean_ci(
                 np.asarray(rows[k], dtype=float),
                 kinds[k],
