@@ -286,11 +286,13 @@ def _check_files(folder: Path, manifest: dict[str, Any]) -> None:
 
 
 def _maxima(rubric_id: str) -> dict[str, float] | None:
-    """The dimension maxima of a built-in rubric named ``rubric_id``; None for a rubric benger does not hold."""
+    """The dimension maxima of a registered rubric (the paper's two, a plugin's) named ``rubric_id``; None for a
+    rubric benger does not hold (or holds in another version)."""
     from benger.errors import BengerError
+    from benger.judge import RUBRICS
     from benger.pipeline._units import resolve_rubric
 
-    if rubric_id.partition("@")[0] not in ("falloesung", "grundprinzipien"):
+    if rubric_id.partition("@")[0] not in RUBRICS:
         return None
     try:
         return resolve_rubric(rubric_id).maxima()
