@@ -245,3 +245,25 @@ def test_a_cost_cap_without_prices_fails_the_launch_before_any_call(store: Store
         state = wait_status(client, url)
         assert state["status"] == "failed" and "stub-gen, stub-judge has none" in state["message"]
         assert len(stub.log) == 0
+
+
+def test_an_organiser_without_the_platform_admin_role_is_told_where_results_open(store: Store) -> None:
+    from benger.store._orgs import Organisation
+    from benger.study._workbench_models import WorkbenchRun
+    from benger.web.access import Member, OrgInfo, OrgRole, OrgScope, accept_invitation
+
+    with store.session() as session:
+        org = session.get(Organisation, ORG["id"])
+        assert org is not None
+        info = OrgInfo(org.id, org.name, org.slug)
+    token = OrgScope(store, info, Member(1, "admin", OrgRole.OWNER)).invite("organiser")
+    accept_invitation(store, token, user(store, "orga", "participant"), "orga")
+    url = _create(_client(store), stub_form("http://127.0.0.1:9/v1"))
+    with store.session() as session:
+        row = session.get(WorkbenchRun, int(url.rsplit("/", 1)[-1]))
+        assert row is not None
+        row.status = "finished"
+    admin_page = _client(store).get(url).text
+    assert 'id="leaderboard-link"' in admin_page and 'id="results-note"' not in admin_page
+    organiser_page = login(TestClient(create_app(store)), "orga").get(url).text
+    assert 'id="results-note"' in organiser_page and 'id="leaderboard-link"' not in organiser_page

@@ -192,7 +192,16 @@ def run_page(request: Request, scope: ReadScope, run_id: int) -> Response:
         active=active,
         can_launch=not active and run.status != "finished",
         results=_results(run),
+        results_readable=_reads_results(request),
     )
+
+
+def _reads_results(request: Request) -> bool:
+    """Whether the results pages (``/view``, ``results:read``) open for this user."""
+    from benger.web.access import Capability, principal_of
+
+    principal = principal_of(request)
+    return principal is not None and principal.can(Capability.RESULTS)
 
 
 @router.get("/runs/{run_id}/config.yaml")
