@@ -16,7 +16,7 @@ import pytest
 
 from benger.analysis._data import GenScore, HumanAnnotation, ReviewRow, Solution, StudyData, SystemMeta
 from benger.analysis._rq34 import cocreation, metric_validity, metric_vs_human
-from benger.stats import bootstrap_pearson_ci, bootstrap_tost, cluster_bootstrap_mean_ci, named_rng
+from benger.stats import bootstrap_diff_ci, bootstrap_pearson_ci, bootstrap_tost, cluster_bootstrap_mean_ci, named_rng
 
 DIMS = {"ergebnisrichtigkeit": 10.0}
 # five tasks: one metric value and one judge raw each
@@ -174,7 +174,64 @@ def test_rq4_tost_and_areas_resample_tasks_in_a_new_study() -> None:
     assert _width(iid.low, iid.high) < 0.6 * float(exact[1] - exact[0])  # per value: visibly too narrow
     area = new["by_area"]["Zivilrecht"]  # every task in one area: the same two arms, 95 % over whole tasks
     assert area["delta"] == pytest.approx(3.0)
-    assert _width(area["low"], area["high"]) > 1.5 * _width(new["iid"]["low"], new["iid"]["high"])
+    assert new["iid"] is None  # not computed in a new study: the headline is the task cluster
+    trad = [a.judge_raw or 0.0 for a in anns if a.condition == "traditional"]
+    iid_delta = bootstrap_diff_ci([a.judge_raw or 0.0 for a in co], trad, seed=0)
+    assert _width(area["low"], area["high"]) > 1.5 * _width(iid_delta.low, iid_delta.high)
+
+
+def _two_arm_study(unit: str) -> StudyData:
+    """5 tasks x 4 participants per arm (co-creation = traditional + 10 raw), and per task one blind-reviewed
+    solution per arm (co-creation +6 raw, three graders at -5 / 0 / +5)."""
+    gens, _ = _repeated_generations()
+    anns = [
+        HumanAnnotation(f"x{i}-{k}-{c}", c, f"p{k}", f"t{i}", "Zivilrecht", raw + (10.0 if c == "co_creation" else 0))
+        for i, raw in enumerate(RAW)
+        for k in range(REPS)
+        for c in ("traditional", "co_creation")
+    ]
+    sols, reviews = {}, []
+    for i, raw in enumerate(RAW):
+        for kind, shift in (("traditional", 0.0), ("co_creation", 6.0)):
+            sid = f"h{i}-{kind}"
+            sols[sid] = Solution(sid, "human", f"human_{kind}", f"t{i}", "Zivilrecht", f"q{i}")
+            for g, d in (("g1", -5.0), ("g2", 0.0), ("g3", 5.0)):
+                reviews.append(ReviewRow(sid, g, "blind", raw + shift + d, 4, True, dict(DIMS), len(reviews)))
+    return _study(unit, generations=gens, annotations=anns, solutions=sols, reviews=reviews)
+
+
+@pytest.mark.parametrize(
+    ("unit", "headline", "labels"),
+    [
+        # a new study (a store): the task cluster is quoted; no iid interval is computed
+        ("task", "task_cluster", ["Participant cluster (robustness)", "Task cluster (headline)"]),
+        # reproduce: the paper's body and Table 10 quote the participant cluster; iid is a robustness row
+        ("generation", "participant_cluster",
+         ["i.i.d. annotation (robustness)", "Participant cluster (headline)", "Task cluster (robustness)"]),
+    ],
+)  # fmt: skip
+def test_rq4_names_its_headline_interval_per_block(unit: str, headline: str, labels: list[str]) -> None:
+    from benger.analysis.results._models import CoCreation
+    from benger.report._model import Table
+    from benger.report._tables import rq4_table
+
+    rq4 = cocreation(_two_arm_study(unit), seed=6, n_boot=2000)
+    assert rq4["source"] == "per_annotation" and rq4["judge_picks"] is None
+    judge, blind = rq4["judge"], rq4["blind_human"]
+    assert (judge["delta"], blind["delta"]) == (pytest.approx(10.0), pytest.approx(6.0))
+    for effect in (judge, blind):
+        assert effect["headline"] == headline
+        low, high = effect[headline]["low"], effect[headline]["high"]
+        assert low is not None and high is not None and low <= effect["delta"] <= high
+        assert (effect["iid"] is None) == (unit == "task")
+    assert f"headline interval: the {headline.replace('_', '-')} one" in rq4["method"]
+    table = rq4_table(CoCreation.model_validate(rq4))
+    assert isinstance(table, Table)
+    judge_rows = [r[0] for r in table.rows[: len(labels)]]  # the judge block's rows, paired last
+    assert judge_rows == labels
+    assert table.group_rows == {0: "LLM judge (all human annotations)", len(labels) + 1: "Blind human reviewers "
+                                "(validation picks)"}  # fmt: skip
+    assert sum("(headline)" in str(r[0]) for r in table.rows) == 2  # one per block
 
 
 def test_cluster_mean_interval_of_repeated_tasks_equals_one_per_task() -> None:

@@ -185,6 +185,7 @@ def make_results() -> dict[str, Any]:
                 "n": {"traditional": 15, "co_creation": 15},
                 "mean": {"traditional": 50.0, "co_creation": 63.6},
                 "delta": 13.6,
+                "headline": "participant_cluster",
                 "iid": {"estimate": 13.6, "low": 2.1, "high": 25.0},
                 "participant_cluster": {"estimate": 13.6, "low": -1.4, "high": 30.5},
             },

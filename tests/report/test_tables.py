@@ -64,11 +64,25 @@ def test_rq4_table_uses_blind_human_block_when_judge_is_null(results: dict[str, 
     assert isinstance(t, Table)
     # iid units = 15 + 15 annotations
     assert t.rows == [
-        ["i.i.d. annotation", "30", "+13.6", "[+2.1, +25.0]"],
-        ["Participant cluster", None, "+13.6", "[-1.4, +30.5]"],
+        ["i.i.d. annotation (robustness)", "30", "+13.6", "[+2.1, +25.0]"],
+        ["Participant cluster (headline)", None, "+13.6", "[-1.4, +30.5]"],
     ]
     assert t.group_rows == {0: "Blind human reviewers (validation picks)"}
     assert any(n.startswith("LLM judge (all human annotations): not available") for n in t.notes)
+    assert "The headline row is the interval to quote" in t.caption
+
+
+def test_rq4_table_without_a_named_headline_and_with_a_missing_one(results: dict[str, Any]) -> None:
+    blind = results["rq4"]["blind_human"]
+    del blind["headline"]  # a results.json from before the headline was named: plain labels, no role claimed
+    t = rq4_table(typed(results).rq4)
+    assert isinstance(t, Table) and [r[0] for r in t.rows] == ["i.i.d. annotation", "Participant cluster"]
+    blind["headline"] = "task_cluster"  # named, but too few clusters to compute it: said, not papered over
+    t = rq4_table(typed(results).rq4)
+    assert isinstance(t, Table) and [r[0] for r in t.rows] == ["i.i.d. annotation (robustness)",
+                                                               "Participant cluster (robustness)"]  # fmt: skip
+    assert "Blind human reviewers (validation picks): no task cluster interval (fewer than 2 clusters in an arm), " \
+        "so no headline interval." in t.notes  # fmt: skip
 
 
 def test_rq5_tables(results: dict[str, Any]) -> None:

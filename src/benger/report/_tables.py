@@ -254,13 +254,20 @@ def _interval(b: Effect, key: str) -> EffectInterval | None:
     }[key]
 
 
+def _rq4_label(b: Effect, key: str, label: str) -> str:
+    """A row's label with its role: the effect's headline interval, or a robustness check beside it."""
+    if b.headline is None:  # results from before the headline was named
+        return label
+    return f"{label} (headline)" if key == b.headline else f"{label} (robustness)"
+
+
 def _rq4_rows(b: Effect) -> list[list[Cell]]:
     rows: list[list[Cell]] = []
     for key, label in _RQ4_ROWS:
         iv = _interval(b, key)
         if iv is not None:
             est = iv.estimate if "estimate" in iv.model_fields_set else b.delta
-            rows.append([label, _units(iv, key, b.n), signed(est), ci(iv.low, iv.high, sign=True)])
+            rows.append([_rq4_label(b, key, label), _units(iv, key, b.n), signed(est), ci(iv.low, iv.high, sign=True)])
     return rows
 
 
@@ -277,6 +284,9 @@ def rq4_table(rq4: CoCreation) -> Table | Missing:
                 notes.append(f"{label}: not available ({rq4.reason or 'absent from the inputs'}).")
             continue
         body = _rq4_rows(b)
+        if b.headline is not None and _interval(b, b.headline) is None:
+            name = dict(_RQ4_ROWS)[b.headline].lower()
+            notes.append(f"{label}: no {name} interval (fewer than 2 clusters in an arm), so no headline interval.")
         if body:
             groups[len(rows)] = label
             rows += body
@@ -298,7 +308,9 @@ def rq4_table(rq4: CoCreation) -> Table | Missing:
         ["Resampling unit", "n units", "Δ raw", "95% CI"],
         rows,
         caption="Mean difference Δ = co-creation − traditional on the raw 0-100 scale; cluster units are "
-        "given per arm (traditional + co-creation).",
+        "given per arm (traditional + co-creation). The headline row is the interval to quote (the participant "
+        "cluster in a reproduction, as the paper; the task cluster in a new study, which has no i.i.d. row); the "
+        "robustness rows show the same Δ under other resampling units.",
         inputs=provenance(rq4)[0],
         method="; ".join(dict.fromkeys(m for m in methods if m)),
         notes=notes,

@@ -6,7 +6,7 @@ cannot be computed are ``null``; raw scores are 0-100, grade points 0-18, rates 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -228,8 +228,10 @@ class MetricValidity(Container):
 class Effect(BaseModel):
     """A co-creation effect: ``n`` and ``mean`` per arm (traditional, co_creation), ``delta`` (co-creation minus
     traditional, raw) and ``delta_grade_points`` (delta * 0.18), the intervals iid / participant_cluster /
-    task_cluster (Interval + n_clusters) / paired (n_participants), ``by_area: {area: {n, mean, delta, low, high}}``,
-    and for judge effects ``tost_vs_flagship: {a_n, b_n, delta, low90, high90, margin, equivalent}``."""
+    task_cluster (Interval + n_clusters) / paired (n_participants), ``headline`` (which of them to quote:
+    participant_cluster in reproduce, task_cluster in a new study, whose ``iid`` is null: not computed),
+    ``by_area: {area: {n, mean, delta, low, high}}``, and for judge effects ``tost_vs_flagship: {a_n, b_n, delta,
+    low90, high90, margin, equivalent}``."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -237,6 +239,9 @@ class Effect(BaseModel):
     mean: dict[str, float | None]
     delta: float | None
     delta_grade_points: float | None = None
+    headline: Literal["participant_cluster", "task_cluster"] | None = Field(
+        None, description="the interval to quote; the others are robustness checks"
+    )
     iid: EffectInterval | None = None
     participant_cluster: EffectInterval | None = None
     task_cluster: EffectInterval | None = None
