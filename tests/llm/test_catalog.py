@@ -34,6 +34,29 @@ def test_builtin_catalog_has_the_papers_systems_and_judges() -> None:
     assert (tiers.count("flagship"), tiers.count("efficiency"), tiers.count("open_reference")) == (4, 2, 6)
 
 
+# the published windows the catalog cites (its header comment names the sources), typed in by hand
+WINDOWS = {
+    "claude-opus-4-7": 1_000_000, "claude-sonnet-4-6": 1_000_000, "gemini-3.1-flash-lite-preview": 1_048_576,
+    "gemini-3.1-pro-preview": 1_048_576, "gpt-5.4": 1_050_000, "gpt-5.4-mini": 400_000,
+    "Qwen3-235B-A22B-Thinking-2507": 262_144, "Qwen3.5-122B-A10B": 262_144, "Qwen3.6-35B-A3B": 262_144,
+    "DeepSeek-V4-Flash": 1_048_576, "DeepSeek-V4-Pro": 1_048_576, "Llama-4-Maverick-17B-128E-Instruct-FP8": 1_048_576,
+    "Qwen3.5-397B-A17B": 262_144,
+}  # fmt: skip
+
+
+def test_every_api_model_of_the_paper_has_its_published_context_window() -> None:
+    """Before, no API entry had one: the dry run could predict no overflow for the paper's systems and judges."""
+    from benger.llm._context import context_window
+
+    catalog = load_catalog()
+    entries = [*catalog.systems, *catalog.judges]
+    assert {e.name: e.context_window for e in entries} == {e.name: WINDOWS[e.name] for e in entries}
+    assert context_window(catalog.judge("gpt-5.4-mini")) == (400_000, "config")  # no server asked
+    # the window is no part of a system's identity: stores written before keep their config hashes
+    mini = catalog.system("gpt-5.4-mini")
+    assert mini.config_hash() == mini.model_copy(update={"context_window": None}).config_hash()
+
+
 def test_judges_follow_table_14() -> None:
     catalog = load_catalog()
     assert all((j.temperature, j.max_output_tokens) == (1.0, 8000) for j in catalog.judges)
