@@ -54,7 +54,7 @@ def test_registered_names_and_errors() -> None:
     assert PROVIDERS == tuple(e.name for e in builtin) == registered_providers()[: len(PROVIDERS)]
     assert {"openai", "openai-compatible", "anthropic", "google", "local"} <= set(PROVIDERS)  # the paper's own
     assert all(e.description and e.value.name == e.name for e in builtin)
-    with pytest.raises(ConfigError, match=rf"unknown provider 'nope'; use one of {', '.join(registered_providers())}"):
+    with pytest.raises(ConfigError, match=rf"unknown provider 'nope'; known: {', '.join(registered_providers())}"):
         create_model(SystemConfig(name="s", provider="nope", model="m"))
     with pytest.raises(ConfigError, match="provider openai-compatible needs a base_url"):
         create_model(SystemConfig(name="s", provider="openai-compatible", model="m"))

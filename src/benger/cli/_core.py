@@ -1,17 +1,17 @@
-"""Core commands: run, generate, judge, leaderboard, import, corpora, demo."""
+"""Core commands: run, generate, judge, leaderboard, import, corpora (and demo, from ``cli._demo``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Annotated, get_args
 
 import typer
 
 from benger.cli import _options as opt
 from benger.cli._budget import DryRunOpt, MaxCostOpt, MaxTokensOpt, budget_or_estimate
-from benger.cli._checks import check_corpus_name, refuse_unknown, require_folder
+from benger.cli._checks import check_corpus_name, refuse_unknown
+from benger.cli._demo import demo
 from benger.cli._execute import (
     ModelOptions,
     _config,
@@ -78,6 +78,7 @@ def run(
         executor=executor,
         need=("corpora", "systems"),
         models=ModelOptions(model, model_base_url, model_arg, judge_model, judge_model_base_url, judge_model_arg),
+        calls=("generate", "judge"),
     )
     guard = budget_or_estimate(cfg, db, ("generate", "judge"), dry_run, max_cost, max_tokens)
     result, board = _execute_ranked(cfg, db, quiet, guard)
@@ -116,6 +117,7 @@ def generate(
         repetitions=repetitions,
         need=("corpora", "systems"),
         models=ModelOptions(model, model_base_url, model_arg),
+        calls=("generate",),
     )
     guard = budget_or_estimate(cfg, db, ("generate",), dry_run, max_cost, max_tokens)
     _exit_if_incomplete(_execute(cfg, db, ("generate",), quiet, guard))
@@ -155,6 +157,7 @@ def judge(
         repeats=repeats,
         need=("corpora", "judges"),
         models=ModelOptions(judge_model=judge_model, judge_base_url=judge_model_base_url, judge_args=judge_model_arg),
+        calls=("judge",),
     )
     if human:
         cfg.judge_human_solutions = True
@@ -379,40 +382,6 @@ def corpora(db: DbOption = None) -> None:
     finally:
         store.close()
     _out().print(table)
-
-
-def demo(
-    db: Annotated[
-        str, typer.Option("--db", envvar="BENGER_DEMO_DB", help="Store for the demo run.")
-    ] = "benger-demo.db",
-    limit: LimitOpt = None,
-    quiet: QuietOpt = False,
-    out: OutOpt = None,
-    release: Annotated[
-        Path | None,
-        typer.Option("--release", envvar="BENGER_RELEASE", help="Use real items of the official release folder."),
-    ] = None,
-    threads: ThreadsOpt = None,
-) -> None:
-    """Run the embedded Qwen2.5-Coder-0.5B model as system and judge (real release items with --release, else the
-    built-in demo corpus); print the leaderboard."""
-    from benger.pipeline._demo import DEMO_MODEL, demo_config
-
-    if release is not None:
-        require_folder(release)
-        from benger.cli._demo import run_release_demo
-
-        run_release_demo(release, db, quiet, out, limit)
-        return
-    cfg = demo_config(limit=limit)
-    _err().print(
-        "benger demo: no release given (--release PATH or BENGER_RELEASE), so the built-in demo corpus written "
-        f"by us is used; local model {DEMO_MODEL} as system and judge (store {db}); this takes a few "
-        "minutes on a laptop CPU"
-    )
-    result, board = _execute_ranked(cfg, db, quiet)
-    _show(board, out)
-    _exit_if_incomplete(result)
 
 
 def register(app: typer.Typer) -> None:

@@ -1,4 +1,4 @@
-"""``benger demo --release PATH``: the README's main job on real released items (issue 13 §4).
+"""``benger demo`` and ``benger demo --release PATH``: the README's main job on real released items (issue 13 §4).
 
 The embedded Qwen2.5-Coder-0.5B model answers a balanced sample of real Grundprinzipien items (Ja/Nein accuracy
 against the gold labels), writes and judges the two Benchathon cases that are cheapest to judge together with
@@ -14,10 +14,12 @@ import asyncio
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
+from benger.cli._checks import require_folder
+from benger.cli._options import LimitOpt, OutOpt, QuietOpt, ThreadsOpt
 from benger.errors import EXIT_INCOMPLETE
 
 
@@ -114,3 +116,36 @@ def run_release_demo(release: Path, db: str, quiet: bool, out: Path | None, limi
     if not all(r.complete for r in results) or errors or len(per_pick) + len(unscored) < len(all_picks):
         _err().print(f"incomplete: rerun the same command to continue (exit code {EXIT_INCOMPLETE})")
         raise typer.Exit(EXIT_INCOMPLETE)
+
+
+def demo(
+    db: Annotated[
+        str, typer.Option("--db", envvar="BENGER_DEMO_DB", help="Store for the demo run.")
+    ] = "benger-demo.db",
+    limit: LimitOpt = None,
+    quiet: QuietOpt = False,
+    out: OutOpt = None,
+    release: Annotated[
+        Path | None,
+        typer.Option("--release", envvar="BENGER_RELEASE", help="Use real items of the official release folder."),
+    ] = None,
+    threads: ThreadsOpt = None,
+) -> None:
+    """Run the embedded Qwen2.5-Coder-0.5B model as system and judge (real release items with --release, else the
+    built-in demo corpus); print the leaderboard."""
+    from benger.cli._execute import _err, _execute_ranked, _exit_if_incomplete, _show
+    from benger.pipeline._demo import DEMO_MODEL, demo_config
+
+    if release is not None:
+        require_folder(release)
+        run_release_demo(release, db, quiet, out, limit)
+        return
+    cfg = demo_config(limit=limit)
+    _err().print(
+        "benger demo: no release given (--release PATH or BENGER_RELEASE), so the built-in demo corpus written "
+        f"by us is used; local model {DEMO_MODEL} as system and judge (store {db}); this takes a few "
+        "minutes on a laptop CPU"
+    )
+    result, board = _execute_ranked(cfg, db, quiet)
+    _show(board, out)
+    _exit_if_incomplete(result)

@@ -43,9 +43,12 @@ def _config(
     repetitions: int | None = None,
     need: tuple[str, ...] = (),
     models: Any = None,
+    calls: tuple[str, ...] = (),
 ) -> Any:
     """A RunConfig from a YAML file and/or command-line options (options win); ``models``: the
-    :class:`ModelOptions` of ``--model`` / ``--judge-model``."""
+    :class:`ModelOptions` of ``--model`` / ``--judge-model``; ``calls``: the stages ("generate", "judge") whose
+    models the command would call, checked here (:func:`check_models`), before any store work, whether the
+    command then calls them or only estimates (``--dry-run``, ``estimate``)."""
     from benger.cli._workers import register_celery_executor
     from benger.pipeline import RunConfig, load_run_config
 
@@ -103,6 +106,7 @@ def _config(
             raise InputError(f"nothing to run: no {section} ({advice})", file=path, field=section)
     if new.executor not in ("local", "celery"):
         raise ConfigError(f"unknown executor {new.executor!r}; expected 'local' or 'celery'")
+    check_models(new, calls)
     return new
 
 
@@ -242,7 +246,6 @@ def _execute_then(
     from benger.pipeline import ProgressReporter, run_config
     from benger.pipeline._budget import guarded_factory
 
-    check_models(config, stages)
     store = _open(db, config, loads_corpora=True)
     reporter = ProgressReporter(_err(), enabled=not quiet)
     factory = guarded_factory(config, guard) if guard is not None else None
@@ -269,9 +272,11 @@ def _execute_then(
 
 def check_models(config: Any, stages: tuple[str, ...]) -> None:
     """Build (and drop) the model of every system and judge the stages will call, before any call or store
-    write: an unknown provider, a missing SDK, base URL or API key is one configuration error (exit 2) named
-    once, not a failure of every item with "run the same command again". Local models are checked when they
-    load (building one assembles its GGUF)."""
+    write: an unknown provider, a missing SDK, base URL or API key (the message names its variable) is one
+    configuration error (exit 2) named once, not a failure of every item with "run the same command again".
+    Called by :func:`_config` for every command that calls or estimates models (run, generate, judge, estimate,
+    validate-judge, their ``--dry-run``), so all of them refuse alike. Local models were checked when the config
+    was loaded (``llm.system_problem``); building one would assemble its GGUF."""
     from benger.llm import create_model
 
     systems = config.resolved_systems() if "generate" in stages else []

@@ -69,7 +69,7 @@ def corpus_validation(
     from benger.pipeline import ProgressReporter, rubric_for_task
     from benger.store import open_store
 
-    cfg = _config(config, judge=judge_, need=("judges",), models=models)
+    cfg = _config(config, judge=judge_, need=("judges",), models=models, calls=("judge",))
     rubrics = cfg.resolved_rubrics()
     cfg.resolved_judges()
     store = open_store(require_existing_store(db))

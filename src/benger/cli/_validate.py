@@ -262,17 +262,23 @@ def _judge_release(
 ) -> tuple[dict[str, float], str, dict[str, Any], bool]:
     """Judge the picks with the configured judge (importing the release into the store once); returns
     (mean score per pick, label, provenance, incomplete)."""
-    from benger.cli._execute import _config, _err, _open, check_models
+    from benger.cli._execute import _config, _err, _open
     from benger.pipeline import ProgressReporter
 
-    cfg = _config(config, judge=judge_, repeats=repeats, concurrency=concurrency, need=("judges",), models=models)
+    cfg = _config(
+        config,
+        judge=judge_,
+        repeats=repeats,
+        concurrency=concurrency,
+        need=("judges",),
+        models=models,
+        calls=("judge",),
+    )
     if config is not None and repeats == 1:
         cfg = cfg.model_copy(update={"repeats": 1})
     # the judge is resolved before the store is opened: an unknown name must leave no store behind and no
     # release imported into it (a config without judges is refused by _config)
     cfg.resolved_judges()
-    if not dry_run:
-        check_models(cfg, ("judge",))
     store = _open(db, cfg)
     try:
         targets = pick_targets(data)
@@ -340,7 +346,7 @@ def estimate(
         raise ConfigError(f"--stage {stage!r}: expected run, generate or judge")
     need = {"run": ("systems",), "generate": ("systems",), "judge": ("judges",)}[stage] + ("corpora",)
     models = ModelOptions(model, model_base_url, model_arg, judge_model, judge_model_base_url, judge_model_arg)
-    cfg = _config(config, corpus=corpus, system=system, judge=judge_, need=need, models=models)
+    cfg = _config(config, corpus=corpus, system=system, judge=judge_, need=need, models=models, calls=stages)
     result = show_estimate(cfg, db, stages, release)
     if out is not None:
         from benger.outputs import output_folder

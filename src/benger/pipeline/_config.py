@@ -129,30 +129,31 @@ def _system(spec: SystemSpec, section: str, index: int, source: str | None, *, j
         except ConfigError as exc:
             raise InputError(str(exc), file=source, field=f"{section}[{index}]") from exc
     try:
+        return validated_system(spec)
+    except InputError as exc:
+        where = f"{section}[{index}]" + (f".{exc.field}" if exc.field else "")
+        raise InputError(exc.reason, file=source, field=where) from exc
+
+
+def validated_system(spec: dict[str, Any]) -> SystemConfig:
+    """An inline system mapping as a SystemConfig, checked as far as it can be before any call (its fields, then
+    the provider registry's ``llm.system_problem``: provider, base_url, ``params.structured_output``, a local
+    model's name); InputError whose field is the system's own (``temperature``, ``params.structured_output``)."""
+    from benger.llm import system_problem
+
+    try:
         system = SystemConfig.model_validate(spec)
     except ValidationError as exc:
         first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"])
+        loc = ".".join(str(p) for p in first["loc"]) or None  # None: a check of the whole system
         message = str(first["msg"]).removeprefix("Value error, ")
         if first["type"] not in ("missing", "value_error") and "input" in first:
             message += f", got {_shown(first['input'])}"
-        raise InputError(message, file=source, field=f"{section}[{index}].{loc}") from exc
-    _check_provider(system, f"{section}[{index}]", source)
+        raise InputError(message, field=loc) from exc
+    problem = system_problem(system)
+    if problem is not None:
+        raise InputError(problem[1], field=problem[0])
     return system
-
-
-def _check_provider(system: SystemConfig, where: str, source: str | None) -> None:
-    """Refuse, before any call, a provider the registry does not know or one that lacks its base_url."""
-    from benger.llm import provider_spec, registered_providers
-
-    spec = provider_spec(system.provider)
-    if spec is None:
-        known = ", ".join(registered_providers())
-        raise InputError(
-            f"unknown provider {system.provider!r}; known: {known}", file=source, field=f"{where}.provider"
-        )
-    if spec.needs_base_url and not system.base_url:
-        raise InputError(f"provider {spec.name} needs a base_url", file=source, field=f"{where}.base_url")
 
 
 _SECTIONS: dict[str, type[BaseModel]] = {
@@ -336,6 +337,7 @@ def model_spec(model: str, *, base_url: str | None = None, args: list[str] | Non
             entry = found.model_dump(exclude_defaults=True)
         else:
             entry = {"name": model, "provider": spec.name, "model": name}
+    base_flag, arg_flag = ("--judge-model-base-url", "--judge-model-arg") if judge else ("--model-base-url", "-M")
     if base_url is not None:
         entry["base_url"] = base_url
     params: dict[str, Any] = dict(entry.get("params") or {})
@@ -343,12 +345,30 @@ def model_spec(model: str, *, base_url: str | None = None, args: list[str] | Non
         key, eq, raw = item.partition("=")
         key = key.strip()
         if not eq or not key:
-            raise InputError(f"expected KEY=VALUE, got {item!r}", field="-M" if not judge else "--judge-model-arg")
-        value = yaml.safe_load(raw) if raw.strip() else ""
+            raise InputError(f"expected KEY=VALUE, got {item!r}", field=arg_flag)
+        try:
+            value = yaml.safe_load(raw) if raw.strip() else ""
+        except yaml.YAMLError as exc:
+            problem = getattr(exc, "problem", None) or "not YAML"
+            raise InputError(
+                f"{key}={raw}: the value is not YAML ({problem}); write a text value in quotes, e.g. "
+                f"{arg_flag} '{key}=\"...\"'",
+                field=arg_flag,
+            ) from None
         if key in SystemConfig.model_fields and key not in ("name", "params"):
             entry[key] = value
         else:
             params[key.removeprefix("params.")] = value
     if params:
         entry["params"] = params
+    try:  # checked here, so that the message names the option that gave the value
+        validated_system(entry)
+    except InputError as exc:
+        field = exc.field or ""
+        flag = base_flag if field == "base_url" and base_url is not None else option
+        if field not in ("", "provider", "model", "name", "base_url"):
+            flag = f"{arg_flag} {field.removeprefix('params.')}"
+        elif not field and args:  # a check of the whole system (temperature range): the settings gave it
+            flag = arg_flag
+        raise InputError(exc.reason, field=flag) from None
     return entry
