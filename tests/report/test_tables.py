@@ -283,3 +283,14 @@ def test_leaderboard_names_each_judges_status_and_marks_a_failed_judge(results: 
     for text in (markdown, html):
         assert "Judge status" in text and "ω = 0.60, passes" in text
         assert "ω = 0.00 — scores not meaningful" in text
+
+
+def test_leaderboard_says_pass_unknown_with_its_reason(results: dict[str, Any]) -> None:
+    """Issue 24: a row whose judgements carry no pass value (a user's own rubric) prints "unknown", not a dash
+    that reads as "no score", and the reason travels from rq1.leaderboard into the table's notes."""
+    gp = results["rq1"]["leaderboard"]["rows"][0]["gp"]
+    gp.update(pass_rate=None, pass_note="pass unknown: no rule for rubric own@1")
+    t = leaderboard_table(typed(results).rq1.leaderboard)
+    assert isinstance(t, Table)
+    assert t.rows[0][7:10] == ["531", "83.1 ± 2.0", "unknown"]
+    assert "System A & Co, gp pass: pass unknown: no rule for rubric own@1." in t.notes

@@ -55,9 +55,12 @@ def leaderboard_table(lb: Leaderboard) -> Table | Missing:
         row: list[Cell] = [label]
         for key in ("bench", "zjs", "gp"):
             c: CorpusCell = getattr(r, key) or CorpusCell()
-            row += [integer(c.n), pm(c.raw, c.halfwidth), pct(c.pass_rate)]
+            row += [integer(c.n), pm(c.raw, c.halfwidth), "unknown" if c.pass_note and c.pass_rate is None
+                    else pct(c.pass_rate)]  # fmt: skip
             if key == "gp":
                 row.append(pct(c.acc))
+            if c.pass_note:
+                notes.append(f"{label}, {key} pass: {c.pass_note}.")
         if with_status:
             row.append(_judge_status(r))
             if r.scores_meaningful is False:

@@ -17,7 +17,7 @@ from benger import __version__
 from benger.analysis.leaderboard.context import LeaderboardContext
 from benger.analysis.leaderboard.heap import heap_frozen
 from benger.analysis.leaderboard.identity import identities
-from benger.analysis.leaderboard.intervals import Interval, ci_method, cis, proportion_cis
+from benger.analysis.leaderboard.intervals import Interval, ci_method, cis, pass_note, proportion_cis
 from benger.analysis.leaderboard.metrics import MetricMean
 from benger.analysis.leaderboard.model import NOT_RANKED, POOLED, Leaderboard, LeaderboardRow
 from benger.analysis.leaderboard.ranking import mark_comparable, rank
@@ -174,6 +174,7 @@ def build(inputs: BoardInputs, context: LeaderboardContext) -> Leaderboard:
                 "mean_grade_points": s.gp / s.gp_n if s.gp_n else None,
                 "pass_rate": s.passed / s.pass_n if s.pass_n else None,
                 "_pass_n": s.pass_n,
+                "pass_note": pass_note(s.n, s.pass_n, rubric),
                 # undefined, not 0, when nothing was answered (every call failed): a number from no answer
                 "accuracy": accuracy([p for p, _ in pairs], [g for _, g in pairs])  # type: ignore[misc]
                 if any(p is not None for p, _ in pairs)

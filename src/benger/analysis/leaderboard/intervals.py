@@ -24,6 +24,22 @@ from benger.stats import (
 from benger.stats._mean_ci import describe
 
 Interval = tuple[Any, Any, Any]  # low, high, the method used (None: no interval)
+#: The Pass cell of a scored row none of whose judgements carries a pass value (``pass_note`` says why).
+PASS_UNKNOWN = "pass unknown"
+
+
+def pass_note(n: int, pass_n: int, rubric: str | None) -> str | None:
+    """Why a scored row's pass rate is missing or covers only part of it; None where every scored generation has
+    a pass value. The store derives a missing pass value only for the built-in rubrics whose rule it knows
+    (:mod:`benger.store._pass`); for any other rubric the value stays unknown, never guessed."""
+    if n == 0 or pass_n >= n:
+        return None
+    if pass_n == 0:
+        return (
+            f"{PASS_UNKNOWN}: the judgements under rubric {rubric or '–'} carry no pass value (a rubric without a "
+            "pass rule, or judged before it had one) and benger knows no rule to derive one"
+        )
+    return f"pass rate over the {pass_n} of {n} scored generations that carry a pass value"
 
 
 def resolved(method: str, n: int) -> str:

@@ -55,6 +55,8 @@ class LeaderboardRow(BaseModel):
     tasks: int = 0
     #: the interval's method for this row (``auto`` resolved at its n); None without an interval
     ci_kind: str | None = None
+    #: why ``pass_rate`` is None for a scored row ("pass unknown: ...") or covers only part of it; None otherwise
+    pass_note: str | None = None
     pass_ci_low: float | None = None
     pass_ci_high: float | None = None
     accuracy_ci_low: float | None = None

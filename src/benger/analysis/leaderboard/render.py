@@ -96,6 +96,14 @@ def _interval(row: LeaderboardRow) -> str:
     return NO_INTERVAL if row.n else "–"
 
 
+def _pass(row: LeaderboardRow) -> str:
+    """The Pass cell: the rate, "unknown" where no judgement of a scored row carries a pass value (the reason is
+    the row's ``pass_note`` and a provenance line), "–" without a score."""
+    if row.pass_rate is None and row.pass_note is not None:
+        return "unknown"
+    return _pct(row.pass_rate)
+
+
 def _accuracy(row: LeaderboardRow) -> str:
     if row.answer_items == 0:
         return "–"
@@ -134,7 +142,7 @@ def cells(board: Leaderboard, row: LeaderboardRow) -> list[str]:
         _f(row.mean),
         ci,
         _f(row.mean_grade_points),
-        _pct(row.pass_rate),
+        _pass(row),
         _accuracy(row),
         str(row.failed),
         str(row.excluded),
@@ -169,6 +177,11 @@ def provenance_lines(board: Leaderboard) -> list[str]:
     failed = sorted({f"{r.judge} [{r.judge_config_id}]" for r in board.rows if not r.scores_meaningful})
     if failed:
         lines.append(f"Judge validation failed for {', '.join(failed)}: those rows' {NOT_MEANINGFUL}.")
+    passes: dict[str, list[str]] = {}
+    for r in board.rows:
+        if r.pass_note:
+            passes.setdefault(r.pass_note, []).append(f"{r.display or r.system} [{r.config_id}] {r.corpus}")
+    lines += [f"Pass of {', '.join(rows)}: {note}." for note, rows in sorted(passes.items())]
     reasons = sorted({r.comparable for r in board.rows if r.comparable and r.comparable.startswith("not comparable")})
     lines += [f"Vs paper: {reason}." for reason in reasons]
     if board.metric_signatures:

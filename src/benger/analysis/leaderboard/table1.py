@@ -40,6 +40,8 @@ def table1(board: Leaderboard, *, group: str | None = None, bench_corpus: str = 
             "n": r.n, "raw": r.mean, "low": r.ci_low, "high": r.ci_high, "halfwidth": half,
             "pass_rate": r.pass_rate, "grade_points": r.mean_grade_points, "source": "store",
         }  # fmt: skip
+        if r.pass_note:
+            entry[slot]["pass_note"] = r.pass_note
         if slot == "gp":
             entry[slot]["acc"] = r.accuracy
     ranked = sorted(out.values(), key=lambda e: e["rank"])

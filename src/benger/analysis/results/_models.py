@@ -60,6 +60,7 @@ class CorpusCell(BaseModel):
     high: float | None = None
     halfwidth: float | None = None
     pass_rate: float | None = None
+    pass_note: str | None = Field(None, description="why pass_rate is missing ('pass unknown: ...') or partial")
     grade_points: float | None = None
     acc: float | None = None
     source: str | None = None
