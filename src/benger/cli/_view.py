@@ -20,7 +20,7 @@ def register(app: typer.Typer) -> None:
             typer.Option("--bundle", help="Write the pages as static files into this folder (opens from file://)."),
         ] = None,
         host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-        port: Annotated[int, typer.Option(help="Port.")] = 8001,
+        port: Annotated[int, typer.Option(help="Port (8002: beside stub-server on 8001, serve on 8000).")] = 8002,
         organiser: Annotated[
             bool,
             typer.Option(
