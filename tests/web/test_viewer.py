@@ -273,3 +273,26 @@ def test_a_bundle_is_rewritten_in_place_keeping_files_benger_did_not_write(vw: V
     assert not any((out / "en").rglob("*.html"))  # pages of the old bundle that the new one lacks are removed
     (tmp_path / "empty").mkdir()
     assert write_bundle(vw.store, tmp_path / "empty", langs=("de",))["solutions"] == 9  # an empty folder is fine
+
+
+def test_a_row_without_pass_values_reads_unknown_with_the_reason(tmp_path: Path) -> None:
+    """Issue 24: the vitem generations judged under a user's own rubric with no pass value stored: the Pass cell
+    says "unbekannt" and the row's pass_note, not a dash that reads as "no score"."""
+    from viewer_helpers import _judgement
+
+    world = build(tmp_path)
+    try:
+        for system in ("alpha", "beta"):
+            for item in ("i1", "i2"):
+                j = _judgement("generation", f"g-{system}-{item}", "judge-x", 0, 0.8)
+                world.store.save_judgement(j.model_copy(update={"rubric_id": "kurzfragen@1+abcdef12", "passed": None}))
+        with TestClient(create_viewer_app(world.store, Principal.local())) as c:
+            page = c.get("/view/")
+    finally:
+        world.store.close()
+    assert page.status_code == 200
+    note = (
+        "pass unknown: the judgements under rubric kurzfragen@1+abcdef12 carry no pass value (a rubric without a "
+        "pass rule, or judged before it had one) and benger knows no rule to derive one"
+    )
+    assert page.text.count(f'<span data-field="pass_note" title="{note}">unbekannt ({note})</span>') == 2
