@@ -14,6 +14,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 from fastapi import Depends, FastAPI, Request
+from fastapi.dependencies.models import Dependant
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
@@ -62,12 +63,19 @@ def ids_in_range(request: Request) -> None:
     """Every route: an ``int`` path parameter outside the 64-bit range (``/studies/99999999999999999999``)
     names nothing that can exist: 404, before a handler hands it to the database (which raised: HTTP 500)."""
     route = request.scope.get("route")
-    params = route.dependant.path_params if isinstance(route, APIRoute) else []
-    for param in params:
-        if param.field_info.annotation is int:
-            text = str(request.path_params.get(param.name, "")).lstrip("+-")
-            if text.isdigit() and int(text) > MAX_ID:
-                raise HTTPException(404)
+    for name in int_path_params(route.dependant) if isinstance(route, APIRoute) else set():
+        text = str(request.path_params.get(name, "")).lstrip("+-")
+        if text.isdigit() and int(text) > MAX_ID:
+            raise HTTPException(404)
+
+
+def int_path_params(dependant: Dependant) -> set[str]:
+    """The names of a route's ``int`` path parameters, its own and those of its dependencies (``org_id`` is
+    taken by ``org_access``'s dependency, not by the route's function)."""
+    found = {param.name for param in dependant.path_params if param.field_info.annotation is int}
+    for sub in dependant.dependencies:
+        found |= int_path_params(sub)
+    return found
 
 
 def _wants_json(request: Request) -> bool:

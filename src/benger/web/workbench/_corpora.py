@@ -52,12 +52,14 @@ async def corpora_upload(
 ) -> Response:
     """Import the uploaded corpus file or release archive; on any problem nothing is stored (422, the problems
     listed with line and field)."""
-    name = safe_name(file.filename or "")
+    name = file.filename or ""
     data = await file.read(MAX_UPLOAD + 1)
     try:
+        name = safe_name(name)
         corpora = read_upload(name, data)
         changes = scope.import_corpora(corpora, replace=replace == "1", source=name)
     except (UploadError, InputError) as exc:
+        name = exc.file if isinstance(exc, UploadError) else name
         return _corpora_page(request, scope, 422, upload=name, problems=_refusal(request, exc, name))
     flash(request, "Importiert: {what}", what=", ".join(f"{c.corpus} ({c.tasks})" for c in changes))
     return RedirectResponse(f"/orgs/{scope.org_id}/corpora", status_code=303)
@@ -108,7 +110,10 @@ def rubrics_page(request: Request, scope: CorporaReading) -> Response:
 @router.post("/rubrics", dependencies=[Depends(check_csrf)])
 async def rubrics_upload(request: Request, scope: CorporaWriting, file: UploadFile = File(...)) -> Response:
     """Keep an uploaded rubric (YAML) after the rubric loader's checks; 422 with the faulty field otherwise."""
-    name = safe_name(file.filename or "")
+    try:
+        name = safe_name(file.filename or "")
+    except UploadError as exc:
+        return _rubrics_page(request, scope, 422, upload=exc.file, problems=exc.problems)
     data = await file.read(MAX_UPLOAD + 1)
     with tempfile.TemporaryDirectory(prefix="benger-rubric-") as temp:
         path = Path(temp) / name

@@ -26,6 +26,8 @@ from benger.schema import Corpus
 #: The largest upload read (bytes), and the most an archive may unpack to.
 MAX_UPLOAD = 64 * 1024 * 1024
 MAX_UNPACKED = 512 * 1024 * 1024
+#: The longest uploaded file name taken (a file system takes 255 bytes; the stored corpus name ``SLUG/stem`` 200).
+MAX_NAME = 120
 ARCHIVES = (".zip", ".tar", ".tar.gz", ".tgz")
 
 
@@ -47,9 +49,16 @@ class UploadError(Exception):
 
 
 def safe_name(filename: str) -> str:
-    """The base name of an uploaded file without path or odd characters (``../x y.jsonl`` -> ``x_y.jsonl``)."""
+    """The base name of an uploaded file without path or odd characters (``../x y.jsonl`` -> ``x_y.jsonl``);
+    UploadError when it is longer than ``MAX_NAME`` (it names the file written to disk and the corpus)."""
     base = PurePosixPath(filename.replace("\\", "/")).name
-    return re.sub(r"[^\w.\-]+", "_", base).strip("._") or "upload"
+    name = re.sub(r"[^\w.\-]+", "_", base).strip("._") or "upload"
+    if len(name) > MAX_NAME:
+        short = f"{name[:40]}...{name[-10:]}"
+        raise UploadError(
+            short, [UploadProblem(short, f"file name longer than {MAX_NAME} characters; rename the file")]
+        )
+    return name
 
 
 def problems_of(exc: InputError, replace: list[tuple[str, str]]) -> list[UploadProblem]:
