@@ -1,4 +1,5 @@
-"""Browse's page data on the small viewer store against hand-computed rows, and the plan that keeps it fast.
+"""Browse's page data on the small viewer store (SQLite and PostgreSQL) against hand-computed rows, and the
+SQLite plan that keeps it fast.
 
 Judge totals of viewer_helpers.build (share_dims on the 0.5 grid): alpha c1 judge-x 80, 70 (+ one unscored),
 judge-y 90; alpha c2 x 60, 50, y 70; beta c1 x 50, 40, y 60; beta c2 x 30, 20, y 40; hs-1 x 70; the vitem
@@ -8,7 +9,9 @@ solutions), system, id.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from pathlib import Path
 
 import pytest
 from sqlalchemy import func
@@ -25,6 +28,20 @@ def vw(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ViewerWorld]:
     world = build(tmp_path_factory.mktemp("browse"))
     yield world
     world.store.close()
+
+
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def world(
+    request: pytest.FixtureRequest, vw: ViewerWorld, pg_database: Callable[[str], AbstractContextManager[str]]
+) -> Iterator[ViewerWorld]:
+    """The same world on SQLite and on PostgreSQL (its own database)."""
+    if request.param == "sqlite":
+        yield vw
+        return
+    with pg_database("benger_viewer") as url:
+        pg = build(Path("."), url)
+        yield pg
+        pg.store.close()
 
 
 # (id, area, score, judgements, unscored) of every visible solution, in Browse's order, no filter
@@ -80,15 +97,15 @@ CASES: list[tuple[dict[str, object], list[tuple[str, str, float | None, int, int
 
 @pytest.mark.parametrize(("params", "expected"), CASES, ids=[str(p) for p, _ in CASES])
 def test_browse_rows_equal_the_hand_computed_page(
-    vw: ViewerWorld, params: dict[str, object], expected: list[tuple[str, str, float | None, int, int]]
+    world: ViewerWorld, params: dict[str, object], expected: list[tuple[str, str, float | None, int, int]]
 ) -> None:
-    page = ResultsReader(Access(vw.store, Principal.local())).browse(BrowseFilter(**params))  # type: ignore[arg-type]
+    page = ResultsReader(Access(world.store, Principal.local())).browse(BrowseFilter(**params))  # type: ignore[arg-type]
     assert [(r.id, r.area, r.score, r.n_judgements, r.unscored) for r in page.rows] == expected
     assert page.total == len(expected) and page.pages == max(1, -(-len(expected) // 50))
 
 
-def test_browse_row_details_and_paging(vw: ViewerWorld) -> None:
-    reader = ResultsReader(Access(vw.store, Principal.local()))
+def test_browse_row_details_and_paging(world: ViewerWorld) -> None:
+    reader = ResultsReader(Access(world.store, Principal.local()))
     first = reader.browse(BrowseFilter()).rows[0]
     assert (first.kind, first.corpus, first.task_id, first.system, first.status) == (
         "generation",
@@ -111,8 +128,9 @@ def test_browse_row_details_and_paging(vw: ViewerWorld) -> None:
     assert pages[0].filter.page == 1 and pages[3].filter.page == 3
 
 
-def test_the_organiser_sees_the_running_studys_solution_in_its_place(vw: ViewerWorld) -> None:
-    rows = ResultsReader(Access(vw.store, Principal.local(organiser=True))).browse(BrowseFilter(corpus="vcase")).rows
+def test_the_organiser_sees_the_running_studys_solution_in_its_place(world: ViewerWorld) -> None:
+    reader = ResultsReader(Access(world.store, Principal.local(organiser=True)))
+    rows = reader.browse(BrowseFilter(corpus="vcase")).rows
     assert [r.id for r in rows] == ["g-alpha-c1", "g-beta-c1", "hs-1", "g-alpha-c2", "g-beta-c2", "hs-live"]
     assert rows[-1].score is None and rows[-1].n_judgements == 0
 

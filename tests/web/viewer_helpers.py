@@ -84,8 +84,9 @@ def _judgement(target_kind: str, target_id: str, judge: str, repeat: int, share:
     )
 
 
-def build(path: Path) -> ViewerWorld:
-    store = open_store(path / "viewer.db")
+def build(path: Path, location: str | None = None) -> ViewerWorld:
+    """The world in ``path``/viewer.db, or at ``location`` (a database URL) when given."""
+    store = open_store(location or path / "viewer.db")
     cases = [
         FalloesungTask(
             task_id=f"c{i}",
