@@ -152,7 +152,8 @@ def main() -> None:
     parser.add_argument("--threads", default="1,2,auto")
     args = parser.parse_args()
 
-    from benger.llm._local import chat_prompt, model_path
+    from benger.llm._fill import chat_prompt
+    from benger.llm._local import model_path
 
     path = str(model_path(args.model))
     messages, judge_prompt, schema_json = demo_messages()

@@ -156,7 +156,7 @@ async def test_missing_llama_cpp_raises_missing_dependency(monkeypatch: pytest.M
 
 def test_fillable_accepts_flat_objects_and_rejects_arrays() -> None:
     from benger.judge import falloesung_rubric, judge_schema
-    from benger.llm._local import fillable
+    from benger.llm._fill import fillable
 
     assert fillable(judge_schema(falloesung_rubric(), score_enum=True, max_justification_chars=100))
     assert fillable({"type": "object", "properties": {"a": {"type": "boolean"}, "n": {"type": "integer"}}})
@@ -185,7 +185,7 @@ class _ScriptedLlama:
 
 def test_schema_fill_writes_keys_itself_and_escapes_values() -> None:
     pytest.importorskip("llama_cpp")
-    from benger.llm._local import SchemaFill, _OutOfTokens
+    from benger.llm._fill import SchemaFill, _OutOfTokens
 
     schema = {
         "type": "object",

@@ -68,7 +68,7 @@ async def test_smollm2_system_and_judge(db_path: Path) -> None:
 
 def test_demo_judge_fills_a_bounded_schema_that_fits_its_token_budget() -> None:
     from benger.judge import falloesung_rubric, grundprinzipien_rubric
-    from benger.llm._local import fillable
+    from benger.llm._fill import fillable
     from benger.pipeline._demo import demo_config
     from benger.pipeline._prompts import PromptSet
 

@@ -11,7 +11,6 @@ import contextlib
 import hashlib
 import importlib
 import importlib.util
-import json
 import os
 import threading
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from benger.config import cache_dir
 from benger.errors import ConfigError, MissingDependencyError
 from benger.llm._base import ProviderModel
 from benger.llm._errors import PermanentError
+from benger.llm._fill import fill_schema, fillable
 from benger.llm._limits import DEFAULT_LOCAL_CONCURRENCY
 from benger.llm._llama import LlamaKey, call_threads, load_llama, parse_threads
 from benger.llm._protocol import ChatRequest, ChatResponse, Usage
@@ -261,132 +261,3 @@ class LocalChatModel(ProviderModel):
             model=self.system.model,
             raw={"id": result.get("id"), "path": str(self.path)},
         )
-
-
-_FILL_SAMPLING_KEYS = ("repeat_penalty", "top_k", "top_p", "min_p", "frequency_penalty", "presence_penalty")
-_STRING_START_GBNF = r'root ::= " "? [^"\\ \t\n] [^"\\\n]*'
-_NUMBER_GBNF = 'root ::= "-"? [0-9] [0-9]? [0-9]? [0-9]? ("." [0-9] [0-9]?)?'
-
-
-def fillable(schema: dict[str, Any]) -> bool:
-    """True when ``schema`` uses only what the schema-fill decoder handles: objects with properties,
-    strings, enums, numbers, integers and booleans (no arrays, ``anyOf`` or ``$ref``)."""
-    if "enum" in schema:
-        return bool(schema["enum"])
-    kind = schema.get("type")
-    if kind == "object":
-        props = schema.get("properties")
-        return isinstance(props, dict) and bool(props) and all(fillable(p) for p in props.values())
-    return kind in ("string", "number", "integer", "boolean")
-
-
-class SchemaFill:
-    """JSON by walking the schema: keys and punctuation are fixed text, the model writes each value.
-
-    llama.cpp checks a grammar against the whole vocabulary (151k tokens for Qwen) at every step, which
-    is expensive where a free-text string allows almost every token. Here only enum and number values
-    are decoded under a grammar (a few alternatives: most tokens fail on their first character); a string
-    is decoded without one and ends at its closing quote (or after ``maxLength`` characters). Every call
-    continues the same prompt, so llama.cpp's prefix cache evaluates only the new tokens.
-    """
-
-    def __init__(self, llama: Any, prompt: str, max_tokens: int, sampling: dict[str, Any]) -> None:
-        self.llama = llama
-        self.text = ""
-        self.prompt = prompt
-        self.left = max_tokens
-        self.sampling = sampling
-        self.input_tokens = len(llama.tokenize(prompt.encode("utf-8"), special=True))
-        self.output_tokens = 0
-        self.cut = False  # a value ended because the whole reply's budget was spent
-
-    def _complete(self, max_tokens: int, prefix: str = "", **kwargs: Any) -> str:
-        cap = max(1, min(max_tokens, self.left))
-        prompt = self.prompt + self.text + prefix
-        result = self.llama.create_completion(prompt=prompt, max_tokens=cap, **self.sampling, **kwargs)
-        used = int(result["usage"]["completion_tokens"])
-        self.output_tokens += used
-        self.left -= used
-        if result["choices"][0].get("finish_reason") == "length" and cap == used and self.left <= 0:
-            self.cut = True
-        return str(result["choices"][0]["text"])
-
-    def _grammar(self, gbnf: str, max_tokens: int) -> None:
-        from llama_cpp import LlamaGrammar
-
-        self.text += self._complete(max_tokens, grammar=LlamaGrammar.from_string(gbnf, verbose=False)).strip()
-
-    def _string_start(self) -> str:
-        """The first token of a string that must not be empty: a non-space character, no quote."""
-        from llama_cpp import LlamaGrammar
-
-        return self._complete(1, grammar=LlamaGrammar.from_string(_STRING_START_GBNF, verbose=False))
-
-    def value(self, schema: dict[str, Any]) -> None:
-        """Append one value of ``schema``; raises _OutOfTokens when the budget is spent."""
-        if self.cut or self.left <= 0:
-            raise _OutOfTokens
-        if "enum" in schema:
-            options = [json.dumps(v, ensure_ascii=False) for v in schema["enum"]]
-            alternatives = " | ".join(json.dumps(o, ensure_ascii=False) for o in options)
-            self._grammar(f"root ::= {alternatives}", max(len(o) for o in options) + 2)
-            return
-        kind = schema.get("type")
-        if kind == "object":
-            self.text += "{"
-            for i, (key, sub) in enumerate(schema["properties"].items()):
-                self.text += (", " if i else "") + json.dumps(key, ensure_ascii=False) + ": "
-                self.value(sub)
-            self.text += "}"
-        elif kind == "string":
-            self.text += '"'
-            limit = schema.get("maxLength")
-            raw = ""
-            if schema.get("minLength", 0) >= 1:  # one token under a grammar: no empty string
-                raw = self._string_start()
-            if not self.cut:
-                raw += self._complete(limit // 3 + 8 if limit else self.left, stop=['"'], prefix=raw)
-            body = raw.strip()[:limit] if limit else raw.strip()
-            self.text = self.text[:-1] + json.dumps(body, ensure_ascii=False)
-        elif kind == "boolean":
-            self._grammar('root ::= "true" | "false"', 3)
-        else:
-            self._grammar(_NUMBER_GBNF if kind == "number" else 'root ::= "-"? [0-9] [0-9]? [0-9]? [0-9]?', 8)
-
-
-class _OutOfTokens(Exception):
-    """The output budget ran out while filling the schema."""
-
-
-def chat_prompt(llama: Any, messages: list[dict[str, str]]) -> str | None:
-    """The model's chat template applied to ``messages`` (None when the GGUF has no template)."""
-    from llama_cpp.llama_chat_format import Jinja2ChatFormatter
-
-    template = llama.metadata.get("tokenizer.chat_template")
-    if not template:
-        return None
-    eos = llama.detokenize([llama.token_eos()], special=True).decode("utf-8", "ignore")
-    bos = (
-        llama.detokenize([llama.token_bos()], special=True).decode("utf-8", "ignore") if llama.token_bos() >= 0 else ""
-    )
-    formatter: Any = Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos)
-    return str(formatter(messages=messages).prompt)
-
-
-def fill_schema(llama: Any, messages: list[dict[str, str]], kwargs: dict[str, Any], schema: dict[str, Any]) -> Any:
-    """A chat-completion-like result whose content is ``schema`` filled by the model (see SchemaFill)."""
-    prompt = chat_prompt(llama, messages)
-    if prompt is None:
-        return None
-    sampling = {k: kwargs[k] for k in ("temperature", "seed", *_FILL_SAMPLING_KEYS) if k in kwargs}
-    fill = SchemaFill(llama, prompt, int(kwargs["max_tokens"]), sampling)
-    try:
-        fill.value(schema)
-    except _OutOfTokens:
-        fill.cut = True
-    finish = "length" if fill.cut else "stop"
-    return {
-        "id": "fill",
-        "choices": [{"message": {"role": "assistant", "content": fill.text}, "finish_reason": finish}],
-        "usage": {"prompt_tokens": fill.input_tokens, "completion_tokens": fill.output_tokens},
-    }
