@@ -2,9 +2,9 @@
 
 Synthesises SQLite stores of 1k / 8k / 64k (and with ``--huge`` 256k) generations, each with one judgement of a
 primary judge (ten dimensions, a justification per dimension) and one metric value, written through benger's
-public API (``Store.add_corpus``, ``upsert_system``, ``save_generation``, ``save_judgement``,
-``save_metric_value``). Each measurement runs in a fresh Python process, which reports its wall time and peak
-RSS (``ru_maxrss``):
+public API (``Store.add_corpus``, ``upsert_system``, ``save_generations``, ``save_judgements``,
+``save_metric_values``: one transaction per system). Each measurement runs in a fresh Python process, which
+reports its wall time and peak RSS (``ru_maxrss``):
 
 - ``leaderboard``: ``benger.analysis.leaderboard_from_store`` (bootstrap CI, B = 2000), what ``benger
   leaderboard`` prints; ``leaderboard_normal`` the same with ``--ci normal`` (the SQL path without the
@@ -59,13 +59,16 @@ def synthesise(path: Path, n_generations: int) -> dict[str, float]:
     store.add_corpus(Corpus(name="benchathon", tasks=tasks))
     for s in range(n_systems):
         store.upsert_system(SystemConfig(name=f"sys-{s:02d}", provider="local", model=f"m{s}", tier="local"))
+    from benger.store import MetricValue
+
     k = 0
-    for s in range(n_systems):
+    for s in range(n_systems):  # one transaction per system and kind (Store.save_generations & co., issue 26)
+        gens, judgements, values = [], [], []
         for t in tasks:
             k += 1
             gid = f"g-{s:02d}-{t.task_id}"
             total = float((k * 37 + s * 11) % 101)
-            store.save_generation(
+            gens.append(
                 Generation(
                     generation_id=gid,
                     task_id=t.task_id,
@@ -76,7 +79,7 @@ def synthesise(path: Path, n_generations: int) -> dict[str, float]:
                 )
             )
             scale = total / 100
-            store.save_judgement(
+            judgements.append(
                 Judgement(
                     judgement_id=f"j-{gid}",
                     target_kind="generation",
@@ -92,7 +95,14 @@ def synthesise(path: Path, n_generations: int) -> dict[str, float]:
                     passed=total >= 50,
                 )
             )
-            store.save_metric_value("generation", gid, "bleu", "bleu@bench", total / 100)
+            values.append(
+                MetricValue(
+                    target_kind="generation", target_id=gid, metric="bleu", signature="bleu@bench", value=total / 100
+                )
+            )
+        store.save_generations(gens)
+        store.save_judgements(judgements)
+        store.save_metric_values(values)
     from benger.store._aggregate import refresh_statistics
 
     refresh_statistics(store)  # the same planner statistics for every measurement (the leaderboard writes them once)

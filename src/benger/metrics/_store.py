@@ -200,16 +200,29 @@ def score_store(
         on_plan(words)
     if on_total:
         on_total(sum(len(todo) for *_, todo in plan))
+    from benger.store._convert import MetricValue as StoredValue
+
     for m, options, sig, todo in plan:
         for start in range(0, len(todo), batch_size):
             batch = todo[start : start + batch_size]
             refs = [references[(t.corpus, t.task_id)] or "" for t in batch]
             rows = compute([t.text for t in batch], refs, [m], embedding=options)
+            values: list[StoredValue] = []
             for row in rows:
                 if row.signature != sig:
                     raise InputError(f"signature changed during the run: {row.signature} != {sig}", field=m)
                 t = batch[row.index]
-                store.save_metric_value(t.kind, t.target_id, m, row.signature, row.value, row.details)
+                values.append(
+                    StoredValue(
+                        target_kind=t.kind,
+                        target_id=t.target_id,
+                        metric=m,
+                        signature=row.signature,
+                        value=row.value,
+                        details=row.details,
+                    )
+                )
+            store.save_metric_values(values)  # one transaction per batch (issue 26)
             summary.written[m] += len(batch)
             if on_advance:
                 on_advance(len(batch))

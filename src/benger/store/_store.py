@@ -25,6 +25,7 @@ from benger.schema import (
     SystemConfig,
 )
 from benger.store import _convert as conv
+from benger.store._bulk import BulkWritesMixin
 from benger.store._claims import ClaimsMixin
 from benger.store._corpora import CorpusChange, apply_corpus, corpus_of_task
 from benger.store._import import RecordBundle, write_records
@@ -62,7 +63,7 @@ def _id_filter(stmt: Select[Any], column: Any, ids: Iterable[str] | None) -> tup
     return stmt, set(wanted)
 
 
-class Store(ValidationsMixin, ClaimsMixin, StoreBase):
+class Store(BulkWritesMixin, ValidationsMixin, ClaimsMixin, StoreBase):
     """Typed access to the benger database (SQLite file or PostgreSQL); safe across threads and processes."""
 
     # -- corpora and tasks -------------------------------------------------------------------------
@@ -337,47 +338,6 @@ class Store(ValidationsMixin, ClaimsMixin, StoreBase):
             stmt = stmt.where(HumanReviewRow.role == role)
         stmt = stmt.order_by(HumanReviewRow.position.is_(None), HumanReviewRow.position, HumanReviewRow.seq)
         return [conv.human_review(r) for r in self._scalars(stmt)]
-
-    # -- metric values -----------------------------------------------------------------------------
-    def save_metric_value(
-        self,
-        target_kind: str,
-        target_id: str,
-        metric: str,
-        signature: str,
-        value: float,
-        details: dict[str, Any] | None = None,
-    ) -> conv.MetricValue:
-        """Insert or update one metric value (key: target_kind, target_id, metric, signature)."""
-        record = conv.MetricValue(
-            target_kind=target_kind,
-            target_id=target_id,
-            metric=metric,
-            signature=signature,
-            value=value,
-            details=details,
-        )
-        with self._write() as session, session.begin():
-            self._upsert(
-                session,
-                MetricValueRow,
-                [self._stamped(record.model_dump(mode="json"))],
-                _METRIC_KEY,
-                keep=["created_at"],
-            )
-        return record
-
-    def metric_values(self, metric: str | None = None, target_kind: str | None = None) -> list[conv.MetricValue]:
-        """Stored metric values, ordered by metric, target and signature."""
-        stmt = select(MetricValueRow)
-        if metric is not None:
-            stmt = stmt.where(MetricValueRow.metric == metric)
-        if target_kind is not None:
-            stmt = stmt.where(MetricValueRow.target_kind == target_kind)
-        stmt = stmt.order_by(
-            MetricValueRow.metric, MetricValueRow.target_kind, MetricValueRow.target_id, MetricValueRow.signature
-        )
-        return [conv.metric_value(r) for r in self._scalars(stmt)]
 
     # -- summaries ---------------------------------------------------------------------------------
     def stats(self) -> dict[str, dict[str, int]]:
