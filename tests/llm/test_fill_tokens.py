@@ -85,28 +85,36 @@ def test_the_whole_text_where_the_tokens_would_differ(llama: _FakeLlama, why: st
 
 
 @pytest.mark.slow
-def test_the_packaged_model_fills_the_same_judgement_either_way() -> None:
-    """Real llama.cpp (Qwen2.5-Coder-0.5B GGUF): two short judgements, tokens vs whole text, identical replies and
-    the prompt tokenised once instead of once per call."""
+def test_the_packaged_model_fills_the_same_reply_either_way() -> None:
+    """Real llama.cpp (Qwen2.5-Coder-0.5B GGUF, its tokenizer and chat template): a score enum, a free string, a
+    Ja/Nein enum and a number, for two answers; tokens vs whole text give identical replies. (The full judge schema,
+    3 judgements: benchmarks/bench_schema_fill.py.)"""
     llama_cpp = pytest.importorskip("llama_cpp")
-    from benger.judge import falloesung_rubric, judge_schema
     from benger.llm._fill import chat_prompt
     from benger.llm._local import model_path
 
     llama = llama_cpp.Llama(
-        model_path=str(model_path("qwen2.5-coder-0.5b-instruct")), n_ctx=2048, n_threads=1, seed=0, verbose=False
+        model_path=str(model_path("qwen2.5-coder-0.5b-instruct")), n_ctx=1024, n_threads=1, seed=0, verbose=False
     )
-    schema = judge_schema(falloesung_rubric(), score_enum=True, max_justification_chars=24)
+    schema = {
+        "type": "object",
+        "properties": {
+            "punkte": {"enum": [0, 0.5, 1, 1.5, 2]},
+            "begruendung": {"type": "string", "minLength": 1, "maxLength": 30},
+            "antwort": {"enum": ["Ja", "Nein"]},
+            "gesamt": {"type": "number"},
+        },
+    }
     for answer in ("Ja, aus § 433 Abs. 2 BGB.", "Nein, der Vertrag ist nach § 142 BGB nichtig."):
-        messages = [{"role": "user", "content": f"Bewerte knapp je Dimension: V verlangt 300 Euro von K. {answer}"}]
+        messages = [{"role": "user", "content": f"Bewerte knapp: V verlangt 300 Euro Kaufpreis von K. {answer}"}]
         prompt = chat_prompt(llama, messages) or ""
         replies = []
         for whole_text in (True, False):
-            fill = SchemaFill(llama, prompt, 400, {"temperature": 0.0, "seed": 0})
+            fill = SchemaFill(llama, prompt, 120, {"temperature": 0.0, "seed": 0})
             if whole_text:
                 fill.split = False
             fill.value(schema)
             replies.append(fill.text)
             assert fill.split is (not whole_text)
         assert replies[0] == replies[1]
-        json.loads(replies[1])
+        assert set(json.loads(replies[1])) == {"punkte", "begruendung", "antwort", "gesamt"}
