@@ -368,7 +368,7 @@ class HumanReview(_Record):
     role: ReviewRole
     dimensions: dict[str, float]
     raw_score: float
-    grade_points: int
-    passed: bool
+    grade_points: int | None = Field(description="None under a rubric without a grade table (raw points only)")
+    passed: bool | None = Field(description="None under a rubric without a grade table")
     position: int | None = Field(default=None, description="order in the source (positional ICC uses it)")
     meta: dict[str, Any] = Field(default_factory=dict)

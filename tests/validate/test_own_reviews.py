@@ -120,21 +120,27 @@ def test_bad_review_rows_name_line_and_field(tmp_path: Path, row: str, message: 
     store.close()
 
 
-def test_reviews_under_a_rubric_without_grade_table_are_refused_with_what_to_change(tmp_path: Path) -> None:
-    """No grade points are made up for an ungraded rubric: the import stops, naming the rubric and the fix, and the
-    store holds no review."""
+def test_reviews_under_a_rubric_without_grade_table_keep_raw_points_only(tmp_path: Path) -> None:
+    """No grade points are made up for an ungraded rubric: the reviews are stored with their raw points, grade
+    points and pass empty, and the import says so."""
     db, _, reviews = _setup(tmp_path)
     text = KURZ3.read_text(encoding="utf-8")
     ungraded = tmp_path / "ungraded.yaml"
     lines = [ln for ln in text.splitlines() if not ln.startswith(("grades:", "pass_grade:"))]
     ungraded.write_text("\n".join(lines).replace("graded: true", "graded: false") + "\n", encoding="utf-8")
     rubric = load_rubric(ungraded)
-    assert rubric.grade_bounds is None and rubric.max_total == 30
+    assert rubric.grade_bounds is None and rubric.max_total == 30 and rubric.effective_pass_total is None
     done = runner.invoke(app, ["import-reviews", str(reviews), "--db", str(db), "--rubric", f"meine={ungraded}"])
-    assert done.exit_code == 2, done.output
+    assert done.exit_code == 0, done.output
     flat = " ".join(done.output.split())
-    assert f"the rubric {rubric.id} has no grade table" in flat and "'graded: true' with 'grades'" in flat
-    assert "reviews.csv:2" in flat and "Traceback" not in done.output
+    assert "imported 9 reviews (6 blind, 3 creator) of 3 solutions by 3 reviewers" in flat
+    assert (
+        "9 of them under a rubric without a grade table: raw points only, no grade points, and 9 without a "
+        "pass (the rubric has no pass mark)" in flat
+    )
     store = open_store(db)
-    assert store.human_reviews() == []
+    stored = {(r.target_id, r.grader_id): r for r in store.human_reviews()}
     store.close()
+    assert len(stored) == 9
+    assert {(r.grade_points, r.passed) for r in stored.values()} == {(None, None)}
+    assert stored[("g1", "R2")].raw_score == 18 and stored[("g1", "R2")].meta["rubric_id"] == rubric.id

@@ -77,8 +77,8 @@ class ReviewRow:
     grader: str
     role: str
     raw: float
-    grade_points: int
-    passed: bool
+    grade_points: int | None  # None: a rubric without a grade table (raw points only)
+    passed: bool | None
     dims: dict[str, float]
     position: int
 

@@ -71,7 +71,8 @@ def _human_rows(data: StudyData, rng: np.random.Generator, n_boot: int) -> list[
         ]
         if reviews:
             bench["human_raw"] = float(np.mean([r.raw for r in reviews]))
-            bench["human_pass_rate"] = float(np.mean([r.passed for r in reviews]))
+            passes = [r.passed for r in reviews if r.passed is not None]  # None: the rubric has no pass rule
+            bench["human_pass_rate"] = float(np.mean(passes)) if passes else None
             bench["human_n_reviews"] = len(reviews)
         rows.append({"system": name, "display": name.replace("_", " ").capitalize(), "kind": "human", "bench": bench})
     return rows

@@ -42,9 +42,12 @@ def judge_vs_pool(data: StudyData, judge: str, pool: str) -> dict[str, Any] | No
         return None
     j = np.asarray([scores[s] for s in ids])
     h = np.asarray([np.mean([r.raw for r in blind[s]]) for s in ids])
-    h_gp = np.asarray([np.mean([r.grade_points for r in blind[s]]) for s in ids])
+    # reviews under a rubric without a grade table carry raw points only: no grade-point or pass statistic then
+    graded = all(r.grade_points is not None for s in ids for r in blind[s])
+    with_pass = all(r.passed is not None for s in ids for r in blind[s])
+    h_gp = np.asarray([np.mean([r.grade_points for r in blind[s]]) for s in ids]) if graded else None
     j_gp = np.asarray([grade_points(x) for x in j], dtype=float)
-    majority = [sum(r.passed for r in blind[s]) > len(blind[s]) / 2 for s in ids]
+    majority = [sum(bool(r.passed) for r in blind[s]) > len(blind[s]) / 2 for s in ids]
     diff = j - h
     return {
         "method": "judge raw vs mean of the blind reviews per solution; kappa on pass (grade points >= 4) vs "
@@ -55,10 +58,10 @@ def judge_vs_pool(data: StudyData, judge: str, pool: str) -> dict[str, Any] | No
         "spearman": spearman(j, h),
         "kendall": kendall_tau_b(j, h),
         "mae_raw": mae(j, h),
-        "mae_grade_points": mae(j_gp, h_gp),
-        "kappa": cohen_kappa([passed(x) for x in j], majority),
+        "mae_grade_points": mae(j_gp, h_gp) if h_gp is not None else None,
+        "kappa": cohen_kappa([passed(x) for x in j], majority) if with_pass else None,
         "offset_raw": float(diff.mean()),
-        "offset_grade_points": float((j_gp - h_gp).mean()),
+        "offset_grade_points": float((j_gp - h_gp).mean()) if h_gp is not None else None,
         "mae_bias_corrected": float(np.mean(np.abs(diff - diff.mean()))),
         "mean_judge": float(j.mean()),
         "mean_pool": float(h.mean()),
@@ -67,17 +70,18 @@ def judge_vs_pool(data: StudyData, judge: str, pool: str) -> dict[str, Any] | No
 
 def _icc_block(rows: list[list[Any]]) -> dict[str, Any]:
     raw = np.asarray([[r.raw for r in row] for row in rows])
-    gp = np.asarray([[r.grade_points for r in row] for row in rows], dtype=float)
-    a, b = icc2(raw), icc2(gp)
+    graded = all(r.grade_points is not None for row in rows for r in row)  # else raw points only (no grade table)
+    gp = np.asarray([[r.grade_points for r in row] for row in rows], dtype=float) if graded else None
+    a, b = icc2(raw), (icc2(gp) if gp is not None else None)
     return {
         "n": a.n,
         "k": a.k,
         "icc_2_1_raw": a.icc_2_1,
         "icc_2_k_raw": a.icc_2_k,
-        "icc_2_1_gp": b.icc_2_1,
-        "icc_2_k_gp": b.icc_2_k,
+        "icc_2_1_gp": b.icc_2_1 if b is not None else None,
+        "icc_2_k_gp": b.icc_2_k if b is not None else None,
         "spread_raw": float(np.mean(np.ptp(raw, axis=1))),
-        "spread_gp": float(np.mean(np.ptp(gp, axis=1))),
+        "spread_gp": float(np.mean(np.ptp(gp, axis=1))) if gp is not None else None,
         "krippendorff_alpha_raw": krippendorff_alpha_interval(raw.tolist()),
     }
 

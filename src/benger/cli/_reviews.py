@@ -54,6 +54,11 @@ def import_reviews(
     reviewers = len({r.grader_id for r in reviews})
     typer.echo(f"imported {len(reviews)} reviews ({roles['blind']} blind, {roles['creator']} creator) of "
                f"{solutions} solutions by {reviewers} reviewers")  # fmt: skip
+    ungraded = sum(r.grade_points is None for r in reviews)
+    if ungraded:
+        no_pass = sum(r.passed is None for r in reviews)
+        typer.echo(f"{ungraded} of them under a rubric without a grade table: raw points only, no grade points"
+                   + (f", and {no_pass} without a pass (the rubric has no pass mark)" if no_pass else ""))  # fmt: skip
 
 
 def corpus_validation(

@@ -59,8 +59,9 @@ def load_reviews_file(
 
     ``rubrics``: corpus name -> rubric for tasks without their own Bewertungsbogen. Raises one InputError (a
     CorpusFileError) listing every problem: an unknown solution id, a missing reviewer or role, a role other than
-    blind/creator, a dimension missing, unknown, not a number, outside 0..max or off its step, a rubric without a
-    grade table (its reviews could not carry grade points), one reviewer twice on one solution."""
+    blind/creator, a dimension missing, unknown, not a number, outside 0..max or off its step, one reviewer twice
+    on one solution. Under a rubric without a grade table a review keeps its raw points only: ``grade_points`` is
+    None, and ``passed`` is None unless the rubric has a pass mark (``pass_total``)."""
     from benger.corpora._user import _csv_records, _jsonl_records
 
     path = Path(path)
@@ -114,15 +115,9 @@ def _review(
         return None
     rubric = _rubric_of(task, rubrics)
     dims = _dimensions(record, rubric, line, log)
-    if rubric.grade_bounds is None:
-        log.add(f"the rubric {rubric.id} has no grade table, and every stored human review carries grade points "
-                "(none are made up): give the rubric one ('graded: true' with 'grades') to import reviews under it",
-                line=line, field="solution_id")  # fmt: skip
-    if len(log.problems) + log.more > before or dims is None or rubric.grade_bounds is None:
+    if len(log.problems) + log.more > before or dims is None:
         return None
     total = math.fsum(dims.values())
-    grade = rubric.grade_points(total)
-    assert grade is not None
     reviewer_id = str(reviewer).strip()
     return HumanReview(
         review_id="rev-" + stable_hash([target_id, reviewer_id, str(role).strip().lower()], length=24),
@@ -133,8 +128,8 @@ def _review(
         role=_ROLES[str(role).strip().lower()],
         dimensions=dims,
         raw_score=total,
-        grade_points=grade,
-        passed=bool(rubric.passed(total)),
+        grade_points=rubric.grade_points(total),  # None under a rubric without a grade table: raw points only
+        passed=rubric.passed(total),  # None when the rubric has neither a grade table nor a pass mark
         position=position,
         meta={"rubric_id": rubric.id, "source": f"{log.file}:{line}"},
     )

@@ -144,8 +144,8 @@ class HumanReviewRow(_Timestamps, Base):
     role: Mapped[str] = mapped_column(String(20))
     dimensions: Mapped[dict[str, Any]] = mapped_column(JSONType)
     raw_score: Mapped[float] = mapped_column(Float)
-    grade_points: Mapped[int] = mapped_column(Integer)
-    passed: Mapped[bool] = mapped_column()
+    grade_points: Mapped[int | None] = mapped_column(Integer)  # None: the rubric has no grade table
+    passed: Mapped[bool | None] = mapped_column()
     position: Mapped[int | None] = mapped_column(Integer)
     meta: Mapped[dict[str, Any]] = mapped_column(JSONType)
 

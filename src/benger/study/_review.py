@@ -382,8 +382,8 @@ def mirror_review(store: Store, review_id: str) -> None:
             role=assignment.role,
             dimensions=dict(review.dimensions),
             raw_score=review.total,
-            grade_points=int(review.grade_points or 0),
-            passed=bool(review.passed),
+            grade_points=review.grade_points,  # None under a rubric without a grade table: raw points only
+            passed=review.passed,
             meta={
                 "study_id": pick.study_id,
                 "pick": pick.code,

@@ -211,7 +211,7 @@ def _krippendorff(ctx: Context) -> Any:
     by_solution_gp: dict[str, list[float | None]] = {}
     for r in ctx.data.blind_reviews():
         by_solution.setdefault(r.solution_id, []).append(r.raw)
-        by_solution_gp.setdefault(r.solution_id, []).append(float(r.grade_points))
+        by_solution_gp.setdefault(r.solution_id, []).append(None if r.grade_points is None else float(r.grade_points))
     return {
         "method": "Krippendorff's alpha (interval metric) over the blind reviews per solution",
         "inputs": {"solutions": len(by_solution), "reviews": sum(len(v) for v in by_solution.values())},
