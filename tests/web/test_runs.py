@@ -89,7 +89,7 @@ def test_form_builds_the_cli_config_and_the_estimate_of_benger_estimate(store: S
         ("corpora: [CORPUS]\ndb: other.db\nsystems: [gpt-5.4]\n", "field 'db': a run from the browser"),
         # nothing a config names on the server's disk is read: refused before the loader opens it
         ("corpora: [CORPUS]\nsystems: [gpt-5.4]\nprompts: {falloesung_user: /etc/hostname}\n", "remove prompts"),
-        ("corpora: [CORPUS]\nsystems: [gpt-5.4]\nrubrics: {CORPUS: /etc/hostname}\n", "choose a built-in rubric"),
+        ("corpora: [CORPUS]\nsystems: [gpt-5.4]\nrubrics: {CORPUS: /etc/hostname}\n", "choose a registered rubric"),
         ("corpora: ['zjs:/etc/hostname']\nsystems: [gpt-5.4]\n", "'zjs:/etc/hostname' is not a corpus of this"),
         ("corpora: [CORPUS]\nsystems:\n- {name: l, provider: local, model: /tmp/x.gguf}\n", "by its catalog name"),
         (

@@ -51,6 +51,7 @@ WORKBENCH_EN: dict[str, str] = {
     "Rubrik zuordnen": "Attach a rubric",
     "keine": "none",
     "aus dem Paper": "from the paper",
+    "registriert": "registered",
     "Zuordnen": "Attach",
     "Sie sind eingeladen in die Organisation": "You are invited to the organisation",
     "Einladung annehmen": "Accept the invitation",

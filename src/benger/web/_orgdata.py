@@ -17,8 +17,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import aliased
 
-from benger.judge import Rubric, load_rubric, rubric_from_data
-from benger.judge._rubric import BUILTIN_RUBRICS
+from benger.judge import RUBRICS, Rubric, load_rubric, rubric_from_data
 from benger.schema import Corpus, FalloesungTask, PrincipleItem
 from benger.store._convert import task as task_of
 from benger.store._corpora import CorpusChange, apply_corpus, renamed
@@ -188,15 +187,16 @@ class CorporaData(ScopeCore):
             return row.id
 
     def attach_rubric(self, label: str, choice: str) -> None:
-        """Attach a rubric to the corpus ``label``: ``builtin:NAME`` (the paper's), ``ref:ID`` (an uploaded one)
-        or ``""`` (none). StudyError when the rubric scores another kind of task than the corpus holds."""
+        """Attach a rubric to the corpus ``label``: ``builtin:NAME`` (a registered one: the paper's two, plugins'),
+        ``ref:ID`` (an uploaded one) or ``""`` (none). StudyError when the rubric scores another kind of task
+        than the corpus holds."""
         info = self.corpus(label)
         kind, _, value = choice.partition(":")
         with self.session() as session:
             row = self.get(session, OrgCorpus, info.stored)
-            if kind == "builtin" and value in BUILTIN_RUBRICS:
+            if kind == "builtin" and value in RUBRICS and len(value) <= 40:  # the column's width
                 rubric: Rubric | None = load_rubric(value)
-                row.rubric_ref, row.builtin_rubric = None, value
+                row.rubric_ref, row.builtin_rubric = None, RUBRICS.get(value).name
             elif kind == "ref" and value.isdigit() and len(value) < 19:
                 stored = self.get(session, OrgRubric, int(value))
                 rubric = rubric_from_data(stored.data, f"rubric {value}")

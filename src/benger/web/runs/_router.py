@@ -73,7 +73,7 @@ def _form_page(request: Request, scope: OrgScope, error: str | None = None, stat
         catalog_systems=[s.name for s in catalog.systems],
         catalog_judges=[j.name for j in catalog.judges],
         rows=type("Rows", (), _setup.ENDPOINT_ROWS),
-        rubrics=_setup.BUILTIN_RUBRICS,
+        rubrics=_setup.web_rubrics(),
         key_names=sorted({*key_names, "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY"}),
     )
 

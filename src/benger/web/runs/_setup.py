@@ -3,9 +3,10 @@ the CLI's own loader, so the YAML downloaded from the browser is the file ``beng
 uploaded there gets the messages ``benger run`` prints.
 
 A config from the browser may name only what the server may hand out: corpora of the organisation (by name,
-never a file path), built-in rubrics, built-in prompt templates (prompt options, no template files), no
-``db`` of its own, and API keys by name (``OPENAI_API_KEY``: :data:`benger.llm._keys.KEY_NAME`), which the
-run finds among the organisation's stored keys or in the worker's environment.
+never a file path), registered rubrics (by name: :data:`benger.judge.RUBRICS`), built-in prompt templates
+(prompt options, no template files), no ``db`` of its own, and API keys by name (``OPENAI_API_KEY``:
+:data:`benger.llm._keys.KEY_NAME`), which the run finds among the organisation's stored keys or in the worker's
+environment.
 """
 
 from __future__ import annotations
@@ -20,11 +21,17 @@ from pydantic import ValidationError
 
 from benger._yaml import load_yaml
 from benger.errors import ConfigError, InputError
+from benger.judge import RUBRICS
 from benger.llm._keys import KEY_NAME
 from benger.pipeline import RunConfig
 from benger.pipeline._config import dump_run_config, parse_run_config
 
-BUILTIN_RUBRICS = ("falloesung", "grundprinzipien")
+
+def web_rubrics() -> tuple[str, ...]:
+    """The rubrics a run from the browser may name: every registered one (the paper's two, plugins')."""
+    return RUBRICS.names()
+
+
 #: Rows of the form for systems / judges on an OpenAI-compatible endpoint.
 ENDPOINT_ROWS = {"system": 2, "judge": 1}
 
@@ -53,8 +60,8 @@ def check_web_data(data: Any, corpora: Collection[str] | None, *, source: str = 
         raise refuse("a run from the browser uses the built-in prompt templates: remove prompts", "prompts")
     rubrics = data.get("rubrics") or {}
     for corpus, rubric in rubrics.items() if isinstance(rubrics, dict) else []:
-        if rubric not in BUILTIN_RUBRICS:
-            raise refuse(f"choose a built-in rubric ({', '.join(BUILTIN_RUBRICS)})", f"rubrics.{corpus}")
+        if rubric not in RUBRICS:
+            raise refuse(f"choose a registered rubric ({', '.join(web_rubrics())})", f"rubrics.{corpus}")
     chosen = data.get("corpora") or []
     if not chosen:
         raise refuse("choose at least one corpus", "corpora")
@@ -119,10 +126,17 @@ def config_from_form(
     form: Any, corpora: Collection[str], attached: Mapping[str, str | None] | None = None
 ) -> RunConfig:
     """The RunConfig the set-up form describes, checked as ``benger run`` checks a file. ``attached``: corpus ->
-    the rubric attached to it on its page; a built-in one is the corpus's rubric unless the form names one."""
+    the rubric attached to it on its page; a registered one is the corpus's rubric unless the form names one, an
+    uploaded one is refused (a run config names rubrics by name or file) unless the form names a rubric."""
     rubric = str(form.get("rubric") or "").strip()
     chosen = [str(c) for c in form.getlist("corpora")]
-    builtin = {c: r for c, r in (attached or {}).items() if c in chosen and r in BUILTIN_RUBRICS}
+    builtin = {c: r for c, r in (attached or {}).items() if c in chosen and r in RUBRICS}
+    uploaded = sorted(c for c, r in (attached or {}).items() if c in chosen and r and r not in RUBRICS)
+    if uploaded and not rubric:
+        first = uploaded[0]
+        raise InputError(f"the corpus {first} has an uploaded rubric ({(attached or {})[first]}), which a run "
+                         "from the browser cannot use yet: choose a registered rubric in the form",
+                         field="rubric")  # fmt: skip
     data: dict[str, Any] = {
         "name": str(form.get("name") or "").strip() or "run",
         "corpora": chosen,

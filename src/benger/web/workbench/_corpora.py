@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.responses import RedirectResponse, Response
 
 from benger.errors import InputError
-from benger.judge import load_rubric
+from benger.judge import RUBRICS, load_rubric
 from benger.judge._rubric import BUILTIN_RUBRICS
 from benger.schema import FalloesungTask
 from benger.study import StudyError
@@ -79,7 +79,8 @@ def corpus_page(request: Request, scope: CorporaReading, label: str) -> Response
         page=min(number, pages),
         pages=pages,
         rubrics=scope.rubrics(),
-        builtins=BUILTIN_RUBRICS,
+        builtins=RUBRICS.names(),
+        paper_rubrics=BUILTIN_RUBRICS,
     )
 
 
