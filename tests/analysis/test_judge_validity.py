@@ -92,3 +92,28 @@ def test_validations_are_stored_and_read_by_the_store_leaderboard(tmp_path: Path
     finally:
         store.close()
     assert RELEASED_VALIDATIONS[0].judge == PRIMARY_JUDGE
+
+
+def test_reproduce_table_1_rows_name_the_primary_judges_released_validation() -> None:
+    """Issue 24 item 4: the paper's rows (release data, not a store) carry the primary judge's released status."""
+    from benger.analysis._data import GenScore, StudyData, SystemMeta
+    from benger.analysis._rq12 import leaderboard as table_1
+    from benger.analysis.results._models import LeaderboardRow as Table1Row
+    from benger.report._tables import leaderboard_table
+
+    data = StudyData(
+        systems={"a": SystemMeta("a", "A", "flagship", None, None)},
+        task_areas={f"t{i}": "Zivilrecht" for i in range(3)},
+        generations=[GenScore(f"g{i}", "a", f"t{i}", raw, {}) for i, raw in enumerate((40.0, 55.0, 70.0))],
+        solutions={}, reviews=[], judge_scores={"j": {}}, judge_labels={"j": "J"}, primary_judge="j",
+    )  # fmt: skip
+    block = table_1(data, n_boot=200)
+    (row,) = [r for r in block["rows"] if r["kind"] == "system"]  # then the (empty) human rows
+    label = "validated on BenGER picks: ω = 0.60, passes"
+    assert (row["judge"], row["judge_status"], row["scores_meaningful"]) == (PRIMARY_JUDGE, label, True)
+    assert label == judge_status(PRIMARY_JUDGE, RELEASE_JUDGE_CONFIG_HASH).label
+    from benger.analysis.results._models import Leaderboard as Table1
+
+    board = Table1.model_validate({**block, "rows": [Table1Row.model_validate(row)]})
+    table = leaderboard_table(board)
+    assert table.columns[-1] == "Judge status" and table.rows[0][-1] == label  # type: ignore[union-attr]
