@@ -6,8 +6,8 @@ beyond what one page needs:
 1. **per task**: the matching solutions are counted per task (``GROUP BY corpus, task_id``), generations from
    the covering index ``ix_generations_browse`` (migration ``0012_viewer_speed``) in its own order, so neither
    the table rows (whose texts make them ~4 kB) nor a sort are involved; a filter on the judgements (judge,
-   score range, the flags ``unscored`` / ``unjudged``) is a correlated ``EXISTS`` per solution, one seek into
-   the covering ``ix_judgements_browse`` (one judge) or ``ix_judgements_leaderboard``;
+   score range, the flags ``unscored`` / ``unjudged``) reads the covering ``ix_judgements_browse`` (one judge)
+   or ``ix_judgements_leaderboard`` (see :func:`_judged`);
 2. **the page**: walking the tasks in their order (the tasks table, Bereich filter applied there) gives the total
    and the tasks the page falls on; only those tasks' keys are read, ordered in SQL and cut to the page;
 3. **the rows**: for the (at most ``page_size``) keys, status, flags, token count and a 240-character excerpt by
@@ -153,15 +153,16 @@ def _branches(f: BrowseFilter, hidden: set[str]) -> tuple[Any, Any]:
 
 
 def _judged(stmt: Any, f: BrowseFilter, kind: str, key: Any) -> Any:
-    """``stmt`` (one branch) restricted as ``f``'s judge filters ask, by a correlated ``EXISTS`` per solution (one
-    seek into ``ix_judgements_browse`` / ``ix_judgements_leaderboard``): the branch keeps its own index order."""
+    """``stmt`` (one branch) restricted as ``f``'s judge filters ask. The judged targets that pass are one
+    uncorrelated ``IN (... GROUP BY target_id HAVING ...)`` over the covering ``ix_judgements_browse`` /
+    ``ix_judgements_leaderboard``, computed once (not a subquery per solution); "not judged" is a ``NOT EXISTS``
+    per solution (an anti-join on PostgreSQL)."""
     j = JudgementRow
-    match = [j.target_kind == kind, j.target_id == key, *([j.judge == f.judge] if f.judge else [])]
-    judged = select(literal(1)).select_from(j).where(*match)
+    match = [j.target_kind == kind, *([j.judge == f.judge] if f.judge else [])]
     if f.flag == "unjudged":  # no judgement at all (by this judge): no score either
         if f.min_score is not None or f.max_score is not None:
             return stmt.where(false())
-        return stmt.where(~judged.exists())
+        return stmt.where(~select(literal(1)).select_from(j).where(*match, j.target_id == key).exists())
     score = func.avg(case((j.status == "scored", j.total)))
     having = [func.count() > 0]
     if f.min_score is not None:
@@ -170,7 +171,8 @@ def _judged(stmt: Any, f: BrowseFilter, kind: str, key: Any) -> Any:
         having.append(score <= f.max_score)
     if f.flag == "unscored":
         having.append(func.sum(case((j.status == "unscored", 1), else_=0)) > 0)
-    return stmt.where(judged.group_by(j.target_id).having(and_(*having)).exists())
+    passing = select(j.target_id).where(*match).group_by(j.target_id).having(and_(*having))
+    return stmt.where(key.in_(passing))
 
 
 def _filtered(f: BrowseFilter, hidden: set[str]) -> list[tuple[Any, Any, Any]]:
