@@ -247,7 +247,9 @@ def test_a_cost_cap_without_prices_fails_the_launch_before_any_call(store: Store
         assert len(stub.log) == 0
 
 
-def test_an_organiser_without_the_platform_admin_role_is_told_where_results_open(store: Store) -> None:
+def test_an_organiser_without_the_platform_admin_role_gets_the_results_links(store: Store) -> None:
+    """An organiser of the organisation (platform role participant) reads its results (OrgCap.RESULTS_READ):
+    the run page links to the leaderboard, and the leaderboard opens."""
     from benger.store._orgs import Organisation
     from benger.study._workbench_models import WorkbenchRun
     from benger.web.access import Member, OrgInfo, OrgRole, OrgScope, accept_invitation
@@ -266,4 +268,5 @@ def test_an_organiser_without_the_platform_admin_role_is_told_where_results_open
     admin_page = _client(store).get(url).text
     assert 'id="leaderboard-link"' in admin_page and 'id="results-note"' not in admin_page
     organiser_page = login(TestClient(create_app(store)), "orga").get(url).text
-    assert 'id="results-note"' in organiser_page and 'id="leaderboard-link"' not in organiser_page
+    assert 'id="leaderboard-link"' in organiser_page and 'id="results-note"' not in organiser_page
+    assert login(TestClient(create_app(store)), "orga").get("/view/").status_code == 200

@@ -1,6 +1,7 @@
 """Runs from the browser in Debian Chromium (issue 28): log in, the organisation exists with a corpus, set up a
 run against the OpenAI-compatible stub (one system, one judge), see the estimate, launch it in-process, watch its
-progress arrive by server-sent events to the end, open the leaderboard; axe-core finds no serious or critical
+progress arrive by server-sent events to the end, open the leaderboard (as the organisation's organiser, who
+holds no platform role: the results of its corpora only); axe-core finds no serious or critical
 WCAG 2.1 A/AA violation on each new page type (runs list, set-up form, run page as draft, running and finished,
 API keys)."""
 
@@ -37,6 +38,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int, S
     os.environ.setdefault("BENGER_SECRET_KEY", SECRET)
     store = new_store(tmp_path_factory.mktemp("runs-browser"))
     org_id, _ = org_with_corpus(store, user(store, "admin", "admin"))
+    _invite_organiser(store, org_id, user(store, "orga", "participant"))
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
@@ -49,6 +51,27 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int, S
     server.should_exit = True
     thread.join(10)
     store.close()
+
+
+def _invite_organiser(store: Store, org_id: int, user_id: int) -> None:
+    """``orga`` (no platform role but participant) joins the organisation as its organiser."""
+    from benger.store._orgs import Organisation
+    from benger.web.access import Member, OrgInfo, OrgRole, OrgScope, accept_invitation
+
+    with store.session() as session:
+        org = session.get(Organisation, org_id)
+        assert org is not None
+        info = OrgInfo(org.id, org.name, org.slug)
+    token = OrgScope(store, info, Member(1, "admin", OrgRole.OWNER)).invite("organiser")
+    accept_invitation(store, token, user_id, "orga")
+
+
+def _login(page: object, url: str, name: str) -> None:
+    page.goto(url + "/login")  # type: ignore[attr-defined]
+    page.fill("input[name=username]", name)  # type: ignore[attr-defined]
+    page.fill("input[name=password]", PASSWORD)  # type: ignore[attr-defined]
+    page.click("button[type=submit]")  # type: ignore[attr-defined]
+    page.wait_for_load_state()  # type: ignore[attr-defined]
 
 
 @pytest.fixture(scope="module")
@@ -82,14 +105,13 @@ def test_set_up_estimate_launch_watch_and_open_the_leaderboard(browser: object, 
     page.set_default_timeout(30_000)
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "404" not in m.text else None)
     page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
-    page.goto(url + "/login")
-    page.fill("input[name=username]", "admin")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_load_state()
     violations: dict[str, list[str]] = {}
+    _login(page, url, "admin")  # the owner stores keys (keys:write is the owner's)
     page.goto(f"{url}/orgs/{org_id}/keys")
     violations["keys"] = _axe(page)
+    page.context.clear_cookies()
+    # the rest is the organisation's organiser, who holds no platform role (not admin)
+    _login(page, url, "orga")
     page.goto(f"{url}/orgs/{org_id}/runs")
     violations["runs"] = _axe(page)
     page.click("text=Neuer Lauf")
@@ -127,5 +149,9 @@ def test_set_up_estimate_launch_watch_and_open_the_leaderboard(browser: object, 
     page.wait_for_selector("table.leaderboard")
     systems = page.locator("table.leaderboard tbody tr").evaluate_all("rows => rows.map(r => r.dataset.system)")
     assert "stub-gen" in systems
+    # the store's other corpus ("mini", no organisation's) and its systems are not the organiser's to read
+    assert not {"sys-flag-a", "sys-eff"} & set(systems)
+    page.goto(f"{url}/view/browse?corpus=mini")
+    assert page.locator("a[href*='sys-flag-a']").count() == 0 and "sys-flag-a" not in page.content()
     assert violations == {k: [] for k in violations}
     assert not errors

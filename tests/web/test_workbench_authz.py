@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 from web_helpers import csrf_of, login
 from workbench_world import MATRIX, ROLES, Org, dump, two_orgs
 
@@ -150,3 +151,102 @@ def test_each_role_reads_exactly_what_the_policy_grants(pg_store: Store, orgs: t
             status = client.get(_path(template, _objects(a, a))).status_code
             granted = OrgRole(role) in ORG_POLICY[case.capability]
             assert status == (200 if granted else 403), (role, template)
+
+
+# -- the results pages (/view): an organisation's owners and organisers read its corpora's results only -----
+#: every viewer route with the query that names an organisation's object (a corpus, task or solution)
+VIEWER: dict[str, Callable[[dict[str, str]], str]] = {
+    "/view/": lambda o: "/view/",
+    "/view/browse": lambda o: f"/view/browse?corpus={o['corpus']}",
+    "/view/solution": lambda o: f"/view/solution?kind=generation&id={o['generation']}",
+    "/view/compare": lambda o: f"/view/compare?corpus={o['corpus']}&task={o['task']}",
+    "/view/validation": lambda o: "/view/validation",
+    "/view/errors": lambda o: "/view/errors",
+}
+
+
+def _results(store: Store, org: Org, letter: str) -> dict[str, str]:
+    """One judged generation of system ``sys-<letter>`` in the organisation's corpus "faelle" (the same task
+    id in both organisations: only the stored corpus name tells them apart)."""
+    from study_helpers import HALF_MARKS, scored_judgement
+
+    from benger.schema import Generation, SystemConfig
+    from benger.store._orgs import OrgCorpus
+
+    with store.session() as session:
+        corpus = session.scalars(
+            select(OrgCorpus.corpus).where(OrgCorpus.organisation_id == org.id, OrgCorpus.label == "faelle")
+        ).one()
+    system = SystemConfig(name=f"sys-{letter}", provider="openai-compatible", model=f"m-{letter}")
+    store.upsert_system(system)
+    gid = f"gen-{letter}"
+    store.save_generation(
+        Generation(
+            generation_id=gid,
+            task_id="faelle-t1",
+            corpus=corpus,
+            system=system.name,
+            config_hash=system.config_hash(),
+            text=f"Gutachten {letter}",
+            output_tokens=10,
+        )
+    )
+    judgement = scored_judgement(gid, "richter", HALF_MARKS).model_copy(
+        update={"target_kind": "generation", "judgement_id": f"j-{letter}"}
+    )
+    store.save_judgement(judgement)
+    return {"corpus": corpus, "task": "faelle-t1", "generation": gid, "system": system.name}
+
+
+def test_results_pages_show_a_member_only_their_organisations_results(pg_store: Store, orgs: tuple[Org, Org]) -> None:
+    """Owner and organiser of A read A's results on every /view page and nothing of B (B's solution and task
+    are 404, B's corpus and system on no page); A's grader and participant get 403, anonymous the login; a
+    platform admin still sees both; nothing changed in any table."""
+    from study_helpers import user
+
+    a, b = orgs
+    mine, theirs = _results(pg_store, a, "a"), _results(pg_store, b, "b")
+    app = create_app(pg_store)
+    view_routes = {r.path for router in ROUTERS for r in router.routes if getattr(r, "path", "").startswith("/view")}
+    assert view_routes - {"/view/static"} == set(VIEWER), "every viewer route needs a VIEWER entry here"
+    admin = login(TestClient(app), "platform-admin") if user(pg_store, "platform-admin", "admin") else None
+    assert admin is not None
+    for page in ("/view/", "/view/browse"):  # the platform's admin: every organisation's results, as before
+        text = admin.get(page).text
+        assert "sys-a" in text and "sys-b" in text, page
+    before = dump(pg_store)
+    wrong: list[str] = []
+    for role in ROLES:
+        client = login(TestClient(app), a.names[role])
+        reads = OrgRole(role) in ORG_POLICY[OrgCap.RESULTS_READ]
+        for route, url in VIEWER.items():
+            own, other = client.get(url(mine)), client.get(url(theirs))
+            if not reads:
+                if (own.status_code, other.status_code) != (403, 403):
+                    wrong.append(f"{role} {route}: {own.status_code}/{other.status_code}, expected 403")
+                continue
+            if own.status_code != 200:
+                wrong.append(f"{role} {route} (A): {own.status_code}")
+            expected = 404 if route in ("/view/solution", "/view/compare") else 200
+            if other.status_code != expected:
+                wrong.append(f"{role} {route} (B): {other.status_code}, expected {expected}")
+            for response in (own, other):  # B's names, less those the request itself named (echoed in links)
+                echo = response.url.query.decode()
+                markers = [m for m in (theirs["corpus"], "gen-b") if m not in echo] + ["sys-b", "Gutachten b"]
+                if any(m in response.text for m in markers):
+                    wrong.append(f"{role} {response.url}: shows B's results")
+        if reads:
+            assert "sys-a" in client.get("/view/").text
+            assert "gen-a" in client.get("/view/browse").text
+            assert "Gutachten a" in client.get(VIEWER["/view/solution"](mine)).text
+    anonymous = TestClient(app)
+    for route, url in VIEWER.items():
+        status = anonymous.get(url(theirs), follow_redirects=False).status_code
+        if status != 303:
+            wrong.append(f"anonymous {route}: {status}")
+    assert wrong == []
+    assert dump(pg_store) == before
+    assert {OrgRole(r) for r in ROLES if OrgRole(r) in ORG_POLICY[OrgCap.RESULTS_READ]} == {
+        OrgRole.OWNER,
+        OrgRole.ORGANISER,
+    }

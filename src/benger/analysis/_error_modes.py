@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from itertools import combinations
 from typing import Any
 
@@ -220,14 +220,20 @@ def error_modes_from_store(
     corpus: str | None = None,
     params: ErrorModeParams | None = None,
     words: Mapping[str, int] | None = None,
+    corpora: Collection[str] | None = None,
 ) -> ErrorModeReport:
-    """Classify the ``ok`` generations of ``store`` (public Store methods only) judged by ``judge``.
+    """Classify the ``ok`` generations of ``store`` (public Store methods only) judged by ``judge``
+    (``corpus``: of that corpus; ``corpora``: of these corpora only, None for all).
 
     Without ``judge``/``rubric_id`` the pair with the most scored generation judgements is used.
     """
     from benger.judge import falloesung_rubric, grundprinzipien_rubric
 
-    gens = {g.generation_id: g for g in store.generations(corpus=corpus, status="ok")}
+    gens = {
+        g.generation_id: g
+        for g in store.generations(corpus=corpus, status="ok")
+        if corpora is None or g.corpus in corpora
+    }
     if not gens:
         raise InputError("the store holds no ok generations" + (f" of corpus {corpus!r}" if corpus else ""))
     judgements = store.judgements(judge=judge, target_kind="generation", status="scored", rubric_id=rubric_id)

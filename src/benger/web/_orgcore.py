@@ -46,6 +46,7 @@ class OrgCap(StrEnum):
     CORPORA_WRITE = "corpora:write"  # upload a corpus or a rubric, attach a rubric
     RUNS_READ = "runs:read"  # run set-up pages, progress, failures
     RUNS_WRITE = "runs:write"  # launch, cancel, resume a run
+    RESULTS_READ = "results:read"  # the results pages (/view) of the organisation's corpora
     RESULTS_EXPORT = "results:export"  # download configs and results
     KEYS = "keys:write"  # store or replace the organisation's API keys
 
@@ -62,6 +63,7 @@ ORG_POLICY: dict[OrgCap, frozenset[OrgRole]] = {
     OrgCap.CORPORA_WRITE: _STAFF,
     OrgCap.RUNS_READ: _STAFF,
     OrgCap.RUNS_WRITE: _STAFF,
+    OrgCap.RESULTS_READ: _STAFF,  # not graders (they review blind) nor participants
     OrgCap.RESULTS_EXPORT: _STAFF,
     OrgCap.KEYS: frozenset({OrgRole.OWNER}),
 }

@@ -12,8 +12,12 @@ query of the scope is confined to that organisation (``benger.web._orgscope``; d
 
 Rules (docs/viewer.md):
 
-* ``results:read`` — organisers (``admin``) under ``benger serve``; the local reader of ``benger view``. A blind
-  reviewer (``grader``/``creator``) or a participant gets 403, an anonymous visitor the login page.
+* ``results:read`` — organisers (``admin``) under ``benger serve``; the local reader of ``benger view``: every
+  corpus of the store. A member of a workbench organisation whose role there holds ``OrgCap.RESULTS_READ``
+  (:data:`ORG_POLICY`: owner, organiser) reads the results of their organisations' corpora only: the Access
+  carries those corpora (:attr:`Access.corpora`) and every viewer query is confined to them, so another
+  organisation's solution or task is 404 and its systems are on no page. Anyone else (a blind reviewer
+  ``grader``/``creator``, a participant, an organisation's grader) gets 403, an anonymous visitor the login page.
 * ``orgs:create`` — organisers (``admin``) may create a workbench organisation (and become its owner).
 * ``studies:running`` — the solutions and reviews of a study that is not ``done`` (still running or in review)
   are shown only to a principal with this capability (organisers; ``benger view --organiser``). Everyone else
@@ -47,6 +51,7 @@ from benger.web._orgscope import (
     join_with_new_account,
     org_access,
     organisations_of,
+    results_corpora,
 )
 from benger.web._security import Forbidden, LoginRequired, store_of, user_of
 
@@ -72,6 +77,7 @@ __all__ = [
     "org_creator",
     "organisations_of",
     "principal_of",
+    "reads_results",
     "results_access",
 ]
 
@@ -125,12 +131,24 @@ class Principal:
 
 
 class Access:
-    """A principal's view of one store; raises LoginRequired/Forbidden from :meth:`require`."""
+    """A principal's view of one store; raises LoginRequired/Forbidden from :meth:`require`.
 
-    def __init__(self, store: Store, principal: Principal | None) -> None:
+    ``corpora``: None for every corpus of the store, else the stored corpus names this principal may read (an
+    organisation member's); every viewer query applies it (:meth:`sees`, :meth:`corpus_names`)."""
+
+    def __init__(self, store: Store, principal: Principal | None, corpora: frozenset[str] | None = None) -> None:
         self.store = store
         self.principal = principal
+        self.corpora = corpora
         self._hidden: frozenset[int] | None = None
+
+    def sees(self, corpus: str | None) -> bool:
+        """Whether records of ``corpus`` are visible to this principal."""
+        return self.corpora is None or (corpus is not None and corpus in self.corpora)
+
+    def corpus_names(self) -> list[str]:
+        """The store's corpora this principal may read, sorted."""
+        return [c for c in self.store.corpus_names() if self.sees(c)]
 
     def require(self, capability: Capability) -> Access:
         if self.principal is None:
@@ -188,8 +206,24 @@ def principal_of(request: Request) -> Principal | None:
 
 
 def results_access(request: Request) -> Access:
-    """Router dependency of every read-only results page: the request's Access, checked for ``results:read``."""
-    return Access(store_of(request), principal_of(request)).require(Capability.RESULTS)
+    """Router dependency of every read-only results page: the request's Access, checked for ``results:read``
+    (every corpus), else confined to the corpora of the organisations where the account holds
+    ``OrgCap.RESULTS_READ``."""
+    store, principal = store_of(request), principal_of(request)
+    if principal is not None and principal.user_id is not None and not principal.can(Capability.RESULTS):
+        corpora = results_corpora(store, principal.user_id)
+        if corpora is not None:
+            return Access(store, principal, corpora)
+    return Access(store, principal).require(Capability.RESULTS)
+
+
+def reads_results(request: Request) -> bool:
+    """Whether the results pages open for this request's principal (pages use it to show links only)."""
+    try:
+        results_access(request)
+    except (LoginRequired, Forbidden):
+        return False
+    return True
 
 
 ResultsAccess = Annotated[Access, Depends(results_access)]

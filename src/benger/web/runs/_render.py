@@ -88,8 +88,8 @@ EN: dict[str, str] = {
     "Grund": "Reason",
     "Ergebnisse": "Results",
     "Rangliste": "Leaderboard",
-    "Die Ergebnisseiten (Rangliste, Lösungen) öffnen sich Konten mit der Rolle admin der Plattform.":
-        "The results pages (leaderboard, solutions) open for accounts with the platform's admin role.",
+    "Die Ergebnisseiten (Rangliste, Lösungen) öffnen sich Inhaber*innen und Organisator*innen der Organisation.":
+        "The results pages (leaderboard, solutions) open for the organisation's owners and organisers.",
     "Lösungen von": "Solutions of",
     "Schlüssel setzen oder ersetzen": "Set or replace a key",
     "Schlüssel": "Key",

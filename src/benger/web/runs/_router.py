@@ -26,7 +26,7 @@ from benger.llm import load_catalog
 from benger.study._models import StudyUser
 from benger.study._workbench_models import ACTIVE_STATES, WorkbenchRun
 from benger.web._security import check_csrf, store_of
-from benger.web.access import OrgCap, OrgScope, org_access
+from benger.web.access import OrgCap, OrgScope, org_access, reads_results
 from benger.web.runs import _setup
 from benger.web.runs._keys import delete_key, key_statuses, set_key
 from benger.web.runs._launch import RunLauncher
@@ -192,16 +192,8 @@ def run_page(request: Request, scope: ReadScope, run_id: int) -> Response:
         active=active,
         can_launch=not active and run.status != "finished",
         results=_results(run),
-        results_readable=_reads_results(request),
+        results_readable=reads_results(request),
     )
-
-
-def _reads_results(request: Request) -> bool:
-    """Whether the results pages (``/view``, ``results:read``) open for this user."""
-    from benger.web.access import Capability, principal_of
-
-    principal = principal_of(request)
-    return principal is not None and principal.can(Capability.RESULTS)
 
 
 @router.get("/runs/{run_id}/config.yaml")

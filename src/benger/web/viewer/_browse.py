@@ -113,9 +113,10 @@ def _aggregates(judge: str | None, kind: str) -> Any:
     return stmt.group_by(j.target_kind, j.target_id)
 
 
-def _branches(f: BrowseFilter, hidden: set[str]) -> tuple[Any, Any]:
+def _branches(f: BrowseFilter, hidden: set[str], corpora: frozenset[str] | None) -> tuple[Any, Any]:
     """The generation and human-solution sides of the union as key columns, with every filter on the solution
-    row itself (corpus, system, flag, full text) applied in its branch."""
+    row itself (corpus, system, flag, full text) applied in its branch; ``corpora``: the readable corpora
+    (None: all)."""
     g, h = GenerationRow, HumanSolutionRow
     gens = select(
         literal("generation").label("kind"),
@@ -133,6 +134,8 @@ def _branches(f: BrowseFilter, hidden: set[str]) -> tuple[Any, Any]:
     )
     if hidden:
         humans = humans.where(h.solution_id.not_in(sorted(hidden)))
+    if corpora is not None:
+        gens, humans = gens.where(g.corpus.in_(sorted(corpora))), humans.where(h.corpus.in_(sorted(corpora)))
     if f.corpus:
         gens, humans = gens.where(g.corpus == f.corpus), humans.where(h.corpus == f.corpus)
     if f.q:
@@ -175,9 +178,9 @@ def _judged(stmt: Any, f: BrowseFilter, kind: str, key: Any) -> Any:
     return stmt.where(key.in_(passing))
 
 
-def _filtered(f: BrowseFilter, hidden: set[str]) -> list[tuple[Any, Any, Any]]:
+def _filtered(f: BrowseFilter, hidden: set[str], corpora: frozenset[str] | None) -> list[tuple[Any, Any, Any]]:
     """Per branch (generations, human solutions): the filtered statement and its corpus and task columns."""
-    gens, humans = _branches(f, hidden)
+    gens, humans = _branches(f, hidden, corpora)
     out = []
     for stmt, row, kind, key in (
         (gens, GenerationRow, "generation", GenerationRow.generation_id),
@@ -209,10 +212,17 @@ def _tasks(connection: Any, f: BrowseFilter) -> list[tuple[str, str, str]]:
     return [(c, i, a) for c, i, a in connection.execute(stmt)]
 
 
-def browse(connection: Any, f: BrowseFilter, hidden: set[str], page_size: int = PAGE_SIZE) -> BrowsePage:
+def browse(
+    connection: Any,
+    f: BrowseFilter,
+    hidden: set[str],
+    page_size: int = PAGE_SIZE,
+    corpora: frozenset[str] | None = None,
+) -> BrowsePage:
     """One Browse page of ``f`` (its page clamped to the pages there are; ``f.page`` is set to it); ``hidden``:
-    human solutions left out (those of studies hidden from the principal)."""
-    branches = _filtered(f, hidden)
+    human solutions left out (those of studies hidden from the principal); ``corpora``: only solutions of these
+    corpora (an organisation member's, ``Access.corpora``; None: every corpus)."""
+    branches = _filtered(f, hidden, corpora)
     counts = _per_task(connection, branches)
     tasks = [(c, i, a, counts[(c, i)]) for c, i, a in _tasks(connection, f) if counts.get((c, i))]
     total = sum(n for *_, n in tasks)

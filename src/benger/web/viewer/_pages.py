@@ -33,13 +33,24 @@ class Page:
 
 
 # -- leaderboard ----------------------------------------------------------------------------------------
-def leaderboard(store: Any, statuses: dict[str, str]) -> Page:
+def leaderboard(store: Any, statuses: dict[str, str], corpora: frozenset[str] | None = None) -> Page:
     """Every judge group of the CLI's leaderboard (its default CI, seed 0, B = 2000), a figure per group and corpus;
     each group's judge status is the row's (``benger.analysis.leaderboard.judge_status``), ``statuses`` adds the
-    alt-test on this store's reviewed picks (:func:`judge_statuses`)."""
+    alt-test on this store's reviewed picks (:func:`judge_statuses`); ``corpora``: the readable corpora
+    (``Access.corpora``; None: every corpus), as ``benger leaderboard --corpus``."""
     from benger.analysis import leaderboard_from_store
 
-    board = leaderboard_from_store(store)
+    if corpora is None:
+        board = leaderboard_from_store(store)
+    elif corpora:
+        board = leaderboard_from_store(store, corpora=sorted(corpora))
+    else:  # no readable corpus: no rows
+        from benger import __version__
+        from benger.analysis.leaderboard.model import Leaderboard
+
+        board = Leaderboard(
+            rows=[], ranking=[], ci="auto", ci_method="–", seed=0, n_resamples=0, benger_version=__version__
+        )
     groups = []
     for g, name in enumerate(board.groups()):
         rows = [r for r in board.rows if r.group == name]
@@ -264,7 +275,7 @@ def _reviewed_corpora(store: Any, reader: Any) -> list[str]:
         return []
     tasks = {r.task_id for r in reviews}
     out = []
-    for corpus in store.corpus_names():
+    for corpus in reader.access.corpus_names():
         ids = {t.task_id for t in store.load_corpus(corpus).tasks if isinstance(t, FalloesungTask)}
         if ids & tasks:
             out.append(corpus)
@@ -340,11 +351,12 @@ def judge_statuses(blocks: list[dict[str, Any]]) -> dict[str, str]:
 
 
 # -- error analysis ----------------------------------------------------------------------------------------
-def errors(store: Any) -> Page:
+def errors(store: Any, corpora: frozenset[str] | None = None) -> Page:
+    """The error modes of the generations of ``corpora`` (None: every corpus)."""
     from benger.analysis._error_modes import MODES, error_modes_from_store
 
     try:
-        report = error_modes_from_store(store)
+        report = error_modes_from_store(store, corpora=corpora)
     except BengerError as exc:
         return Page(
             "errors.html", "Fehleranalyse", {"report": None, "error": getattr(exc, "reason", str(exc)), "modes": MODES}

@@ -7,6 +7,7 @@ rows and a 240-character excerpt reach Python.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import func, select
 
@@ -34,7 +35,7 @@ class SolutionRecord:
 
 
 class ResultsReader:
-    """The read queries of the viewer; every one applies the access's hidden studies."""
+    """The read queries of the viewer; every one applies the access's hidden studies and readable corpora."""
 
     def __init__(self, access: Access) -> None:
         self.access = access
@@ -58,19 +59,27 @@ class ResultsReader:
     # -- browse -------------------------------------------------------------------------------------------
     def options(self) -> dict[str, list[str]]:
         """The values the Browse filters offer: corpora, systems (and ``human``), judges, Bereiche."""
+        t, g, h, j = TaskRow, GenerationRow, HumanSolutionRow, JudgementRow
+        readable = sorted(self.access.corpora) if self.access.corpora is not None else None
+
+        def mine(stmt: Any, column: Any) -> Any:  # the readable corpora only
+            return stmt if readable is None else stmt.where(column.in_(readable))
+
+        targets = mine(select(g.generation_id), g.corpus).union(mine(select(h.solution_id), h.corpus))
+        judges_q = select(j.judge).distinct().order_by(j.judge)
         with self.store.session() as session:
-            corpora = list(session.scalars(select(TaskRow.corpus).distinct().order_by(TaskRow.corpus)))
-            systems = list(session.scalars(select(GenerationRow.system).distinct().order_by(GenerationRow.system)))
-            humans = session.scalar(select(func.count()).select_from(HumanSolutionRow)) or 0
-            judges = list(session.scalars(select(JudgementRow.judge).distinct().order_by(JudgementRow.judge)))
-            areas = list(session.scalars(select(TaskRow.area).distinct().order_by(TaskRow.area)))
+            corpora = list(session.scalars(mine(select(t.corpus).distinct().order_by(t.corpus), t.corpus)))
+            systems = list(session.scalars(mine(select(g.system).distinct().order_by(g.system), g.corpus)))
+            humans = session.scalar(mine(select(func.count()).select_from(h), h.corpus)) or 0
+            judges = list(session.scalars(judges_q if readable is None else judges_q.where(j.target_id.in_(targets))))
+            areas = list(session.scalars(mine(select(t.area).distinct().order_by(t.area), t.corpus)))
         return {"corpus": corpora, "system": systems + (["human"] if humans else []), "judge": judges, "area": areas}
 
     def browse(self, f: BrowseFilter, page_size: int = PAGE_SIZE) -> BrowsePage:
         """One Browse page of ``f`` over what this principal may see (``f.page`` is clamped to the pages)."""
         hidden = self.hidden_solution_ids()
         with self.store.engine.connect() as connection:  # Core rows, a read (no ORM session, no write lock)
-            return browse(connection, f, hidden, page_size)
+            return browse(connection, f, hidden, page_size, self.access.corpora)
 
     # -- one solution --------------------------------------------------------------------------------------
     def solution(self, kind: str, solution_id: str) -> SolutionRecord | None:
@@ -90,6 +99,8 @@ class ResultsReader:
             text, system, task_id, corpus = human.text, f"human ({human.condition})", human.task_id, human.corpus
         else:
             return None
+        if not self.access.sees(corpus):  # another organisation's solution: as if there were none
+            return None
         judgements = [j for j in self.store.judgements(target_ids=[solution_id]) if j.target_kind == kind]
         reviews = [r for r in self.store.human_reviews(target_id=solution_id) if not self.access.hides(r.meta)]
         return SolutionRecord(
@@ -106,6 +117,8 @@ class ResultsReader:
 
     def task_solutions(self, corpus: str, task_id: str) -> list[tuple[str, str, str]]:
         """(kind, id, label) of every visible solution of one task, generations first."""
+        if not self.access.sees(corpus):
+            return []
         hidden = self.hidden_solution_ids()
         with self.store.session() as session:
             gens = session.execute(
@@ -126,5 +139,15 @@ class ResultsReader:
         return out
 
     def visible_reviews(self) -> list[HumanReview]:
+        """The reviews of solutions of readable corpora, less those of hidden studies."""
         hidden = self._hidden_review_ids()
-        return [r for r in self.store.human_reviews() if r.review_id not in hidden]
+        reviews = [r for r in self.store.human_reviews() if r.review_id not in hidden]
+        if self.access.corpora is None:
+            return reviews
+        names = sorted(self.access.corpora)
+        with self.store.session() as session:
+            targets = set(session.scalars(select(GenerationRow.generation_id).where(GenerationRow.corpus.in_(names))))
+            targets |= set(
+                session.scalars(select(HumanSolutionRow.solution_id).where(HumanSolutionRow.corpus.in_(names)))
+            )
+        return [r for r in reviews if r.target_id in targets]

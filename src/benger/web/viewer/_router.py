@@ -1,9 +1,10 @@
 """The viewer's routes (``/view/...``, GET only) and the app of ``benger view``.
 
 The router has ONE dependency, :func:`benger.web.access.results_access`: under ``benger serve`` it admits
-organisers only (anonymous: the login page; any other role: 403), under ``benger view`` the app's fixed local
-principal. Handlers receive the same :class:`~benger.web.access.Access` and read only through a
-:class:`~benger.web.viewer._reader.ResultsReader` built on it.
+organisers (every corpus) and the owners/organisers of workbench organisations (their organisations' corpora
+only; anonymous: the login page; any other role: 403), under ``benger view`` the app's fixed local principal.
+Handlers receive the same :class:`~benger.web.access.Access` and read only through a
+:class:`~benger.web.viewer._reader.ResultsReader` built on it, or pass its ``corpora`` to the library.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def _missing(request: Request, access: Access, message: str) -> Response:
 @router.get("/")
 def leaderboard_page(request: Request, access: ResultsAccess) -> Response:
     blocks = _pages.validation_blocks(access.store, ResultsReader(access))
-    page = _pages.leaderboard(access.store, _pages.judge_statuses(blocks))
+    page = _pages.leaderboard(access.store, _pages.judge_statuses(blocks), access.corpora)
     return respond(request, access, page, "leaderboard")
 
 
@@ -120,7 +121,7 @@ def compare_page(
     request: Request, access: ResultsAccess, corpus: str = "", task: str = "", a: str = "", b: str = ""
 ) -> Response:
     reader = ResultsReader(access)
-    record = access.store.get_task(task, corpus) if corpus in access.store.corpus_names() else None
+    record = access.store.get_task(task, corpus) if corpus in access.corpus_names() else None
     if record is None:
         return _missing(request, access, "Diese Aufgabe gibt es nicht.")
     solutions = reader.task_solutions(corpus, task)
@@ -138,7 +139,7 @@ def validation_page(request: Request, access: ResultsAccess) -> Response:
 
 @router.get("/errors")
 def errors_page(request: Request, access: ResultsAccess) -> Response:
-    return respond(request, access, _pages.errors(access.store), "errors", limit=25)
+    return respond(request, access, _pages.errors(access.store, access.corpora), "errors", limit=25)
 
 
 def mount_static(app: FastAPI) -> None:
