@@ -113,7 +113,7 @@ def _aggregates(judge: str | None, kind: str) -> Any:
     return stmt.group_by(j.target_kind, j.target_id)
 
 
-def _branches(f: BrowseFilter, hidden: set[str], corpora: frozenset[str] | None) -> tuple[Any, Any]:
+def _branches(f: BrowseFilter, hidden: set[str], corpora: frozenset[str] | None = None) -> tuple[Any, Any]:
     """The generation and human-solution sides of the union as key columns, with every filter on the solution
     row itself (corpus, system, flag, full text) applied in its branch; ``corpora``: the readable corpora
     (None: all)."""
@@ -178,7 +178,7 @@ def _judged(stmt: Any, f: BrowseFilter, kind: str, key: Any) -> Any:
     return stmt.where(key.in_(passing))
 
 
-def _filtered(f: BrowseFilter, hidden: set[str], corpora: frozenset[str] | None) -> list[tuple[Any, Any, Any]]:
+def _filtered(f: BrowseFilter, hidden: set[str], corpora: frozenset[str] | None = None) -> list[tuple[Any, Any, Any]]:
     """Per branch (generations, human solutions): the filtered statement and its corpus and task columns."""
     gens, humans = _branches(f, hidden, corpora)
     out = []
