@@ -12,6 +12,9 @@ DEFAULT_DB_FILE = "benger.db"
 #: draws of a row are one array: B = 10^8 asked for 763 MiB per row and ended as "internal error: MemoryError").
 #: Here rather than in pipeline/_config, so that the CLI's option definitions import no pipeline module.
 MAX_RESAMPLES = 100_000
+#: The most repetitions per system, judge repeats per solution and concurrent calls a run config takes (the
+#: estimate and the planner loop over the first two: 10^23 repetitions from the workbench's form never ended).
+MAX_REPEATS = 1000
 
 
 def database_url(db: str | Path | None = None) -> str:

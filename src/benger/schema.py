@@ -16,6 +16,8 @@ from urllib.parse import urlsplit
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from benger.config import MAX_REPEATS
+
 Area = Literal["Zivilrecht", "Strafrecht", "Öffentliches Recht"]
 AREAS: tuple[Area, ...] = ("Zivilrecht", "Strafrecht", "Öffentliches Recht")
 Tier = Literal["flagship", "efficiency", "open_reference", "local"]
@@ -213,7 +215,7 @@ class SystemConfig(_Record):
     weights: Weights | None = None
     temperature: float | None = Field(default=None, ge=0, allow_inf_nan=False)
     max_output_tokens: int = Field(default=8000, ge=1)
-    repetitions: int = Field(default=1, ge=1)
+    repetitions: int = Field(default=1, ge=1, le=MAX_REPEATS)
     seed: int | None = None
     max_concurrency: int | None = Field(default=None, ge=1)
     requests_per_minute: float | None = Field(

@@ -61,7 +61,18 @@ LEADERBOARD_FAULTS = [
     (GOOD + "leaderboard:\n  n_resamples: 100001\n", 5, "leaderboard.n_resamples", "less than or equal to 100000"),
     (GOOD + "leaderboard:\n  n_resamples: 99\n", 5, "leaderboard.n_resamples", "greater than or equal to 100"),
 ]
-FAULTS = PROVIDER_FAULTS + SAMPLING_FAULTS + DUPLICATE_FAULTS + LEADERBOARD_FAULTS
+# sizes the estimate and the planner loop over: repetitions 10^23 from the workbench's form hung the run page (the
+# estimate never ended); a run name the store's column (80 characters, printable) cannot hold
+SIZE_FAULTS = [
+    (GOOD + "repetitions: 100000000000000000000000\n", 4, "repetitions", "less than or equal to 1000"),
+    (GOOD + "repeats: 1001\n", 4, "repeats", "less than or equal to 1000"),
+    (GOOD + "concurrency: 100000000\n", 4, "concurrency", "less than or equal to 1000"),
+    (INLINE + "    repetitions: 1001\n", 6, "systems[0].repetitions", "less than or equal to 1000"),
+    (GOOD + f"name: {'n' * 81}\n", 4, "name", "at most 80 characters"),
+    (GOOD + "name: ''\n", 4, "name", "at least 1 character"),
+    (GOOD + 'name: "a\\0b"\n', 4, "name", "printable"),
+]
+FAULTS = PROVIDER_FAULTS + SAMPLING_FAULTS + DUPLICATE_FAULTS + LEADERBOARD_FAULTS + SIZE_FAULTS
 
 
 @pytest.mark.parametrize(("text", "line", "field", "message"), FAULTS)
@@ -88,6 +99,13 @@ def test_boundary_values_still_load(tmp_path: Path, extra: str) -> None:
     path.write_text(INLINE.replace("    provider: openai\n", "") + "    provider: OpenAI\n" + extra, encoding="utf-8")
     (system,) = load_run_config(path).resolved_systems()
     assert system.model == "m"
+
+
+def test_the_largest_sizes_still_load(tmp_path: Path) -> None:
+    path = tmp_path / "run.yaml"
+    path.write_text(GOOD + f"repetitions: 1000\nrepeats: 1000\nconcurrency: 1000\nname: {'n' * 80}\n", encoding="utf-8")
+    config = load_run_config(path)
+    assert (config.repetitions, config.repeats, config.concurrency, len(config.name)) == (1000, 1000, 1000, 80)
 
 
 def test_yaml_merge_keys_are_not_duplicates(tmp_path: Path) -> None:

@@ -109,3 +109,31 @@ def test_a_file_name_of_120_characters_is_imported(site: tuple[Store, TestClient
     )
     assert resp.status_code == 303, resp.text[:300]
     assert "b" * 114 in client.get(f"{base}/corpora").text
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("repetitions", "100000000000000000000000", "less than or equal to 1000"),  # the run page hung
+        ("repeats", "1001", "less than or equal to 1000"),
+        ("concurrency", "100000000", "less than or equal to 1000"),
+        ("name", "n" * 81, "at most 80 characters"),  # workbench_runs.name holds 80
+        ("name", "a\x00b", "printable"),
+    ],
+)
+def test_the_run_form_refuses_sizes_the_store_or_the_estimate_cannot_take(
+    tmp_path: Path, field: str, value: str, message: str
+) -> None:
+    from runs_helpers import form_token, org_with_corpus, stub_form
+
+    store = open_store(tmp_path / "runs.db")
+    org_id, corpus = org_with_corpus(store, user(store, "olga", "participant"))
+    client = login(TestClient(create_app(store), raise_server_exceptions=False), "olga")
+    base = f"/orgs/{org_id}/runs"
+    before = dump(store)
+    form = stub_form("http://127.0.0.1:9/v1", corpus=corpus, **{field: value})
+    resp = client.post(base, data={"csrf_token": form_token(client, f"{base}/new"), **form}, follow_redirects=False)
+    assert resp.status_code == 422, resp.text[:300]
+    assert message in resp.text and f"field &#39;{field}&#39;" in resp.text
+    assert dump(store) == before
+    store.close()

@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from benger._yaml import load_yaml
-from benger.config import MAX_RESAMPLES
+from benger.config import MAX_REPEATS, MAX_RESAMPLES
 from benger.errors import ConfigError, InputError
 from benger.schema import SystemConfig
 
@@ -65,16 +65,18 @@ class RunConfig(BaseModel):
     """A run: generate with ``systems`` over ``corpora``, judge with ``judges``, print the leaderboard."""
 
     model_config = _STRICT
-    name: str = "run"
+    name: str = Field(default="run", min_length=1, max_length=80)  # the store's workbench_runs.name
     db: str | None = None
     #: empty only for commands that read no corpus (``validate-judge`` judges the release's picks); run,
     #: generate, judge and estimate refuse an empty list (``benger.cli._execute._config``)
     corpora: list[str] = Field(default_factory=list)
     systems: list[SystemSpec] = Field(default_factory=list, description="empty: judge every stored generation")
     judges: list[SystemSpec] = Field(default_factory=list)
-    repetitions: int | None = Field(default=None, ge=1, description="overrides each system's repetitions")
-    repeats: int = Field(default=1, ge=1, description="judge repeats per target")
-    concurrency: int = Field(default=8, ge=1)
+    repetitions: int | None = Field(
+        default=None, ge=1, le=MAX_REPEATS, description="overrides each system's repetitions"
+    )
+    repeats: int = Field(default=1, ge=1, le=MAX_REPEATS, description="judge repeats per target")
+    concurrency: int = Field(default=8, ge=1, le=MAX_REPEATS)
     executor: Literal["local", "celery"] = "local"
     min_output_tokens: int = Field(default=200, ge=0, description="Falllösungen shorter than this are excluded")
     min_solution_chars: int | None = Field(
@@ -96,6 +98,13 @@ class RunConfig(BaseModel):
     retry: RetrySettings = Field(default_factory=RetrySettings)
     budget: BudgetCaps = Field(default_factory=BudgetCaps)
     source: str | None = Field(default=None, exclude=True)
+
+    @field_validator("name")
+    @classmethod
+    def _printable_name(cls, name: str) -> str:
+        if not name.isprintable():
+            raise ValueError("a run name takes printable characters only (no control characters)")
+        return name
 
     def resolved_systems(self) -> list[SystemConfig]:
         return [_system(spec, "systems", i, self.source) for i, spec in enumerate(self.systems)]
