@@ -152,6 +152,10 @@ class _Boundary(TyperGroup):
             return super().invoke(ctx)
         except (typer.Exit, typer.Abort, typer.TyperException):
             raise  # exit codes, Ctrl-C and usage errors: typer prints these itself
+        except BrokenPipeError:  # stdout's reader went away (benger systems | head -1): no error of benger
+            from benger._console import leave_on_broken_pipe
+
+            leave_on_broken_pipe()
         except Exception as exc:
             from benger.cli._execute import discard_new_empty_stores
 
@@ -200,11 +204,46 @@ def _register_commands() -> None:
         _commands.register(app)
 
 
+def _reader_gone() -> bool:
+    """stdout is a pipe whose reader has closed it, or /dev/null because rich's own console (typer's help) found
+    it so; the cause of an exit code 1 that typer gives a broken pipe outside a command (``--help``, ``--version``)."""
+    import select
+    import stat
+
+    try:
+        fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else 1
+        status = os.fstat(fd)
+        if not stat.S_ISFIFO(status.st_mode):
+            return os.path.samestat(status, os.stat(os.devnull))
+        poll = select.poll()
+    except (OSError, ValueError, AttributeError):
+        return False
+    poll.register(fd, select.POLLOUT)
+    return any(events & (select.POLLERR | select.POLLHUP) for _, events in poll.poll(0))
+
+
+def _stdout_is_pipe() -> bool:
+    import stat
+
+    try:
+        return stat.S_ISFIFO(os.fstat(1).st_mode)
+    except OSError:
+        return False
+
+
 def main() -> None:
-    """Console entry point: the app in standalone mode; exits with the codes of :mod:`benger.errors`."""
+    """Console entry point: the app in standalone mode; exits with the codes of :mod:`benger.errors`. A broken
+    pipe on stdout (``benger systems | head -1``) ends quietly with exit code 141 wherever it happens."""
+    from benger._console import leave_on_broken_pipe
+
+    piped = _stdout_is_pipe()
     try:
         app()
-    except SystemExit:
+    except SystemExit as exc:
+        if exc.code == EXIT_INTERNAL and piped and _reader_gone():
+            leave_on_broken_pipe()
         raise
+    except BrokenPipeError:
+        leave_on_broken_pipe()
     except Exception as exc:  # raised outside a command (registration, argument parsing of the root)
         sys.exit(report_error(exc, debug=_env_debug() or "--debug" in sys.argv[1:]))
