@@ -137,3 +137,14 @@ def test_the_run_form_refuses_sizes_the_store_or_the_estimate_cannot_take(
     assert message in resp.text and f"field &#39;{field}&#39;" in resp.text
     assert dump(store) == before
     store.close()
+
+
+@pytest.mark.parametrize(("name", "data"), [("leer.jsonl", b""), ("leer.csv", b""), ("nur-zeilen.jsonl", b"\n \n")])
+def test_a_problem_of_the_whole_file_names_the_file(
+    site: tuple[Store, TestClient, str], name: str, data: bytes
+) -> None:
+    _, client, base = site
+    resp = client.post(f"{base}/corpora", data={"csrf_token": csrf_of(client, base)}, files={"file": (name, data)})
+    assert resp.status_code == 422
+    rows = re.findall(r"<tr><td>([^<]*)</td><td>([^<]*)</td></tr>", resp.text.split('id="problems"')[-1])
+    assert rows and rows[0][0] == name, rows  # was "file"

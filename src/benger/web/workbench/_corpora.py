@@ -38,7 +38,7 @@ def _refusal(request: Request, exc: Exception, file: str) -> list[UploadProblem]
     if isinstance(exc, StudyError):
         return [UploadProblem(file, message(exc, lang_of(request)))]
     assert isinstance(exc, InputError)
-    return problems_of(exc, [])
+    return problems_of(exc, [], file)
 
 
 @router.get("/corpora")
@@ -122,7 +122,7 @@ async def rubrics_upload(request: Request, scope: CorporaWriting, file: UploadFi
         try:
             rubric = load_rubric(path)
         except InputError as exc:
-            problems = problems_of(exc, [(str(path), name)])
+            problems = problems_of(exc, [(str(path), name)], name)
             return _rubrics_page(request, scope, 422, upload=name, problems=problems)
     ref = scope.add_rubric(rubric, name)
     flash(request, "Rubrik {rubric} gespeichert.", rubric=rubric.id)

@@ -61,9 +61,10 @@ def safe_name(filename: str) -> str:
     return name
 
 
-def problems_of(exc: InputError, replace: list[tuple[str, str]]) -> list[UploadProblem]:
+def problems_of(exc: InputError, replace: list[tuple[str, str]], file: str = "file") -> list[UploadProblem]:
     """The importer's problems, each with its line/record and field; temporary paths replaced (``replace``:
-    (old, new) pairs, in order) by the uploaded file's name or a path inside the archive."""
+    (old, new) pairs, in order) by the uploaded file's name or a path inside the archive; a problem of the
+    whole file (no line, no field) is placed at ``file``, the uploaded file's name."""
 
     def clean(text: str) -> str:
         for old, new in replace:
@@ -71,12 +72,17 @@ def problems_of(exc: InputError, replace: list[tuple[str, str]]) -> list[UploadP
         return text
 
     if isinstance(exc, CorpusFileError):
-        return [UploadProblem(clean(p.where()), clean(p.message)) for p in exc.problems]
+        return [UploadProblem(clean(_where(p.where(), p.line, file)), clean(p.message)) for p in exc.problems]
     where = [clean(exc.file)] if exc.file else []
     where += [f"line {exc.line}"] if exc.line is not None else []
     where += [f"record {exc.record}"] if exc.record is not None else []
     where += [f"field '{exc.field}'"] if exc.field is not None else []
-    return [UploadProblem(", ".join(where) or "file", clean(exc.reason))]
+    return [UploadProblem(", ".join(where) or file, clean(exc.reason))]
+
+
+def _where(where: str, line: int | None, file: str) -> str:
+    """A corpus problem's place, with the file's name where the problem has no line (the importer says "file")."""
+    return where if line is not None else file + where.removeprefix("file")
 
 
 def read_upload(filename: str, data: bytes) -> list[Corpus]:
@@ -101,7 +107,7 @@ def read_upload(filename: str, data: bytes) -> list[Corpus]:
                 release = load_release(root)
                 return [release.benchathon, release.grundprinzipien]
         except InputError as exc:
-            raise UploadError(name, problems_of(exc, replace)) from None
+            raise UploadError(name, problems_of(exc, replace, name)) from None
     expected = ", ".join((*SUFFIXES, *ARCHIVES))
     raise UploadError(name, [UploadProblem(name, f"unsupported file type; expected one of {expected}")])
 
