@@ -11,7 +11,7 @@ from pathlib import Path
 
 from benger.analysis import leaderboard, leaderboard_from_store
 from benger.analysis.leaderboard import NOT_MEANINGFUL, judge_status
-from benger.analysis.leaderboard.validity import RELEASED_VALIDATIONS
+from benger.analysis.leaderboard.validity import RELEASED_VALIDATIONS, status_block
 from benger.corpora._release import PRIMARY_JUDGE, RELEASE_JUDGE_CONFIG_HASH
 from benger.schema import Corpus, FalloesungTask, Generation, Judgement
 from benger.store import open_store
@@ -106,6 +106,7 @@ def test_reproduce_table_1_rows_name_the_primary_judges_released_validation() ->
         task_areas={f"t{i}": "Zivilrecht" for i in range(3)},
         generations=[GenScore(f"g{i}", "a", f"t{i}", raw, {}) for i, raw in enumerate((40.0, 55.0, 70.0))],
         solutions={}, reviews=[], judge_scores={"j": {}}, judge_labels={"j": "J"}, primary_judge="j",
+        judge_status=status_block(PRIMARY_JUDGE, RELEASE_JUDGE_CONFIG_HASH),  # as study_from_release sets it
     )  # fmt: skip
     block = table_1(data, n_boot=200)
     (row,) = [r for r in block["rows"] if r["kind"] == "system"]  # then the (empty) human rows

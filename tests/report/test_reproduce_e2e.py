@@ -201,3 +201,26 @@ def test_analyze_from_a_store_writes_the_same_outputs(release_dir: Path, tmp_pat
     html = (out / "report.html").read_text("utf-8")
     assert "Computed from a study run (benger store)" in html and "could not be built" not in html
     assert "Not available: rq4 has no per-arm judge means" in html
+
+
+@pytest.mark.slow
+@pytest.mark.release
+def test_reproduce_names_the_primary_judges_released_status_on_every_judge_table(report_dir: Path) -> None:
+    """The release's results.json carries the primary judge's released validation; every written table of the
+    report that is not exempt ends with its note (the list is the report's own output, not a hand-kept one)."""
+    from benger.report._build import NOT_JUDGE_BASED
+
+    out, passes = report_dir, "validated on BenGER picks: ω = 0.60, passes"
+    results = json.loads((out / "results.json").read_text("utf-8"))
+    status = results["meta"]["judge_status"]
+    assert (status["state"], status["label"], status["scores_meaningful"]) == ("passes", passes, True)
+    systems = [r for r in results["rq1"]["leaderboard"]["rows"] if r["kind"] == "system"]
+    assert systems and all(r["judge_status"] == passes and r["scores_meaningful"] for r in systems)
+    note = f"Judge: GPT-5.4-mini (primary), config {status['judge_config_hash'][:8]}; {passes}."
+    written = sorted(p.stem for p in (out / "tables").glob("*.md"))
+    judged = [t for t in written if t not in NOT_JUDGE_BASED]
+    assert {"leaderboard", "rq1_table2", "rq1_table5", "rq2_groups", "rq3_metrics", "rq4_delta", "rq4_area"} <= set(
+        judged
+    )
+    for tid in judged:
+        assert note in (out / "tables" / f"{tid}.md").read_text("utf-8"), tid

@@ -63,6 +63,7 @@ def compute_all(
         "primary_judge": data.primary_judge,
         "judges": data.judges(),
         "judge_labels": data.judge_labels,
+        "judge_status": data.judge_status,
         "pools": list(POOLS),
         "inputs": data.inputs,
     }

@@ -20,8 +20,10 @@ from benger.analysis._records import (
     SystemMeta,
     short_grader,
 )
+from benger.analysis.leaderboard.validity import released_config_hash, status_block
 from benger.corpora import load_release
 from benger.corpora._release import Release
+from benger.judge._released import PRIMARY_JUDGE
 
 _VARIANTS = {"ai": "co_creation", "no_ai": "traditional"}
 # Summary columns ending in "_mean" that are judge quantities, not automatic metrics (kept out of RQ3).
@@ -202,6 +204,8 @@ def study_from_release(path: str | Path) -> StudyContents:
         judge_scores=judge_scores,
         judge_labels=labels,
         primary_judge=primary,
+        # every score of the release is its primary judge's: the released validation names them
+        judge_status=status_block(PRIMARY_JUDGE, released_config_hash(PRIMARY_JUDGE)),
         repeats={r.generation_id: r.raw_scores for r in release.judge_repeats},
         metrics=metrics,
         solution_metrics=solution_metrics,

@@ -28,6 +28,7 @@ from benger.analysis._records import (
     short_grader,
 )
 from benger.analysis.leaderboard import leaderboard_from_store
+from benger.analysis.leaderboard.validity import status_block
 from benger.store._aggregate import (
     JudgementColumns,
     corpus_generations,
@@ -241,4 +242,5 @@ def study_from_store(
         },
         leaderboard=partial(leaderboard_from_store, store, metric_signatures=signatures),
         resampling_unit="task",
+        judge_status=status_block(primary, key[1] if key else None, store=store),
     )

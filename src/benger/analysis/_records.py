@@ -150,6 +150,10 @@ class StudyContents:
     #: generations, repetitions and solutions: a new study read from a store, ``benger analyze``), as the
     #: leaderboard does (issue 24).
     resampling_unit: Literal["generation", "task"] = "generation"
+    #: The primary judge configuration's validation status as ``meta.judge_status`` holds it (judge,
+    #: judge_config_hash, state, label, scores_meaningful: ``benger.analysis.leaderboard.validity.status_block``),
+    #: set by both loaders; None: not known (hand-built data).
+    judge_status: dict[str, Any] | None = None
 
     # ------------------------------------------------------------ derived views
     def final_generations(self) -> list[GenScore]:

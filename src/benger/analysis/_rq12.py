@@ -9,9 +9,7 @@ import numpy as np
 
 from benger.analysis._data import CorpusSummary, StudyData
 from benger.analysis.leaderboard.table1 import table1_from_study
-from benger.analysis.leaderboard.validity import judge_status, released_config_hash
 from benger.judge import grade_points
-from benger.judge._released import PRIMARY_JUDGE
 from benger.stats import (
     bootstrap_diff_ci,
     bootstrap_mean_ci,
@@ -94,8 +92,8 @@ def leaderboard(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> dict[s
     for g in data.final_generations():
         per_system[g.system].append(g.raw)
     names = sorted(set(per_system) | set(data.zjs) | set(data.grundprinzipien))
-    # every corpus of Table 1 is scored by the release's primary judge: its released validation names each row
-    status = judge_status(PRIMARY_JUDGE, released_config_hash(PRIMARY_JUDGE))
+    # every corpus of Table 1 is scored by the primary judge: its validation (the release's) names each row
+    status = data.judge_status or {}
     rows = []
     for name in names:
         meta = data.systems.get(name)
@@ -106,9 +104,9 @@ def leaderboard(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> dict[s
             "provider": meta.provider if meta else None,
             "weights": meta.weights if meta else None,
             "kind": "system",
-            "judge": PRIMARY_JUDGE,
-            "judge_status": status.label,
-            "scores_meaningful": status.meaningful,
+            "judge": status.get("judge"),
+            "judge_status": status.get("label"),
+            "scores_meaningful": status.get("scores_meaningful"),
             "bench": _bench_block(per_system[name], rng, n_boot) if per_system.get(name) else None,
             "zjs": _summary_block(data.zjs[name], acc=False) if name in data.zjs else None,
             "gp": _summary_block(data.grundprinzipien[name], acc=True) if name in data.grundprinzipien else None,

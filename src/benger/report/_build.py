@@ -29,7 +29,7 @@ from benger.report import _tables_agreement as tag
 from benger.report import _tables_calibration as tcal
 from benger.report import _tables_extras as tex
 from benger.report import _tables_release as trel
-from benger.report._fmt import display_names, judge_label, pool_label
+from benger.report._fmt import display_names, judge_label, judge_note, pool_label
 from benger.report._model import Figure, Item, Missing, Section, Table
 from benger.report._render import cell_text, render_latex, render_markdown
 
@@ -41,6 +41,35 @@ def _names(r: Results) -> dict[str, str]:
     return display_names(r.rq1.leaderboard)
 
 
+def _judged(fn: TableFn) -> TableFn:
+    """A table of judge scores: its notes end with :func:`judge_note` (the judge and its validation status)."""
+
+    def build(r: Results) -> Table | Missing:
+        table = fn(r)
+        if isinstance(table, Table):
+            table.notes.append(judge_note(r.meta))
+        return table
+
+    return build
+
+
+#: The tables of the report that show no judge scores of generations or solutions, with the reason; every other
+#: table is built through :func:`_judged` (tests/report/test_judge_note.py checks both against the registry).
+NOT_JUDGE_BASED: dict[str, str] = {
+    "rq1_operational": "token counts, words and costs of the generations",
+    "rq5_irr": "agreement among the human reviewers",
+    "gutachten_validity": "the Gutachtenstil analyser against human reviews",
+    "departures": "differences from the printed paper",
+    **{
+        tid: "RQ5 measures the judges' validity itself"
+        for tid in (
+            *("rq5_agreement", "rq5_judges", "rq5_alt_human", "rq5_alt_llm", "rq5_calibration"),
+            *("rq5_dimensions", "rq5_creator", "rq5_judge_swap", "rq5_checks"),
+        )
+    },
+}
+
+
 # (section id, title, intro, [table builders], [figure builders]) in reading order; each builder hands its
 # function the typed blocks it reads.
 _SECTIONS: list[tuple[str, str, str, list[TableFn], list[FigureFn]]] = [
@@ -49,9 +78,9 @@ _SECTIONS: list[tuple[str, str, str, list[TableFn], list[FigureFn]]] = [
         "RQ1: Leaderboard",
         "How well do LLM systems and humans solve the cases, scored by the rubric judge?",
         [
-            lambda r: t14.leaderboard_table(r.rq1.leaderboard),
-            lambda r: trel.appendix_table2(r.rq1.appendix_a.get("with_superseded"), _names(r)),
-            lambda r: trel.appendix_table5(r.rq1.appendix_a.get("with_superseded"), _names(r)),
+            _judged(lambda r: t14.leaderboard_table(r.rq1.leaderboard)),
+            _judged(lambda r: trel.appendix_table2(r.rq1.appendix_a.get("with_superseded"), _names(r))),
+            _judged(lambda r: trel.appendix_table5(r.rq1.appendix_a.get("with_superseded"), _names(r))),
             lambda r: trel.operational_table(r.rq1.operational, _names(r)),
         ],
         [
@@ -63,21 +92,21 @@ _SECTIONS: list[tuple[str, str, str, list[TableFn], list[FigureFn]]] = [
         "rq2",
         "RQ2: Tier, provider and weights",
         "Do flagship, efficiency and open-weight systems differ?",
-        [lambda r: t14.rq2_table(r.rq2)],
+        [_judged(lambda r: t14.rq2_table(r.rq2))],
         [],
     ),
     (
         "rq3",
         "RQ3: Automatic metrics vs judge",
         "How well do surface and embedding metrics track the judge?",
-        [lambda r: t14.rq3_table(r.rq3)],
+        [_judged(lambda r: t14.rq3_table(r.rq3))],
         [lambda r, out: figs.metric_figure(r.rq3, out)],
     ),
     (
         "rq4",
         "RQ4: Co-creation",
         "Do humans working with an AI assistant score higher than those working alone?",
-        [lambda r: t14.rq4_table(r.rq4), lambda r: t14.rq4_area_table(r.rq4)],
+        [_judged(lambda r: t14.rq4_table(r.rq4)), _judged(lambda r: t14.rq4_area_table(r.rq4))],
         [lambda r, out: fig4.rq4_groups_figure(r.rq4, out)],
     ),
     (
@@ -106,7 +135,7 @@ _SECTIONS: list[tuple[str, str, str, list[TableFn], list[FigureFn]]] = [
         "Extras",
         "Further comparisons.",
         [
-            lambda r: tex.paired_systems_table(r.extras.paired_systems, _names(r)),
+            _judged(lambda r: tex.paired_systems_table(r.extras.paired_systems, _names(r))),
             lambda r: trel.gutachten_validity_table(r.gutachten_validity),
         ],
         [],

@@ -7,8 +7,9 @@ from collections.abc import Mapping
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from benger.analysis.leaderboard.validity import NOT_MEANINGFUL
 from benger.analysis.results import Block
-from benger.analysis.results._models import Leaderboard
+from benger.analysis.results._models import Leaderboard, Meta
 
 JUDGE_LABELS = {
     "gpt54mini": "GPT-5.4-mini (primary)",
@@ -101,6 +102,18 @@ def judge_label(key: str, labels: Mapping[str, str] | None = None) -> str:
             base, _, rest = key.partition(suffix)
             return f"{judge_label(base, labels)}{text}{rest}".rstrip()
     return key
+
+
+def judge_note(meta: Meta) -> str:
+    """The note of every judge-based table: which judge scored it and that judge's validation status
+    (``meta.judge_status``, from :func:`benger.analysis.leaderboard.judge_status`); a failed judge's note says its
+    scores are not meaningful."""
+    js = meta.judge_status
+    if js is None:
+        return f"Judge: {judge_label(meta.primary_judge, meta.judge_labels)}; validation status not recorded."
+    config = f", config {js.judge_config_hash[:8]}" if js.judge_config_hash else ""
+    text = f"Judge: {judge_label(js.judge, meta.judge_labels)}{config}; {js.label}."
+    return text if js.scores_meaningful or NOT_MEANINGFUL in js.label else f"{text[:-1]} — {NOT_MEANINGFUL}."
 
 
 def pool_label(key: str) -> str:

@@ -116,3 +116,16 @@ def judge_status(
         other = f"judge config {status.validation.judge_config_hash[:8]}" if status.validation else ""
         return status.model_copy(update={"label": f"{status.label} (as {other})"})
     return JudgeStatus(state="not validated", label="not validated")
+
+
+def status_block(judge: str, judge_config_hash: str | None, *, store: Any = None) -> dict[str, Any]:
+    """:func:`judge_status` of one judge configuration as results.json's ``meta.judge_status`` holds it (judge,
+    judge_config_hash, state, label, scores_meaningful), with ``store``'s validations when given."""
+    status = judge_status(judge, judge_config_hash, store=store)
+    return {
+        "judge": judge,
+        "judge_config_hash": judge_config_hash,
+        "state": status.state,
+        "label": status.label,
+        "scores_meaningful": status.meaningful,
+    }

@@ -29,6 +29,17 @@ from benger.analysis.results._rows import (
 Row = dict[str, Any]
 
 
+class JudgeStatusMeta(BaseModel):
+    """The primary judge configuration's validation status (``benger.analysis.leaderboard.judge_status``), which
+    every judge-based table of the report names (issue 24 item 4)."""
+
+    judge: str = Field(description="judge name of the configuration that scored the generations")
+    judge_config_hash: str | None = None
+    state: str = Field(description="passes, failed, undefined or not validated")
+    label: str = Field(description="e.g. 'validated on BenGER picks: ω = 0.60, passes'")
+    scores_meaningful: bool = Field(description="false for a failed judge: its scores are not meaningful")
+
+
 class Meta(BaseModel):
     """Run settings and input counts (not a statistic: no ``method``)."""
 
@@ -42,6 +53,7 @@ class Meta(BaseModel):
     primary_judge: str = Field(description="judge key of the primary judge (release: gpt54mini)")
     judges: list[str] = Field(description="every judge key of the data; nothing is hard-coded")
     judge_labels: dict[str, str]
+    judge_status: JudgeStatusMeta | None = Field(None, description="the primary judge's validation status")
     pools: list[str] = Field(description="human (human-written picks) and llm (LLM picks)")
     inputs: dict[str, Any] = Field(
         description="n_tasks, n_generations, n_reviews, n_picks, n_human_solutions, n_annotations_without_solution, ..."
