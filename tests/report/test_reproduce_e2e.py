@@ -208,6 +208,7 @@ def test_analyze_from_a_store_writes_the_same_outputs(release_dir: Path, tmp_pat
 def test_reproduce_names_the_primary_judges_released_status_on_every_judge_table(report_dir: Path) -> None:
     """The release's results.json carries the primary judge's released validation; every written table of the
     report that is not exempt ends with its note (the list is the report's own output, not a hand-kept one)."""
+    from benger.judge._released import PRIMARY_JUDGE, RELEASE_JUDGE_CONFIG_HASH
     from benger.report._build import NOT_JUDGE_BASED
 
     out, passes = report_dir, "validated on BenGER picks: ω = 0.60, passes"
@@ -216,7 +217,8 @@ def test_reproduce_names_the_primary_judges_released_status_on_every_judge_table
     assert (status["state"], status["label"], status["scores_meaningful"]) == ("passes", passes, True)
     systems = [r for r in results["rq1"]["leaderboard"]["rows"] if r["kind"] == "system"]
     assert systems and all(r["judge_status"] == passes and r["scores_meaningful"] for r in systems)
-    note = f"Judge: GPT-5.4-mini (primary), config {status['judge_config_hash'][:8]}; {passes}."
+    assert status["judge"] == PRIMARY_JUDGE and status["judge_config_hash"] == RELEASE_JUDGE_CONFIG_HASH
+    note = f"Judge: {PRIMARY_JUDGE}, config {RELEASE_JUDGE_CONFIG_HASH[:8]}; {passes}."
     written = sorted(p.stem for p in (out / "tables").glob("*.md"))
     judged = [t for t in written if t not in NOT_JUDGE_BASED]
     assert {"leaderboard", "rq1_table2", "rq1_table5", "rq2_groups", "rq3_metrics", "rq4_delta", "rq4_area"} <= set(
