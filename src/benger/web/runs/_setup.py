@@ -164,9 +164,9 @@ def config_from_form(
     try:
         config = RunConfig.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        field = ".".join(str(p) for p in first["loc"])
-        raise InputError(str(first["msg"]).removeprefix("Value error, "), field=field) from None
+        error = exc.errors()[0]
+        field = ".".join(str(p) for p in error["loc"])
+        raise InputError(str(error["msg"]).removeprefix("Value error, "), field=field) from None
     # through the browser's rules and the CLI's loader: the same checks and messages as a file
     return parse_web_config(dump_run_config(config), "run.yaml", corpora)
 
