@@ -143,3 +143,23 @@ JudgeModelArgOpt = Annotated[
     list[str] | None,
     typer.Option("--judge-model-arg", metavar="KEY=VALUE", help="Setting of --judge-model (as -M); repeatable."),
 ]
+# benger serve
+TrustedProxyOption = Annotated[
+    list[str] | None,
+    typer.Option(help="Address of a reverse proxy whose X-Forwarded-For is trusted (repeatable; default none)."),
+]
+RunExecutorOption = Annotated[
+    str,
+    typer.Option(
+        help="Where runs launched from the browser make their model calls: local (threads of this server) "
+        "or celery (benger worker processes on the same Redis and store)."
+    ),
+]
+MaxBodyOption = Annotated[
+    int,
+    typer.Option(
+        min=1,
+        help="Largest request body taken, in MiB (413 above; uploads take at most 64 MiB). "
+        "A reverse proxy in front should refuse larger bodies too.",
+    ),
+]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from benger.cli._options import DbOption, out_option
+from benger.cli._options import DbOption, MaxBodyOption, RunExecutorOption, TrustedProxyOption, out_option
 from benger.errors import MissingDependencyError
 
 if TYPE_CHECKING:
@@ -118,19 +118,9 @@ def register(app: typer.Typer) -> None:
         port: Annotated[int, typer.Option(help="Port.")] = 8000,
         secure_cookies: Annotated[bool, typer.Option(help="Send the session cookie over HTTPS only.")] = False,
         sweep_every: Annotated[float, typer.Option(help="Seconds between auto-submits of overdue drafts.")] = 15.0,
-        trusted_proxy: Annotated[
-            list[str] | None,
-            typer.Option(
-                help="Address of a reverse proxy whose X-Forwarded-For is trusted (repeatable; default none)."
-            ),
-        ] = None,
-        run_executor: Annotated[
-            str,
-            typer.Option(
-                help="Where runs launched from the browser make their model calls: local (threads of this server) "
-                "or celery (benger worker processes on the same Redis and store)."
-            ),
-        ] = "local",
+        trusted_proxy: TrustedProxyOption = None,
+        run_executor: RunExecutorOption = "local",
+        max_body_mb: MaxBodyOption = 80,
     ) -> None:
         """Start the human-study web app (German UI) on the store."""
         try:
@@ -154,7 +144,14 @@ def register(app: typer.Typer) -> None:
                 + (f" --db {db}`" if db else "`")
                 + ", then log in (admins invite the others)"
             )
-        web = create_app(store, secure_cookies=secure_cookies, sweep_every_s=sweep_every, run_executor=run_executor)
+        limit = max_body_mb * 2**20
+        web = create_app(
+            store,
+            secure_cookies=secure_cookies,
+            sweep_every_s=sweep_every,
+            run_executor=run_executor,
+            max_body_bytes=limit,
+        )
         uvicorn.Server(server_config(web, host, port, list(trusted_proxy or []))).run()
 
     app.add_typer(study_app, name="study")

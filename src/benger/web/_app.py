@@ -27,6 +27,7 @@ from benger.store import Store
 from benger.study import AlreadySubmitted, DraftConflict, RateLimited, StudyError, WrongState, expire_overdue
 from benger.study._accounts import secret_key
 from benger.web import _admin, _auth, _grading, _participant
+from benger.web._body_limit import DEFAULT_MAX_BODY, BodyLimit, BodyTooLarge
 from benger.web._i18n import message, translator
 from benger.web._render import HERE, lang_of, render
 from benger.web._security import SECURITY_HEADERS, CsrfError, Forbidden, LoginRequired
@@ -83,11 +84,16 @@ def _wants_json(request: Request) -> bool:
 
 
 def create_app(
-    store: Store, *, secure_cookies: bool = False, sweep_every_s: float | None = None, run_executor: str = "local"
+    store: Store,
+    *,
+    secure_cookies: bool = False,
+    sweep_every_s: float | None = None,
+    run_executor: str = "local",
+    max_body_bytes: int = DEFAULT_MAX_BODY,
 ) -> FastAPI:
     """The web app on ``store``; ``sweep_every_s`` runs ``expire_overdue`` periodically (benger serve does);
     ``run_executor``: where runs launched from the browser make their calls (``local``: threads of this server;
-    ``celery``: ``benger worker`` processes)."""
+    ``celery``: ``benger worker`` processes); ``max_body_bytes``: the largest request body taken (413 above)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -110,6 +116,9 @@ def create_app(
     with store.session() as session:
         key = secret_key(session)
     app.state.secret_key = key
+    # innermost of the app's own middleware: the routes read the body through it (BaseHTTPMiddleware between
+    # would turn its 413 into an exception group, and FastAPI that into a 400)
+    app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
     app.add_middleware(
         SessionMiddleware,
         secret_key=key,
@@ -170,6 +179,7 @@ def create_app(
     @app.exception_handler(HTTPException)
     async def _http(request: Request, exc: HTTPException) -> Response:
         text = translator(lang_of(request))(_HTTP_MESSAGES.get(exc.status_code, "Die Anfrage ist fehlgeschlagen."))
+        text = exc.detail if isinstance(exc, BodyTooLarge) else text
         if _wants_json(request):
             return JSONResponse({"error": text}, status_code=exc.status_code, headers=exc.headers)
         return render(request, "error.html", exc.status_code, message=text)

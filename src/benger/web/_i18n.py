@@ -240,6 +240,7 @@ EN: dict[str, str] = {
     "Diese Seite gibt es nicht.": "This page does not exist.",
     "Diese Aktion ist hier nicht möglich.": "This action is not possible here.",
     "Die Anfrage ist fehlgeschlagen.": "The request failed.",
+    "Die Anfrage ist zu groß: höchstens {mib} MiB.": "The request is too large: at most {mib} MiB.",
     # states and progress
     "geöffnet": "open",
     "geschlossen": "closed",
