@@ -83,5 +83,7 @@ def test_own_study_page_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert not any(b.startswith("rq5.judge_vs_pool") or b == "rq5.agreement" for b in skipped), skipped
     assert (tmp_path / "analysis" / "report.html").is_file()
     block = results["rq5"]["judge_vs_pool"]["mein-judge"]["llm"]
-    # blind totals per generation (15, 15), (10, 14), (9, 17): means 15, 12, 13
-    assert block["n"] == 3 and block["mean_pool"] == pytest.approx(40 / 3)
+    # blind totals per generation (15, 15), (10, 14) of kurz3's 30 and (9, 17) of mm-03's 20-point Bogen: percent
+    # means 50, 40, 65 (analyze compares on percent of each solution's rubric total, as validate-judge does)
+    assert block["n"] == 3 and block["mean_pool"] == pytest.approx(155 / 3)
+    assert block["unit"].startswith("percent of each solution's rubric total")

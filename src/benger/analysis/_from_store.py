@@ -29,6 +29,7 @@ from benger.analysis._records import (
 )
 from benger.analysis.leaderboard import leaderboard_from_store
 from benger.analysis.leaderboard.validity import status_block
+from benger.errors import InputError
 from benger.store._aggregate import (
     JudgementColumns,
     corpus_generations,
@@ -107,16 +108,60 @@ def _summaries(
     return out
 
 
+def _rubric_totals(
+    corpus: str,
+    tasks: list[Any],
+    solutions: dict[str, Solution],
+    judgements: list[JudgementColumns],
+    rubrics: Mapping[str, Any] | None,
+) -> dict[str, float]:
+    """Reviewed solution -> its rubric's total (the task's Bewertungsbogen, else ``rubrics[corpus]``, else the
+    built-in rubric of the kind: ``rubric_for_task``), or {} when every one is a paper rubric. InputError when a
+    reviewed solution was judged under an own rubric the store does not hold and ``rubrics`` does not name."""
+    from benger.judge._rubric import BUILTIN_RUBRICS
+    from benger.pipeline import rubric_for_task
+
+    def builtin(rubric_id: str) -> bool:
+        return rubric_id.split("@")[0] in BUILTIN_RUBRICS
+
+    by_task = {t.task_id: t for t in tasks}
+    judged: dict[str, set[str]] = defaultdict(set)
+    for j in judgements:
+        if j.target_id in solutions:
+            judged[j.target_id].add(j.rubric_id)
+    totals, own = {}, False
+    for sid, sol in sorted(solutions.items()):
+        task = by_task.get(sol.task_id)
+        if task is None:
+            continue
+        rubric = rubric_for_task(task, rubrics)
+        ids = judged.get(sid, set())
+        if ids and rubric.id not in ids and not all(builtin(i) for i in ids):
+            raise InputError(
+                f"reviewed solution {sid!r} of corpus {corpus!r} was judged under rubric "
+                f"{', '.join(sorted(ids))}, not {rubric.id}; name the corpus's rubric with --rubric {corpus}=FILE "
+                "(as in the run config's rubrics:)",
+                field="--rubric",
+            )
+        own = own or not builtin(rubric.id) or any(not builtin(i) for i in ids)
+        totals[sid] = rubric.max_total
+    return totals if own else {}
+
+
 def study_from_store(
     store: Any,
     *,
     corpus: str = "benchathon",
     primary_judge: str | None = None,
     metric_signatures: Mapping[str, str] | None = None,
+    rubrics: Mapping[str, Any] | None = None,
 ) -> StudyContents:
     """The dataset of one Falllösung corpus in ``store``; the primary judge defaults to the judge configuration
     with most first-pass judgements of its generations. Judges on reviewed solutions become the per-pick judge
-    scores. ``metric_signatures`` (metric -> signature) overrides the default signature choice."""
+    scores. ``metric_signatures`` (metric -> signature) overrides the default signature choice. ``rubrics``
+    (corpus -> Rubric, as a run config's ``rubrics:``) gives the rubric of tasks without their own Bewertungsbogen,
+    for the rubric totals of reviewed solutions (``StudyContents.rubric_totals``); None leaves them unresolved
+    (empty: every score on its raw scale, nothing refused)."""
     systems = {
         s.name: SystemMeta(s.name, s.display_name or s.name, s.tier, s.provider_family or s.provider, s.weights)
         for s in store.systems()
@@ -243,4 +288,5 @@ def study_from_store(
         leaderboard=partial(leaderboard_from_store, store, metric_signatures=signatures),
         resampling_unit="task",
         judge_status=status_block(primary, key[1] if key else None, store=store),
+        rubric_totals=_rubric_totals(corpus, tasks, solutions, judgements, rubrics) if rubrics is not None else {},
     )

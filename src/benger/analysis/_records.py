@@ -154,6 +154,10 @@ class StudyContents:
     #: judge_config_hash, state, label, scores_meaningful: ``benger.analysis.leaderboard.validity.status_block``),
     #: set by both loaders; None: not known (hand-built data).
     judge_status: dict[str, Any] | None = None
+    #: Reviewed solution id -> its rubric's total, only when the corpus is judged and reviewed under a user's own
+    #: rubric (a store's; empty for the paper's rubrics): RQ5's judge-vs-pool then compares on percent of it
+    #: (:mod:`benger.analysis._percent`).
+    rubric_totals: dict[str, float] = field(default_factory=dict)
 
     # ------------------------------------------------------------ derived views
     def final_generations(self) -> list[GenScore]:

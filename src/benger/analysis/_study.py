@@ -65,10 +65,12 @@ class StudyData(StudyContents):
         corpus: str = "benchathon",
         primary_judge: str | None = None,
         metric_signatures: Mapping[str, str] | None = None,
+        rubrics: Mapping[str, Any] | None = None,
     ) -> StudyData:
         """Build the dataset from a ``benger.store.Store`` (one Falllösung corpus plus ZJS/GP summaries); one
-        signature per metric (``metric_signatures`` or each metric's most frequent one)."""
+        signature per metric (``metric_signatures`` or each metric's most frequent one); ``rubrics``: corpus ->
+        Rubric for tasks without their own Bewertungsbogen (as a run config's ``rubrics:``)."""
         contents = study_from_store(
-            store, corpus=corpus, primary_judge=primary_judge, metric_signatures=metric_signatures
+            store, corpus=corpus, primary_judge=primary_judge, metric_signatures=metric_signatures, rubrics=rubrics
         )
         return cls.of(contents)

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from benger.cli._options import DbOption, out_option, resamples_option, seed_option
+from benger.cli._reviews import RubricOption, corpus_rubrics
 
 OutOption = Annotated[Path, out_option("Output folder (created): results.json, tables/, figures/, report.html.")]
 SeedOption = Annotated[int, seed_option("Seed of every bootstrap and resampling stream.")]
@@ -56,9 +57,12 @@ def register(app: typer.Typer) -> None:
         ] = None,
         seed: SeedOption = 7,
         n_boot: BootOption = 2000,
+        rubric: RubricOption = None,
     ) -> None:
         """Compute the same results, tables, figures and report for a study run with benger (from its store)."""
         from benger.report import analyze
+
+        rubrics = corpus_rubrics(rubric)
 
         def report(name: str, folder: Path, results: dict) -> None:
             typer.echo(f"corpus {name}:")
@@ -66,4 +70,4 @@ def register(app: typer.Typer) -> None:
             for item in results.get("skipped") or []:
                 typer.echo(f"  skipped {item['block']}: {item['reason']}")
 
-        analyze(db, out, seed=seed, n_boot=n_boot, corpora=corpus or None, on_corpus=report)
+        analyze(db, out, seed=seed, n_boot=n_boot, corpora=corpus or None, on_corpus=report, rubrics=rubrics)

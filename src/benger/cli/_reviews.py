@@ -5,6 +5,7 @@ the paper's; docs/own-study.md)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import statistics
 from pathlib import Path
 from typing import Annotated, Any
@@ -19,30 +20,40 @@ MIN_PICKS = 3
 MIN_BLIND_REVIEWERS = 2
 
 
-def import_reviews(
-    source: Annotated[Path, typer.Argument(help="Reviews file (.csv or .jsonl): solution_id, reviewer, role, dims.")],
-    db: DbOption = None,
-    rubric: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--rubric",
-            help="CORPUS=FILE: the rubric of a corpus's tasks without their own Bewertungsbogen "
-            "(as in a run config's rubrics:); repeatable.",
-        ),
-    ] = None,
-) -> None:
-    """Import your own human reviews (blind and creator) of stored solutions; all or nothing."""
-    from benger.config import require_existing_store
-    from benger.corpora._reviews import load_reviews_file
+RubricOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--rubric",
+        help="CORPUS=FILE: the rubric of a corpus's tasks without their own Bewertungsbogen "
+        "(as in a run config's rubrics:); repeatable.",
+    ),
+]
+
+
+def corpus_rubrics(specs: list[str] | None) -> dict[str, Any]:
+    """``--rubric CORPUS=FILE`` options as corpus -> Rubric (InputError naming the option for a bad one)."""
     from benger.judge import load_rubric
-    from benger.store import open_store
 
     rubrics = {}
-    for spec in rubric or []:
+    for spec in specs or []:
         corpus, sep, file = spec.partition("=")
         if not sep or not corpus or not file:
             raise InputError(f"--rubric {spec!r}: expected CORPUS=FILE", field="--rubric")
         rubrics[corpus] = load_rubric(file)
+    return rubrics
+
+
+def import_reviews(
+    source: Annotated[Path, typer.Argument(help="Reviews file (.csv or .jsonl): solution_id, reviewer, role, dims.")],
+    db: DbOption = None,
+    rubric: RubricOption = None,
+) -> None:
+    """Import your own human reviews (blind and creator) of stored solutions; all or nothing."""
+    from benger.config import require_existing_store
+    from benger.corpora._reviews import load_reviews_file
+    from benger.store import open_store
+
+    rubrics = corpus_rubrics(rubric)
     store = open_store(require_existing_store(db))
     try:
         reviews = load_reviews_file(source, store, rubrics=rubrics)
@@ -67,6 +78,7 @@ def corpus_validation(
     """Judge the reviewed solutions of ``corpus`` with the configured judge and validate it against their reviews
     (``benger validate-judge CONFIG --db STORE --corpus NAME``). Returns (result, incomplete)."""
     from benger.analysis._data import StudyData
+    from benger.analysis._percent import PERCENT_SCALE, as_percent, percent
     from benger.analysis._validate_judge import validate_judge
     from benger.cli._execute import _config, _err
     from benger.cli._judging import judge_picks
@@ -82,7 +94,7 @@ def corpus_validation(
         if corpus not in store.corpus_names():
             raise InputError(f"no corpus named {corpus!r} in the store (its corpora: "
                              f"{', '.join(store.corpus_names()) or 'none'})", field="--corpus")  # fmt: skip
-        data = StudyData.from_store(store, corpus=corpus)
+        data = StudyData.from_store(store, corpus=corpus, rubrics=rubrics)
         _enough(corpus, data)
         targets, totals = [], {}
         for sid, sol in sorted(data.solutions.items()):
@@ -100,18 +112,19 @@ def corpus_validation(
         store.close()
     for sid, reason in sorted(unscored.items())[:5]:
         _err().print(f"unscored solution {sid}: {reason}")
-    scores = {sid: 100.0 * statistics.fmean(v) / totals[sid] for sid, v in per_pick.items()}
-    percent = as_percent(data, totals)
+    scores = {sid: percent(statistics.fmean(v), totals[sid]) for sid, v in per_pick.items()}
+    # one rule with analyze's RQ5 (benger.analysis._percent); the judge's scores are the fresh ones above
+    on_percent = dataclasses.replace(as_percent(data, totals), judge_scores={})
     provenance = {
         "corpus": corpus,
         "judge": judge.name,
         "judge_config": judge.config_hash()[:8],
         "rubrics": ", ".join(sorted({t[2].id for t in targets})),
-        "scale": "percent of each solution's rubric total (0-100); pass and kappa on the 0-18 table of it",
+        "scale": PERCENT_SCALE,
         "unscored": len(unscored),
     }
     try:
-        result = validate_judge(percent, scores, label=f"{judge.name} [{judge.config_hash()[:8]}]",
+        result = validate_judge(on_percent, scores, label=f"{judge.name} [{judge.config_hash()[:8]}]",
                                 provenance=provenance, paper_judges=())  # fmt: skip
     except ValueError as exc:
         raise InputError(str(exc)) from None
@@ -138,22 +151,8 @@ def _enough(corpus: str, data: Any) -> None:
         )
 
 
-def as_percent(data: Any, totals: dict[str, float]) -> Any:
-    """``data`` with every review's raw score as percent of its solution's rubric total, and its grade points and
-    pass recomputed from that percent by the paper's 0-18 table (so judge and reviewers are compared by one rule)."""
-    import dataclasses
-
-    from benger.judge import grade_points, passed
-
-    rows = []
-    for r in data.reviews:
-        pct = 100.0 * r.raw / totals[r.solution_id]
-        rows.append(dataclasses.replace(r, raw=pct, grade_points=grade_points(pct), passed=passed(pct)))
-    return dataclasses.replace(data, reviews=rows, judge_scores={}, repeats={})
-
-
 def register(app: typer.Typer) -> None:
     app.command(name="import-reviews")(import_reviews)
 
 
-__all__ = ["EXIT_INCOMPLETE", "corpus_validation", "import_reviews", "register"]
+__all__ = ["EXIT_INCOMPLETE", "RubricOption", "corpus_rubrics", "corpus_validation", "import_reviews", "register"]

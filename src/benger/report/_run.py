@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +77,7 @@ def analyze(
     n_boot: int = 2000,
     corpora: Sequence[str] | None = None,
     on_corpus: Callable[[str, Path, dict[str, Any]], None] | None = None,
+    rubrics: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The same outputs as :func:`reproduce` for a study run with benger, read from its store.
 
@@ -86,7 +87,8 @@ def analyze(
     corpus of the store with the most generations. The returned results (of the last corpus) carry
     ``skipped``: every block that could not be computed, with the reason. InputError for a corpus that is
     not in the store or has no generation. ``on_corpus(name, folder, results)`` is called after each corpus's
-    report is written."""
+    report is written. ``rubrics``: corpus -> Rubric of its tasks without their own Bewertungsbogen (RQ5
+    compares judge and reviewers on percent of each reviewed solution's rubric total under an own rubric)."""
     from benger.config import require_existing_store
     from benger.store import open_store
     from benger.store._aggregate import refresh_statistics
@@ -104,8 +106,9 @@ def analyze(
         results: dict[str, Any] = {}
         for name in names:
             target = Path(out) if len(names) == 1 else Path(out) / name
-            results = _analyze_corpus(store, name, target, seed=seed, n_boot=n_boot)
+            results = _analyze_corpus(store, name, target, seed=seed, n_boot=n_boot, rubrics=rubrics)
             flags = "".join(f" --corpus {n}" for n in corpora or ())
+            flags += "".join(f" --rubric {c}={r.id}" for c, r in sorted((rubrics or {}).items()))
             results["provenance"] = {
                 "source": "store",
                 "location": _redact(url),
@@ -148,10 +151,12 @@ def _chosen_corpora(store: Any, corpora: Sequence[str] | None) -> list[str]:
     return best[:1]
 
 
-def _analyze_corpus(store: Any, corpus: str, out: Path, *, seed: int, n_boot: int) -> dict[str, Any]:
+def _analyze_corpus(
+    store: Any, corpus: str, out: Path, *, seed: int, n_boot: int, rubrics: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     from benger.analysis import StudyData
 
-    results = _compute(StudyData.from_store(store, corpus=corpus), seed, n_boot)
+    results = _compute(StudyData.from_store(store, corpus=corpus, rubrics=rubrics or {}), seed, n_boot)
     results["skipped"] = skipped_blocks(results)
     return results
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from benger.analysis._percent import PERCENT_SCALE
 from benger.analysis.results._models import Meta
 from benger.analysis.results._models_rq5 import AltTest, Irr, JudgeVsPool
 from benger.analysis.results._rows import IccPair, IrrStats
@@ -17,6 +18,16 @@ from benger.report._model import Cell, Missing, Table
 def irr_k(irr: Irr) -> Any:
     """The number of blind reviewers per pick as results.json gives it (3 where the block does not say)."""
     return irr.k if "k" in irr.model_fields_set else 3
+
+
+def _scale_word(block: JudgeVsPool) -> str:
+    """``%`` for a comparison on percent of the rubric total (a user's own rubric), else ``raw``."""
+    return "%" if block.unit == PERCENT_SCALE else "raw"
+
+
+def _scale_note(block: JudgeVsPool | None) -> str:
+    """The caption's sentence on the scale of an own-rubric comparison ('' on the paper's raw 0-100)."""
+    return f" Judge and reviewers on {PERCENT_SCALE}." if block is not None and block.unit == PERCENT_SCALE else ""
 
 
 def _alt_row(label: str, a: AltTest | None) -> list[Cell] | None:
@@ -42,7 +53,7 @@ def agreement_table(rq5: RQ5, meta: Meta) -> Table | Missing:
                     f"Judge vs mean blind ({pool_label(pool)})",
                     f"n={integer(b.n)}",
                     f"r={f(b.pearson, 2)}, ρ={f(b.spearman, 2)}",
-                    f"MAE raw {f(b.mae_raw)}, gp {f(b.mae_grade_points, 2)}",
+                    f"MAE {_scale_word(b)} {f(b.mae_raw)}, gp {f(b.mae_grade_points, 2)}",
                     f"κ={f(b.kappa, 2)}",
                 ]
             )
@@ -79,7 +90,8 @@ def agreement_table(rq5: RQ5, meta: Meta) -> Table | Missing:
         ["Comparison", "Sample", "Stat 1", "Stat 2", "Stat 3"],
         rows,
         caption="Judge vs the mean of three blind reviewers; human inter-rater reliability (ICC); "
-        "alt-test winning rate ω (pass: ω ≥ 0.5) with blind-pool and creator references.",
+        "alt-test winning rate ω (pass: ω ≥ 0.5) with blind-pool and creator references."
+        + _scale_note(by_pool.get("human") or by_pool.get("llm")),
         inputs=inputs,
         method="; ".join(m for m in (method, provenance(irr)[1]) if m),
     )
@@ -108,14 +120,15 @@ def judge_pool_table(jvp: Mapping[str, Mapping[str, JudgeVsPool]], meta: Meta) -
                 ]
             )
     first = next(iter(next(iter(jvp.values())).values()), None)
+    word = _scale_word(first) if first is not None else "raw"
     method = provenance(first)[1]
     inputs = f"blind human reviews; per-pick scores of {len(jvp)} judges ({', '.join(jvp)})"
     return Table(
         "rq5_judges",
         "Every judge against the blind human pools (RQ5)",
-        ["Judge", "Pool", "n", "r", "ρ", "τ", "MAE raw", "MAE gp", "κ", "Offset raw", "MAE bias-corr."],
+        ["Judge", "Pool", "n", "r", "ρ", "τ", f"MAE {word}", "MAE gp", "κ", f"Offset {word}", "MAE bias-corr."],
         rows,
-        caption="Offset = mean(judge − mean blind); κ on pass/fail.",
+        caption="Offset = mean(judge − mean blind); κ on pass/fail." + _scale_note(first),
         inputs=inputs,
         method=method,
     )

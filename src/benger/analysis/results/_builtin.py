@@ -14,6 +14,7 @@ from benger.analysis._appendix_a_summaries import summary_tables
 from benger.analysis._creator import creator_calibration
 from benger.analysis._data import POOLS
 from benger.analysis._departures import departures
+from benger.analysis._percent import PERCENT_SCALE, as_percent
 from benger.analysis._release_tables import judge_swap_block, operational_block
 from benger.analysis._rq12 import group_aggregates, leaderboard, task_system
 from benger.analysis._rq34 import cocreation, metric_validity
@@ -105,12 +106,29 @@ def _rq4(ctx: Context) -> Any:
 
 @statistic("rq5.judge_vs_pool", m5.JudgeVsPool, keys=("judge", "pool"), paper_ref="Table 13", unit=RAW, order=500)
 def _judge_vs_pool(ctx: Context) -> Any:
-    """Every judge against every blind pool with reviews."""
-    data = ctx.data
-    return {
+    """Every judge against every blind pool with reviews; under a user's own rubric on percent of each solution's
+    rubric total, grade points and pass from the 0-18 table of it for judge and reviewers alike (``_percent``)."""
+    data = _rq5_scale(ctx)
+    out = {
         judge: {pool: res for pool in POOLS if (res := _rq5.judge_vs_pool(data, judge, pool)) is not None}
         for judge in data.judges()
     }
+    if ctx.data.rubric_totals:
+        for pools in out.values():
+            for block in pools.values():
+                block["unit"] = PERCENT_SCALE
+                block["method"] = f"on {PERCENT_SCALE}: " + block["method"]
+    return out
+
+
+def _rq5_scale(ctx: Context) -> Any:
+    """The data RQ5's judge-vs-pool compares on: ``ctx.data``, or under an own rubric its percent view."""
+    if not ctx.data.rubric_totals:
+        return ctx.data
+    memo = ctx.memo
+    if "rq5.percent" not in memo:
+        memo["rq5.percent"] = as_percent(ctx.data, ctx.data.rubric_totals)
+    return memo["rq5.percent"]
 
 
 @statistic("rq5.irr", m5.Irr, paper_ref="Table 13", order=510)
@@ -118,7 +136,9 @@ def _irr(ctx: Context) -> Any:
     """Human inter-rater reliability, and the primary judge's MAE over half the human spread."""
     irr = _rq5.human_irr(ctx.data)
     primary_human = ctx.get("rq5.judge_vs_pool").get(ctx.data.primary_judge, {}).get("human")
-    spread = irr["pooled"]["spread_raw"] if irr.get("pooled") else None
+    # the judge's MAE and the human spread on one scale (percent of the rubric total under an own rubric)
+    scaled = irr if not ctx.data.rubric_totals else _rq5.human_irr(_rq5_scale(ctx))
+    spread = scaled["pooled"]["spread_raw"] if scaled.get("pooled") else None
     irr["judge_mae_over_half_spread_ratio"] = (
         primary_human["mae_raw"] / (spread / 2)
         if primary_human and primary_human["mae_raw"] is not None and spread
