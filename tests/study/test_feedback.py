@@ -192,3 +192,19 @@ def test_the_cli_switch(store: Store, tmp_path: Path) -> None:
     assert off.exit_code == 0 and "off" in off.output
     with store.session() as session:
         assert session.get(StudySetting, setting_key(study)) is None
+
+
+@pytest.mark.parametrize("flags", [["--on", "--off"], ["--off", "--on"], ["--on", "--on", "--off"], []])
+def test_the_cli_switch_refuses_both_flags_or_none(store: Store, tmp_path: Path, flags: list[str]) -> None:
+    from typer.testing import CliRunner
+
+    from benger.cli import app
+
+    study = open_new_study(store, "CLI-Schalter", seed=3)
+    close_study(store, study)
+    result = CliRunner().invoke(
+        app, ["study", "feedback", "--study", str(study), *flags, "--db", str(tmp_path / "benger.db")]
+    )
+    assert result.exit_code == 2 and "give exactly one of --on and --off" in result.output
+    with store.session() as session:
+        assert session.get(StudySetting, setting_key(study)) is None  # feedback stays off
