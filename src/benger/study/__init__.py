@@ -23,13 +23,14 @@ from benger.study._assign import (
     improving_moves,
 )
 from benger.study._drafts import DraftState, save_draft
+from benger.study._draw import run_assignment, run_picks
 from benger.study._errors import AlreadySubmitted, DraftConflict, RateLimited, StudyError, WrongState
 from benger.study._export import export_study
 from benger.study._feedback import Feedback, own_feedback, set_feedback
 from benger.study._lifecycle import close_study, finish_study, open_study
 from benger.study._picks import Expertise, HumanCandidate, LlmCandidate, expertise_scores, pick_humans, pick_llm
 from benger.study._progress import coverage
-from benger.study._review import open_correction, run_assignment, run_picks, save_review, score
+from benger.study._review import open_correction, save_review, score
 from benger.study._service import (
     create_study,
     enrol,
