@@ -39,7 +39,11 @@ WITH_DB = [
     for path, command in COMMANDS
     if any(p.name == "db" for p in command.params) and path not in (("generate",), ("judge",))
 ]
-_EXTRA = {("inspect-solution",): ["--generation", "g1"], ("validate-judge",): ["--judge", "gpt-5.4-mini"]}
+_EXTRA = {
+    ("inspect-solution",): ["--generation", "g1"],
+    ("validate-judge",): ["--judge", "gpt-5.4-mini"],
+    ("study", "feedback"): ["--on"],  # exactly one of --on / --off
+}
 _REQUIRED_VALUES = {"role": "reviewer", "corpus": "demo", "source": "demo", "out": "out-unused"}
 
 
