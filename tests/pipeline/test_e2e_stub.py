@@ -22,7 +22,9 @@ FAULTS = {
     "FALL-03": ["timeout"],  # client timeout (the 5 s deadline; the stub holds 10 s) -> retried -> ok
     "FALL-04": ["malformed"] * 4,  # malformed on every re-ask (1 + 3) -> excluded with reason
     "FALL-05": ["badjson"],  # a body that is not JSON -> transient -> ok
-    "FALL-06": ["delay:0"] + ["malformed"] * 4,  # generation fine, the judge reply malformed 4 times -> unscored
+    # the judge's reply malformed 4 times -> unscored; the Musterlösung is only in the judge's prompt, so no retry of
+    # the generation can take these (a "delay:0" for the generation first: a transient retry of it shifted them)
+    "Musterlösung zu FALL-06": ["malformed"] * 4,
     "FALL-07": ["500"] * 4,  # provider error after the budget -> failed, retried by the next run -> ok
     "PRINZIP-01": ["malformed"],  # re-asked once -> ok
 }

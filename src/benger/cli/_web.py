@@ -301,11 +301,10 @@ def finish_cmd(study: StudyOption, db: DbOption = None) -> None:
 @study_app.command("feedback")
 def feedback_cmd(study: StudyOption, on: FeedbackOn = False, off: FeedbackOff = False, db: DbOption = None) -> None:
     """Let participants read a judge's feedback on their own submissions (only once submissions have closed)."""
-    from benger.errors import InputError
     from benger.study import set_feedback
 
     if on == off:  # both, or neither: a flag pair --on/--off would silently take the last one given
-        raise InputError("give exactly one of --on and --off", field="--on/--off")
+        raise typer.BadParameter("give exactly one of --on and --off", param_hint="--on/--off")
     store = _store(db)
     set_feedback(store, sid := study_id(store, study), on)
     typer.echo(f"{_named(store, sid)}: feedback for participants {'on' if on else 'off'}")

@@ -22,6 +22,8 @@ depends_on: str | Sequence[str] | None = None
 
 
 def _alter(nullable: bool) -> None:
+    # idempotent: SQLite may keep the copy table of a refused downgrade's batch (a later migration refused it)
+    op.execute("DROP TABLE IF EXISTS _alembic_tmp_human_reviews")
     with op.batch_alter_table("human_reviews") as batch:
         batch.alter_column("grade_points", existing_type=sa.Integer(), nullable=nullable)
         batch.alter_column("passed", existing_type=sa.Boolean(), nullable=nullable)
