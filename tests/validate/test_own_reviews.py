@@ -80,6 +80,9 @@ def test_validate_judge_on_own_reviews(tmp_path: Path) -> None:
                                  str(out), "--quiet"])  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "Judge validation on the reviewed solutions of meine" in result.output
+    # the table's columns name the scale: percent of the rubric total, not raw points
+    assert "| MAE % | MAE gp | kappa | offset human (% points) | offset LLM (% points) |" in result.output
+    assert "MAE raw" not in result.output
     block = json.loads((out / "validate-judge.json").read_text())["candidate"]["agreement"]["llm"]
     # judge percent 60, 70, 20 vs blind means 50, 70, 30: deviations (10, 20, -30) and (0, 20, -20)
     assert block["n"] == 3

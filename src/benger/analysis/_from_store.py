@@ -136,6 +136,8 @@ def _rubric_totals(
             continue
         rubric = rubric_for_task(task, rubrics)
         ids = judged.get(sid, set())
+        if ids and rubric.id not in ids and not all(builtin(i) for i in ids) and task.rubric is None:
+            rubric = _registered(ids) or rubric  # an own rubric registered under the id its judgements name
         if ids and rubric.id not in ids and not all(builtin(i) for i in ids):
             raise InputError(
                 f"reviewed solution {sid!r} of corpus {corpus!r} was judged under rubric "
@@ -146,6 +148,24 @@ def _rubric_totals(
         own = own or not builtin(rubric.id) or any(not builtin(i) for i in ids)
         totals[sid] = rubric.max_total
     return totals if own else {}
+
+
+def _registered(rubric_ids: set[str]) -> Any:
+    """The one registered rubric (``benger.judge.RUBRICS``, e.g. from an installed package) whose content id is
+    the only id in ``rubric_ids``; None otherwise (a rubric from a file: the store keeps its id, not its content)."""
+    from benger.errors import BengerError
+    from benger.pipeline._units import resolve_rubric
+
+    if len(rubric_ids) != 1:
+        return None
+    (rubric_id,) = rubric_ids
+    if "@" not in rubric_id:
+        return None
+    try:
+        rubric = resolve_rubric(rubric_id)
+    except BengerError:
+        return None
+    return rubric if rubric.id == rubric_id else None
 
 
 def study_from_store(

@@ -5,6 +5,8 @@ has raw totals on that rubric's scale, and its reviews' grade points come from t
 ``benger validate-judge --corpus`` and ``benger analyze``'s RQ5 both compare on this rule: every raw score as
 percent of its solution's rubric total, and grade points and pass recomputed from that percent by the paper's
 0-18 table, for the judge and the reviewers alike (never one table for the judge and another for the reviewers).
+A review that has no grade points (its rubric has no grade table) gets none here either, and one without a pass
+(no pass rule) no pass: the statistics on them are left out, never computed on invented grades.
 """
 
 from __future__ import annotations
@@ -29,12 +31,15 @@ def percent(raw: float, total: float) -> float:
 def as_percent(data: D, totals: dict[str, float]) -> D:
     """``data`` with every review's raw score and every judge's per-solution score as percent of the solution's
     rubric total (``totals``: solution id -> total), the reviews' grade points and pass recomputed from that
-    percent by the paper's 0-18 table. Judge scores of solutions without a total are dropped; ``repeats`` (the
-    primary judge's per-generation repeats, not per reviewed solution) are cleared."""
+    percent by the paper's 0-18 table, except that a review without grade points (a rubric without a grade table)
+    keeps none and one without a pass (no pass rule) keeps none. Judge scores of solutions without a total are
+    dropped; ``repeats`` (the primary judge's per-generation repeats, not per reviewed solution) are cleared."""
     rows = []
     for r in data.reviews:
         pct = percent(r.raw, totals[r.solution_id])
-        rows.append(dataclasses.replace(r, raw=pct, grade_points=grade_points(pct), passed=passed(pct)))
+        gp = None if r.grade_points is None else grade_points(pct)
+        ok = None if r.passed is None else passed(pct)
+        rows.append(dataclasses.replace(r, raw=pct, grade_points=gp, passed=ok))
     judges = {
         judge: {sid: percent(v, totals[sid]) for sid, v in scores.items() if sid in totals}
         for judge, scores in data.judge_scores.items()

@@ -199,6 +199,20 @@ HEADER = [
 ]
 
 
+#: The columns :data:`HEADER` renames on :data:`benger.analysis._percent.PERCENT_SCALE` (a user's own rubric).
+_ON_PERCENT = {"MAE raw": "MAE %", "offset human": "offset human (% points)", "offset LLM": "offset LLM (% points)"}
+
+
+def headers(result: Mapping[str, Any]) -> list[str]:
+    """:data:`HEADER` naming the scale of ``result``: raw 0-100 points, or percent of each solution's rubric
+    total when the provenance says so (``validate-judge --corpus``, the viewer under an own rubric)."""
+    from benger.analysis._percent import PERCENT_SCALE
+
+    if result.get("provenance", {}).get("scale") != PERCENT_SCALE:
+        return list(HEADER)
+    return [_ON_PERCENT.get(h, h) for h in HEADER]
+
+
 def table_rows(result: Mapping[str, Any]) -> list[list[str]]:
     """The side-by-side table: the candidate first, then the paper's judges (columns: :data:`HEADER`)."""
     rows = [_row(CANDIDATE, result["candidate"], n_human=result["coverage"]["by_pool"].get("human", 0))]
@@ -232,7 +246,7 @@ def to_markdown(result: Mapping[str, Any]) -> str:
         "",
         f"Method: {result['method']}.",
         "",
-        "| " + " | ".join(HEADER) + " |",
+        "| " + " | ".join(headers(result)) + " |",
         "|" + "---|" * len(HEADER),
     ]
     lines += ["| " + " | ".join(r) + " |" for r in table_rows(result)]

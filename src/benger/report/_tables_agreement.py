@@ -25,8 +25,9 @@ def _scale_word(block: JudgeVsPool) -> str:
     return "%" if block.unit == PERCENT_SCALE else "raw"
 
 
-def _scale_note(block: JudgeVsPool | None) -> str:
-    """The caption's sentence on the scale of an own-rubric comparison ('' on the paper's raw 0-100)."""
+def scale_note(block: Any) -> str:
+    """The caption's sentence on the scale of an own-rubric block (any RQ5 block with a ``unit``; '' on the
+    paper's raw 0-100)."""
     return f" Judge and reviewers on {PERCENT_SCALE}." if block is not None and block.unit == PERCENT_SCALE else ""
 
 
@@ -91,7 +92,7 @@ def agreement_table(rq5: RQ5, meta: Meta) -> Table | Missing:
         rows,
         caption="Judge vs the mean of three blind reviewers; human inter-rater reliability (ICC); "
         "alt-test winning rate ω (pass: ω ≥ 0.5) with blind-pool and creator references."
-        + _scale_note(by_pool.get("human") or by_pool.get("llm")),
+        + scale_note(by_pool.get("human") or by_pool.get("llm")),
         inputs=inputs,
         method="; ".join(m for m in (method, provenance(irr)[1]) if m),
     )
@@ -128,7 +129,7 @@ def judge_pool_table(jvp: Mapping[str, Mapping[str, JudgeVsPool]], meta: Meta) -
         "Every judge against the blind human pools (RQ5)",
         ["Judge", "Pool", "n", "r", "ρ", "τ", f"MAE {word}", "MAE gp", "κ", f"Offset {word}", "MAE bias-corr."],
         rows,
-        caption="Offset = mean(judge − mean blind); κ on pass/fail." + _scale_note(first),
+        caption="Offset = mean(judge − mean blind); κ on pass/fail." + scale_note(first),
         inputs=inputs,
         method=method,
     )
@@ -162,21 +163,22 @@ def irr_table(irr: Irr) -> Table | Missing:
             f"ICC(2,k) gp {f(gp.icc_2_k, 2)}."
         )
     inputs, method = provenance(irr)
+    word = "%" if scale_note(irr) else "raw"
     return Table(
         "rq5_irr",
         f"Human inter-rater reliability, k={irr_k(irr)} blind reviewers (RQ5)",
         [
             "Picks",
             "n",
-            "ICC(2,1) raw",
-            "ICC(2,k) raw",
+            f"ICC(2,1) {word}",
+            f"ICC(2,k) {word}",
             "ICC(2,1) gp",
             "ICC(2,k) gp",
-            "Spread raw",
-            "Krippendorff α raw",
+            f"Spread {word}",
+            f"Krippendorff α {word}",
         ],
         rows,
-        caption="Spread: mean within-pick max − min of the blind grades.",
+        caption="Spread: mean within-pick max − min of the blind grades." + scale_note(irr),
         inputs=inputs,
         method=method,
         notes=notes,

@@ -11,6 +11,7 @@ from benger.analysis.results._models_rq5 import Calibration, CreatorCalibration,
 from benger.analysis.results._rows import DimensionAgreement
 from benger.report._fmt import ci, f, integer, judge_label, pool_label, provenance, pval, signed
 from benger.report._model import Cell, Missing, Table
+from benger.report._tables_agreement import scale_note
 
 
 def calibration_table(cal: Calibration, meta: Meta) -> Table | Missing:
@@ -37,13 +38,14 @@ def calibration_table(cal: Calibration, meta: Meta) -> Table | Missing:
             ]
         )
     inputs, method = provenance(cal)
+    unit = " % points" if scale_note(cal) else ""
     return Table(
         "rq5_calibration",
         "Judge calibration per judge and pool (Tables 15/16 layout)",
-        ["Configuration", "n", "Δdir (sd)", "t (p)", "Δsub (sd)", "SW p", "t_sub (p)"],
+        ["Configuration", "n", f"Δdir{unit} (sd)", "t (p)", f"Δsub{unit} (sd)", "SW p", "t_sub (p)"],
         rows,
         caption="Δdir: mean(judge − mean blind); Δsub: mean(pool with the judge substituted − full pool), "
-        "attenuated by 1/k; SW: Shapiro-Wilk on the paired differences.",
+        "attenuated by 1/k; SW: Shapiro-Wilk on the paired differences." + scale_note(cal),
         inputs=inputs,
         method=method,
         group_rows=groups,

@@ -113,16 +113,14 @@ def _judge_vs_pool(ctx: Context) -> Any:
         judge: {pool: res for pool in POOLS if (res := _rq5.judge_vs_pool(data, judge, pool)) is not None}
         for judge in data.judges()
     }
-    if ctx.data.rubric_totals:
-        for pools in out.values():
-            for block in pools.values():
-                block["unit"] = PERCENT_SCALE
-                block["method"] = f"on {PERCENT_SCALE}: " + block["method"]
+    for pools in out.values():
+        _on_scale(ctx, *pools.values())
     return out
 
 
 def _rq5_scale(ctx: Context) -> Any:
-    """The data RQ5's judge-vs-pool compares on: ``ctx.data``, or under an own rubric its percent view."""
+    """The data RQ5 compares judges and reviewers on: ``ctx.data``, or under an own rubric its percent view (one
+    rule for judge-vs-pool, IRR, the alt-tests, calibration and creator-vs-blind; ``benger.analysis._percent``)."""
     if not ctx.data.rubric_totals:
         return ctx.data
     memo = ctx.memo
@@ -131,38 +129,55 @@ def _rq5_scale(ctx: Context) -> Any:
     return memo["rq5.percent"]
 
 
+def _on_scale(ctx: Context, *blocks: dict[str, Any]) -> None:
+    """Under an own rubric, mark each block (a dict with ``method``) as computed on :data:`PERCENT_SCALE`."""
+    if not ctx.data.rubric_totals:
+        return
+    for block in blocks:
+        block["unit"] = PERCENT_SCALE
+        block["method"] = f"on {PERCENT_SCALE}: " + block["method"]
+
+
 @statistic("rq5.irr", m5.Irr, paper_ref="Table 13", order=510)
 def _irr(ctx: Context) -> Any:
     """Human inter-rater reliability, and the primary judge's MAE over half the human spread."""
-    irr = _rq5.human_irr(ctx.data)
+    irr = _rq5.human_irr(_rq5_scale(ctx))  # the judge's MAE and the human spread on one scale
     primary_human = ctx.get("rq5.judge_vs_pool").get(ctx.data.primary_judge, {}).get("human")
-    # the judge's MAE and the human spread on one scale (percent of the rubric total under an own rubric)
-    scaled = irr if not ctx.data.rubric_totals else _rq5.human_irr(_rq5_scale(ctx))
-    spread = scaled["pooled"]["spread_raw"] if scaled.get("pooled") else None
+    spread = irr["pooled"]["spread_raw"] if irr.get("pooled") else None
     irr["judge_mae_over_half_spread_ratio"] = (
         primary_human["mae_raw"] / (spread / 2)
         if primary_human and primary_human["mae_raw"] is not None and spread
         else None
     )
+    _on_scale(ctx, irr)
     return irr
 
 
 @statistic("rq5.alt_test", m5.AltTest, keys=("judge", "pool"), paper_ref="Tables 17/18", order=520)
 def _alt_test(ctx: Context) -> Any:
     """The blind-pool alt-test of every judge and pool at epsilon 0.15."""
-    return _rq5.alt_tests(ctx.data)
+    out = _rq5.alt_tests(_rq5_scale(ctx))
+    for pools in out.values():
+        _on_scale(ctx, *pools.values())
+    return out
 
 
 @statistic("rq5.single_expert", m5.AltTest, keys=("judge", "pool", "epsilon"), order=530)
 def _single_expert(ctx: Context) -> Any:
     """The single-expert alt-test (reference: the creator grade) at every epsilon."""
-    return _rq5.single_expert_tests(ctx.data)
+    out = _rq5.single_expert_tests(_rq5_scale(ctx))
+    for pools in out.values():
+        for eps in pools.values():
+            _on_scale(ctx, *eps.values())
+    return out
 
 
 @statistic("rq5.calibration", m5.Calibration, paper_ref="Tables 15/16", unit=RAW, order=540)
 def _calibration(ctx: Context) -> Any:
-    """Direct offset and pool-substitution shift per judge and pool."""
-    return _rq5.calibration_table(ctx.data)
+    """Direct offset and pool-substitution shift per judge and pool (percent points under an own rubric)."""
+    block = _rq5.calibration_table(_rq5_scale(ctx))
+    _on_scale(ctx, block)
+    return block
 
 
 @statistic("rq5.per_dimension", m5.PerDimension, paper_ref="Table 17, Figure 4", order=550)
@@ -174,7 +189,9 @@ def _per_dimension(ctx: Context) -> Any:
 @statistic("rq5.creator_vs_blind", m5.CreatorVsBlind, paper_ref="Table 17", unit=RAW, order=560)
 def _creator_vs_blind(ctx: Context) -> Any:
     """Creator grade vs the blind pool, by pick type."""
-    return _rq5.creator_vs_blind(ctx.data)
+    block = _rq5.creator_vs_blind(_rq5_scale(ctx))
+    _on_scale(ctx, block)
+    return block
 
 
 @statistic("rq5.intra_judge", m5.IntraJudge, unit=RAW, order=570)
@@ -229,15 +246,17 @@ def _krippendorff(ctx: Context) -> Any:
     """Krippendorff's alpha of the blind reviews."""
     by_solution: dict[str, list[float | None]] = {}
     by_solution_gp: dict[str, list[float | None]] = {}
-    for r in ctx.data.blind_reviews():
+    for r in _rq5_scale(ctx).blind_reviews():
         by_solution.setdefault(r.solution_id, []).append(r.raw)
         by_solution_gp.setdefault(r.solution_id, []).append(None if r.grade_points is None else float(r.grade_points))
-    return {
+    block = {
         "method": "Krippendorff's alpha (interval metric) over the blind reviews per solution",
         "inputs": {"solutions": len(by_solution), "reviews": sum(len(v) for v in by_solution.values())},
         "raw": krippendorff_alpha_interval(list(by_solution.values())),
         "grade_points": krippendorff_alpha_interval(list(by_solution_gp.values())),
     }
+    _on_scale(ctx, block)
+    return block
 
 
 @statistic("departures", m.Departures, order=10_000)

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from benger.errors import BengerError
+from benger.errors import BengerError, InputError
 from benger.schema import FalloesungTask, HumanReview, Judgement, PrincipleItem
 from benger.web.viewer import _svg
 from benger.web.viewer._marks import marked
@@ -286,9 +286,19 @@ def _validation_block(store: Any, reader: Any, corpus: str) -> dict[str, Any]:
     import dataclasses
 
     from benger.analysis import StudyData
-    from benger.analysis._validate_judge import HEADER, table_rows, validate_judge
+    from benger.analysis._percent import PERCENT_SCALE, as_percent
+    from benger.analysis._validate_judge import headers, table_rows, validate_judge
 
-    data = StudyData.from_store(store, corpus=corpus)
+    # rubrics={}: each reviewed solution's rubric (its task's Bewertungsbogen, a registered rubric its judgements
+    # name, else the built-in one); an own rubric the store holds no content of is refused with the reason
+    try:
+        data = StudyData.from_store(store, corpus=corpus, rubrics={})
+    except InputError as exc:  # an own rubric from a file: the store keeps its id, not its total
+        reason = exc.reason.partition("; name the")[0]
+        raise InputError(
+            f"{reason}. The viewer cannot put these scores on percent of that rubric's total; `benger validate-judge "
+            f"CONFIG --db STORE --corpus {corpus}` validates the judge with the run config's rubric"
+        ) from None
     visible = {r.review_id for r in reader.visible_reviews()}
     hidden_targets = {r.target_id for r in store.human_reviews() if r.review_id not in visible}
     if hidden_targets:
@@ -300,6 +310,10 @@ def _validation_block(store: Any, reader: Any, corpus: str) -> dict[str, Any]:
                 j: {k: v for k, v in s.items() if k not in hidden_targets} for j, s in data.judge_scores.items()
             },
         )
+    scale = {}
+    if data.rubric_totals:  # a user's own rubric: one rule with validate-judge --corpus (benger.analysis._percent)
+        data = as_percent(data, data.rubric_totals)
+        scale = {"scale": PERCENT_SCALE}
     judges = [j for j, s in data.judge_scores.items() if s]
     if not judges:
         return {"corpus": corpus, "error": "no judge scored a reviewed solution", "n_picks": len(data.solutions)}
@@ -309,7 +323,7 @@ def _validation_block(store: Any, reader: Any, corpus: str) -> dict[str, Any]:
         data,
         data.judge_scores[primary],
         label=primary,
-        provenance={"store": store.url, "corpus": corpus, "judge": primary},
+        provenance={"store": store.url, "corpus": corpus, "judge": primary, **scale},
         paper_judges=others,
     )
     blocks = {primary: result["candidate"], **result["paper_judges"]}
@@ -327,7 +341,8 @@ def _validation_block(store: Any, reader: Any, corpus: str) -> dict[str, Any]:
         figures.append((judge, _svg.scatter(judge, points, f"sc-{corpus}-{i}", "Gutachter*innen (Mittel)", judge)))
     return {
         "corpus": corpus,
-        "header": HEADER,
+        "header": headers(result),
+        "scale": scale.get("scale"),
         "rows": table_rows(result),
         "blocks": blocks,
         "coverage": result["coverage"],

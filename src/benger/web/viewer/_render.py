@@ -54,6 +54,7 @@ EN: dict[str, str] = {
     "Mittlere Rohpunkte (0–100) mit 95%-KI; gepunktete Linie: Bestehensgrenze 50.":
         "Mean raw points (0–100) with 95% CI; dotted line: pass mark 50.",
     "Methode": "Method",
+    "Skala": "Scale",
     "Aufgabe": "Task",
     "Sachverhalt": "Facts",
     "Fragestellung": "Question",

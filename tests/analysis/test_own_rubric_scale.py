@@ -1,0 +1,190 @@
+"""Judge-vs-human numbers under a user's own 30-point rubric without a grade table or pass rule (issue 31): every
+RQ5 block of `benger analyze` (agreement, IRR, alt-test, calibration, creator vs blind) and the viewer's judge
+validation compare on percent of the rubric total (benger.analysis._percent), and no grade points or pass are
+made up for reviews that have none. Every number by hand."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from benger.analysis import StudyData
+from benger.analysis._percent import PERCENT_SCALE
+from benger.cli import app
+from benger.cli._app import _register_commands
+from benger.judge import load_rubric
+from benger.pipeline import rubric_for_task
+from benger.schema import Corpus, FalloesungTask, Generation, Judgement
+from benger.store import open_store
+
+runner = CliRunner()
+_register_commands()
+
+RUBRIC = """name: drei
+version: "1"
+title: Drei Kriterien ohne Notentabelle
+kind: falloesung
+graded: false
+total: 30
+step: 1
+instructions: Knapp bewerten.
+dimensions:
+  - {key: a, label: Ergebnis, label_en: Result, max: 10}
+  - {key: b, label: Aufbau, label_en: Structure, max: 10}
+  - {key: c, label: Begründung, label_en: Reasoning, max: 10}
+"""
+# raw points of 30
+JUDGE = {"g1": 18, "g2": 21, "g3": 3}  # percent 60, 70, 10
+BLIND = {"g1": (12, 15, 18), "g2": (24, 18, 21), "g3": (6, 9, 12)}  # percent means 50, 70, 30
+CREATOR = {"g1": 15, "g2": 21, "g3": 12}  # percent 50, 70, 40
+
+
+def _dims(total: int) -> tuple[int, ...]:
+    return tuple(total // 3 + (1 if i < total % 3 else 0) for i in range(3))
+
+
+def _store(tmp_path: Path, *, per_task: bool = False) -> tuple[Path, Path]:
+    """The corpus 'meine' judged and reviewed under the rubric: the run config's corpus rubric (a file the store
+    keeps only the id of), or with ``per_task`` each task's own Bewertungsbogen (in the corpus, so in the store)."""
+    rubric_file = tmp_path / "drei.yaml"
+    rubric_file.write_text(RUBRIC, encoding="utf-8")
+    own = yaml.safe_load(RUBRIC) if per_task else None
+    tasks = [
+        FalloesungTask(
+            task_id=f"t{i}", corpus="meine", area="Zivilrecht", facts=f"SV {i}", reference=f"ML {i}", rubric=own
+        )
+        for i in (1, 2, 3)
+    ]
+    rubric = rubric_for_task(tasks[0]) if per_task else load_rubric(rubric_file)
+    assert rubric.grade_bounds is None and rubric.effective_pass_total is None and rubric.max_total == 30
+    db = tmp_path / "own.db"
+    store = open_store(db)
+    store.add_corpus(Corpus(name="meine", tasks=tasks))
+    for i, (gid, total) in enumerate(JUDGE.items(), start=1):
+        store.save_generation(Generation(generation_id=gid, task_id=f"t{i}", corpus="meine", system="sys",
+                                         config_hash="c", text="Lösung"))  # fmt: skip
+        store.save_judgement(Judgement(
+            judgement_id=f"j-{gid}", target_kind="generation", target_id=gid, judge="mein-judge",
+            judge_config_hash="jh", rubric_id=rubric.id, status="scored",
+            dimensions=dict(zip("abc", _dims(total), strict=True)), total=float(total),
+            grade_points=rubric.grade_points(total), passed=rubric.passed(total)))  # fmt: skip
+    store.close()
+    lines = ["solution_id,reviewer,role,a,b,c"]
+    for gid, totals in BLIND.items():
+        lines += [f"{gid},R{k + 1},blind,{','.join(map(str, _dims(t)))}" for k, t in enumerate(totals)]
+        lines.append(f"{gid},C,creator,{','.join(map(str, _dims(CREATOR[gid])))}")
+    reviews = tmp_path / "reviews.csv"
+    reviews.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = runner.invoke(app, ["import-reviews", str(reviews), "--db", str(db), "--rubric", f"meine={rubric_file}"])
+    assert done.exit_code == 0, done.output
+    return db, rubric_file
+
+
+@pytest.fixture
+def results(tmp_path: Path) -> dict:
+    from benger.analysis._compute import compute_all
+
+    db, rubric_file = _store(tmp_path)
+    store = open_store(db)
+    try:
+        data = StudyData.from_store(store, corpus="meine", rubrics={"meine": load_rubric(rubric_file)})
+    finally:
+        store.close()
+    assert data.rubric_totals == {"g1": 30.0, "g2": 30.0, "g3": 30.0}
+    assert all(r.grade_points is None and r.passed is None for r in data.reviews)
+    return compute_all(data, seed=3, n_boot=20)
+
+
+def test_agreement_on_percent_without_invented_grade_points(results: dict) -> None:
+    block = results["rq5"]["judge_vs_pool"]["mein-judge"]["llm"]
+    assert block["unit"] == PERCENT_SCALE
+    # judge 60, 70, 10 vs blind means 50, 70, 30: differences 10, 0, -20
+    assert block["mae_raw"] == pytest.approx(10.0)
+    assert block["offset_raw"] == pytest.approx(-10 / 3)
+    # the reviews have no grade points and no pass (no grade table, no pass rule): none are made up
+    assert block["mae_grade_points"] is None and block["offset_grade_points"] is None and block["kappa"] is None
+
+
+def test_calibration_offset_in_percent_points_not_raw(results: dict) -> None:
+    block = results["rq5"]["calibration"]
+    assert block["unit"] == PERCENT_SCALE
+    (row,) = [r for r in block["rows"] if r["judge"] == "mein-judge" and r["pool"] == "llm"]
+    assert row["judge_minus_pool_mean"] == pytest.approx(-10 / 3)  # raw points would be -1.0
+    assert row["full_mean"] == pytest.approx(50.0) and row["judge_mean"] == pytest.approx(140 / 3)
+    # Delta_sub: R3 (the alphabetically last grader) replaced by the judge: (judge - R3) / 3 = 0, 0, -10
+    assert row["diff_mean"] == pytest.approx(-10 / 3)
+
+
+def test_irr_creator_and_alt_test_on_the_same_scale(results: dict) -> None:
+    irr = results["rq5"]["irr"]
+    assert irr["unit"] == PERCENT_SCALE
+    pooled = irr["pooled"]
+    assert pooled["spread_raw"] == pytest.approx(20.0)  # ranges 20, 20, 20 percent points (6 raw points)
+    assert pooled["icc_2_1_gp"] is None and pooled["spread_gp"] is None  # no grade table: no grade-point ICC
+    creator = results["rq5"]["creator_vs_blind"]
+    assert creator["unit"] == PERCENT_SCALE
+    assert creator["offset_raw"] == pytest.approx(10 / 3) and creator["mae_raw"] == pytest.approx(10 / 3)
+    alt = results["rq5"]["alt_test"]["mein-judge"]["llm"]
+    assert alt["unit"] == PERCENT_SCALE and alt["method"].startswith(f"on {PERCENT_SCALE}")
+    assert alt["pearson_judge_vs_mean_blind"] == pytest.approx(results["rq5"]["judge_vs_pool"]["mein-judge"]["llm"]
+                                                               ["pearson"])  # fmt: skip
+    kripp = results["extras"]["krippendorff_alpha"]
+    assert kripp["unit"] == PERCENT_SCALE
+
+
+def test_viewer_validation_on_percent_of_the_rubric_total(tmp_path: Path) -> None:
+    """The viewer's judge-validation block: the table names the scale and its offset is in percent points."""
+    db, _ = _store(tmp_path, per_task=True)
+    page = _validation_page(db)
+    text = html.unescape(page)
+    assert PERCENT_SCALE in text
+    heads = re.findall(r'<th scope="col">(.*?)</th>', text)
+    assert "MAE %" in heads and "MAE raw" not in heads
+    (row,) = re.findall(r'<tr><th scope="row">mein-judge</th>(.*?)</tr>', text, re.S)
+    cells = re.findall(r"<td>(.*?)</td>", row)
+    by_head = dict(zip(heads[1:], cells, strict=False))
+    assert by_head["offset LLM (% points)"] == "-3.3"  # raw points would be -1.0
+    assert by_head["MAE gp"] == "–" and by_head["kappa"] == "–"  # no grade table, no pass rule
+
+
+def _validation_page(db: Path) -> str:
+    from benger.web.access import Principal
+    from benger.web.viewer import create_viewer_app
+
+    store = open_store(db)
+    try:
+        with TestClient(create_viewer_app(store, Principal.local())) as client:
+            page = client.get("/view/validation")
+    finally:
+        store.close()
+    assert page.status_code == 200
+    return page.text
+
+
+def test_viewer_refuses_an_own_rubric_it_cannot_scale(tmp_path: Path) -> None:
+    """A corpus rubric from the run config's file: the store keeps its id only, so the viewer cannot put the
+    scores on percent of its total; it says so instead of showing raw points with the paper's grade table."""
+    db, _ = _store(tmp_path)
+    text = " ".join(html.unescape(_validation_page(db)).split())
+    assert "nicht verfügbar" in text and "judged under rubric drei@1+" in text
+    assert "benger validate-judge CONFIG --db STORE --corpus meine" in text
+    assert '<th scope="col">MAE raw</th>' not in text
+
+
+def test_analyze_report_tables_name_the_percent_scale(tmp_path: Path) -> None:
+    db, rubric_file = _store(tmp_path)
+    out = tmp_path / "out"
+    done = runner.invoke(app, ["analyze", "--db", str(db), "--corpus", "meine", "--rubric", f"meine={rubric_file}",
+                               "--out", str(out), "--n-boot", "100"])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    calibration = (out / "tables" / "rq5_calibration.md").read_text(encoding="utf-8")
+    assert "| Δdir % points (sd) |" in calibration and PERCENT_SCALE in calibration
+    assert "−3.33" in calibration or "-3.33" in calibration  # percent points; raw would be -1.00
+    irr = (out / "tables" / "rq5_irr.md").read_text(encoding="utf-8")
+    assert "| Spread % |" in irr and "Spread raw" not in irr and "| 20.0 |" in irr
