@@ -14,6 +14,8 @@ import pytest
 from benger.store import open_store
 from benger.study import _accounts
 
+pytest_plugins = ("browser_helpers",)  # the browser tests' Chromium, server, login and axe-core
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 RELEASE_DIR = Path(os.environ.get("BENGER_RELEASE_DIR", REPO_ROOT.parent / "shared" / "benger-release"))
 REFERENCE_DIR = RELEASE_DIR.parent / "reference"

@@ -19,7 +19,6 @@ from benger.cli import _report
 from benger.errors import InputError
 
 BENGER = Path(sys.executable).with_name("benger")
-CHROMIUM = Path("/usr/bin/chromium")
 TABLES = (
     "leaderboard",
     "rq2_groups",
@@ -132,38 +131,23 @@ def test_cli_errors_are_clear(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.browser
 @pytest.mark.release
-def test_report_opens_in_headless_chromium(report_dir: Path) -> None:
-    if not CHROMIUM.exists():
-        message = f"Debian chromium not found at {CHROMIUM} (apt-get install chromium)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message + "; under CI=true its absence is a failure")
-        pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
+def test_report_opens_in_headless_chromium(browser: object, report_dir: Path) -> None:
     problems: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--headless", "--disable-background-networking", "--disable-gpu"],
-        )
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-            page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-            page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
-            page.on("request", lambda r: None if r.url.startswith(("file:", "data:")) else problems.append(r.url))
-            page.goto((report_dir / "report.html").as_uri())
-            page.wait_for_load_state("load")
-            for heading in ("BenGER results report", "RQ1: Leaderboard", "RQ5: Judge validity"):
-                assert page.get_by_role("heading", name=heading).first.is_visible(), heading
-            assert page.locator("table").count() >= len(TABLES)
-            # every figure decoded (an undecodable data URI has naturalWidth 0)
-            widths = page.eval_on_selector_all("figure img", "els => els.map(e => e.naturalWidth)")
-            assert len(widths) == len(FIGURES) and min(widths) > 100
-            shot = report_dir / "report.png"
-            page.screenshot(path=str(shot), full_page=True)
-        finally:
-            browser.close()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
+    page.on("request", lambda r: None if r.url.startswith(("file:", "data:")) else problems.append(r.url))
+    page.goto((report_dir / "report.html").as_uri())
+    page.wait_for_load_state("load")
+    for heading in ("BenGER results report", "RQ1: Leaderboard", "RQ5: Judge validity"):
+        assert page.get_by_role("heading", name=heading).first.is_visible(), heading
+    assert page.locator("table").count() >= len(TABLES)
+    # every figure decoded (an undecodable data URI has naturalWidth 0)
+    widths = page.eval_on_selector_all("figure img", "els => els.map(e => e.naturalWidth)")
+    assert len(widths) == len(FIGURES) and min(widths) > 100
+    shot = report_dir / "report.png"
+    page.screenshot(path=str(shot), full_page=True)
     assert problems == []
     assert shot.stat().st_size > 50_000
     if os.environ.get("BENGER_REPORT_SHOT"):  # keep a copy to look at

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from study_helpers import PASSWORD, new_store, user
+from study_helpers import new_store, user
 from web_helpers import login
 
 from benger.store import Store
 from benger.study._accounts import ACCOUNTS_PER_PAGE
 from benger.web import create_app
+from browser_helpers import axe_violations, logged_in_page, serve
 
 
 @pytest.fixture(scope="module")
@@ -88,50 +88,16 @@ def test_a_search_by_pseudonym_finds_the_account(crowd: Store) -> None:
 
 
 @pytest.mark.slow
-def test_the_paged_and_searched_table_has_no_serious_accessibility_violation(crowd: Store, tmp_path: Path) -> None:
-    import socket
-    import threading
-
-    import uvicorn
-    from playwright import sync_api
-    from test_browser import CHROMIUM, _axe_source, _violations
-
-    source = _axe_source()
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(crowd), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(
-                executable_path=str(CHROMIUM),
-                args=["--no-sandbox", "--headless", "--disable-background-networking", "--disable-gpu"],
-            )
-            page = browser.new_page()
-            page.set_default_timeout(15_000)
-            url = f"http://127.0.0.1:{port}"
-            for _ in range(100):
-                try:
-                    page.goto(url + "/login")
-                    break
-                except sync_api.Error:
-                    threading.Event().wait(0.1)
-            page.fill('input[name="username"]', "admin")
-            page.fill('input[name="password"]', PASSWORD)
-            page.click('button[type="submit"]')
-            page.wait_for_load_state()
-            problems = {}
-            for path in ("/admin?page=2", "/admin?q=teilnehmer&page=3", "/admin?q=niemand"):
-                page.goto(url + path)
-                found = _violations(page, source)
-                if found:
-                    problems[path] = found
-                if "page=3" in path:  # page 3 of 3: only "Vorherige Seite"
-                    assert page.locator("#account-pages a").count() == 1
-            browser.close()
-        assert problems == {}
-    finally:
-        server.should_exit = True
-        thread.join(10)
+@pytest.mark.browser
+def test_the_paged_and_searched_table_has_no_serious_accessibility_violation(browser: object, crowd: Store) -> None:
+    with serve(create_app(crowd)) as url:
+        page = logged_in_page(browser, url, "admin")  # type: ignore[arg-type]
+        problems = {}
+        for path in ("/admin?page=2", "/admin?q=teilnehmer&page=3", "/admin?q=niemand"):
+            page.goto(url + path)
+            found = axe_violations(page)
+            if found:
+                problems[path] = found
+            if "page=3" in path:  # page 3 of 3: only "Vorherige Seite"
+                assert page.locator("#account-pages a").count() == 1
+    assert problems == {}

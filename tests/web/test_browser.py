@@ -1,41 +1,25 @@
 """Browser tests in Debian Chromium (Playwright drives /usr/bin/chromium; nothing is downloaded).
 
-Accessibility: axe-core (the npm package, never a browser download) is injected into every page type and
-must find no serious or critical WCAG 2.1 A/AA violation. It is looked up at $AXE_CORE_JS, then
-~/.cache/benger/npm/node_modules/axe-core/axe.min.js (``npm install --prefix ~/.cache/benger/npm axe-core@4``);
-without it those tests skip locally and fail under CI=true.
+Accessibility: axe-core is injected into every page type and must find no serious or critical WCAG 2.1 A/AA
+violation (tests/browser_helpers.py says where it is looked up, and what happens without it).
 """
 
 from __future__ import annotations
 
-import os
 import re
-import socket
-import threading
-import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-import uvicorn
 from sqlalchemy import select
-from study_helpers import PASSWORD, new_store
+from study_helpers import new_store
 from web_helpers import World, opened, populate, set_authors, submit_all
 
 from benger.study import enrol
 from benger.study._models import Attempt, Pick, ReviewAssignment, Submission
 from benger.web import create_app
+from browser_helpers import axe_violations, logged_in_page, serve
 
-CHROMIUM = Path("/usr/bin/chromium")
-AXE = Path(os.environ.get("AXE_CORE_JS", Path.home() / ".cache/benger/npm/node_modules/axe-core/axe.min.js"))
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-if not CHROMIUM.exists():
-    if os.environ.get("CI") == "true":
-        pytest.fail("browser tests need Debian chromium at /usr/bin/chromium (apt-get install chromium)", pytrace=False)
-    pytest.skip(
-        "browser tests need Debian chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True
-    )
-sync_api = pytest.importorskip("playwright.sync_api")
 
 
 class Site:
@@ -56,46 +40,13 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     warn = opened(store, "Warnungen", seed=4, time_limit_s=5 * 60 + 3)  # 15- and 5-minute warnings in seconds
     enrol(store, warn, world.ids["participant"])
     other = opened(store, "Neu", seed=5)  # "participant" is not enrolled: the start page with consent
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(store, sweep_every_s=1.0), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    yield Site(world, f"http://127.0.0.1:{port}", short, fresh, warn, other)
-    server.should_exit = True
-    thread.join(10)
+    with serve(create_app(store, sweep_every_s=1.0)) as url:
+        yield Site(world, url, short, fresh, warn, other)
     store.close()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--headless", "--disable-background-networking", "--disable-gpu"],
-        )
-        yield b
-        b.close()
-
-
-def _login(browser: object, site: Site, username: str) -> object:
-    page = browser.new_context().new_page()  # type: ignore[attr-defined]
-    page.set_default_timeout(15_000)
-    page.goto(site.url + "/login")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_load_state()
-    return page
-
-
 def test_participant_completes_a_timed_task(browser: object, site: Site) -> None:
-    page = _login(browser, site, "participant")
+    page = logged_in_page(browser, site.url, "participant")
     page.goto(f"{site.url}/studies/{site.world.live}")
     page.locator("form[action$='/tasks/0/start'] button").click()
     page.wait_for_selector("#countdown")
@@ -116,7 +67,7 @@ def test_participant_completes_a_timed_task(browser: object, site: Site) -> None
 
 
 def test_timer_expires_and_draft_is_submitted(browser: object, site: Site) -> None:
-    page = _login(browser, site, "participant")
+    page = logged_in_page(browser, site.url, "participant")
     page.goto(f"{site.url}/studies/{site.short}")
     page.locator("form[action$='/tasks/1/start'] button").click()
     page.wait_for_selector("#countdown")
@@ -129,7 +80,7 @@ def test_timer_expires_and_draft_is_submitted(browser: object, site: Site) -> No
 
 
 def test_blind_grader_grades_a_pick(browser: object, site: Site) -> None:
-    page = _login(browser, site, "g2")
+    page = logged_in_page(browser, site.url, "g2")
     page.goto(site.url + "/reviews")
     page.locator("table a").first.click()
     page.wait_for_selector("#grade-form")
@@ -155,7 +106,7 @@ def test_blind_grader_grades_a_pick(browser: object, site: Site) -> None:
 
 
 def test_admin_runs_picks_and_assignment(browser: object, site: Site) -> None:
-    page = _login(browser, site, "admin")
+    page = logged_in_page(browser, site.url, "admin")
     page.goto(f"{site.url}/admin/studies/{site.fresh}")
     assert page.locator("#run-picks").is_disabled()  # submissions still open
     page.click("#state-close")
@@ -174,7 +125,7 @@ def test_admin_runs_picks_and_assignment(browser: object, site: Site) -> None:
 
 
 def test_start_page_needs_consent_then_skip_needs_a_reason(browser: object, site: Site) -> None:
-    page = _login(browser, site, "participant")
+    page = logged_in_page(browser, site.url, "participant")
     page.goto(f"{site.url}/studies/{site.other}")
     assert page.inner_text("#n-tasks") == "6" and page.inner_text("#time-limit") == "1:00:00"
     page.click("#enrol-button")  # the consent box is required: the browser keeps the page
@@ -194,7 +145,7 @@ def test_start_page_needs_consent_then_skip_needs_a_reason(browser: object, site
 
 
 def test_countdown_is_hh_mm_ss_sticky_and_warns(browser: object, site: Site) -> None:
-    page = _login(browser, site, "participant")
+    page = logged_in_page(browser, site.url, "participant")
     page.set_viewport_size({"width": 1000, "height": 500})
     page.goto(f"{site.url}/studies/{site.warn}")
     page.locator("form[action$='/tasks/0/start'] button").click()
@@ -211,7 +162,7 @@ def test_countdown_is_hh_mm_ss_sticky_and_warns(browser: object, site: Site) -> 
 
 
 def test_back_button_after_logout_does_not_show_the_reference(browser: object, site: Site) -> None:
-    page = _login(browser, site, "c1")
+    page = logged_in_page(browser, site.url, "c1")
     with site.world.store.session() as session:
         aid = session.scalar(
             select(ReviewAssignment.id).filter_by(grader_id=site.world.ids["c1"], role="creator").limit(1)
@@ -226,33 +177,7 @@ def test_back_button_after_logout_does_not_show_the_reference(browser: object, s
     assert page.url == f"{site.url}/login"
 
 
-def _axe_source() -> str:
-    if AXE.exists():
-        return AXE.read_text("utf-8")
-    message = f"axe-core not found at {AXE} (npm install --prefix ~/.cache/benger/npm axe-core@4, or set AXE_CORE_JS)"
-    if os.environ.get("CI") == "true":
-        pytest.fail(message + "; under CI=true its absence is a failure", pytrace=False)
-    pytest.skip(message)
-
-
-def _violations(page: object, source: str) -> list[str]:
-    page.evaluate("() => {" + source + "\n}")  # type: ignore[attr-defined]
-    found = page.evaluate(  # type: ignore[attr-defined]
-        """async () => {
-            const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-            const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}});
-            const bad = result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical');
-            return [result.passes.length,
-                    bad.map(v => v.id + ' (' + v.impact + '): ' + v.nodes.map(n => n.target.join(' ')).join(', '))];
-        }"""
-    )
-    passes, bad = found
-    assert passes > 10  # axe ran its rules on the page
-    return list(bad)
-
-
 def test_every_page_type_has_no_serious_accessibility_violation(browser: object, site: Site) -> None:
-    source = _axe_source()
     world = site.world
     with world.store.session() as session:
         blind = session.scalar(select(ReviewAssignment.id).filter_by(grader_id=world.ids["g1"], role="blind").limit(1))
@@ -277,17 +202,17 @@ def test_every_page_type_has_no_serious_accessibility_violation(browser: object,
     }
     problems = {}
     for who, paths in pages.items():
-        page = _login(browser, site, who) if who else browser.new_context().new_page()  # type: ignore[attr-defined]
+        page = logged_in_page(browser, site.url, who) if who else browser.new_context().new_page()  # type: ignore[attr-defined]
         for path in paths:
             page.goto(site.url + path)
-            found = _violations(page, source)
+            found = axe_violations(page)
             if found:
                 problems[path] = found
     assert problems == {}
 
 
 def test_selected_passage_becomes_a_margin_note(browser: object, site: Site) -> None:
-    page = _login(browser, site, "c0")
+    page = logged_in_page(browser, site.url, "c0")
     with site.world.store.session() as session:
         aid = session.scalar(select(ReviewAssignment.id).filter_by(grader_id=site.world.ids["c0"]).limit(1))
     page.goto(f"{site.url}/reviews/{aid}")

@@ -3,28 +3,21 @@ emulation), a second tab of the same task, a browser clock an hour off, reconnec
 
 from __future__ import annotations
 
-import socket
-import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-import uvicorn
 from sqlalchemy import select
-from study_helpers import PASSWORD, new_store, user
+from study_helpers import new_store, user
 from web_helpers import COMPETENCE, opened
 
 from benger.store import Store
 from benger.study import enrol, save_expertise
 from benger.study._models import Attempt, Submission
 from benger.web import create_app
+from browser_helpers import log_in, serve
 
-CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-if not CHROMIUM.exists():
-    pytest.skip("browser tests need Debian chromium at /usr/bin/chromium", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
 OFFLINE_TEXT = " Offline geschrieben:" + " Anspruch aus § 823 I BGB." * 10  # 260 characters typed while offline
 
 
@@ -57,31 +50,9 @@ class Site:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     store = new_store(tmp_path_factory.mktemp("autosave"))
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(store, sweep_every_s=1.0), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    yield Site(store, f"http://127.0.0.1:{port}")
-    server.should_exit = True
-    thread.join(10)
+    with serve(create_app(store, sweep_every_s=1.0)) as url:
+        yield Site(store, url)
     store.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--headless", "--disable-background-networking", "--disable-gpu"],
-        )
-        yield b
-        b.close()
 
 
 def _context(browser: object, site: Site, name: str, skew_ms: int = 0) -> object:
@@ -90,11 +61,7 @@ def _context(browser: object, site: Site, name: str, skew_ms: int = 0) -> object
         context.add_init_script(f"(() => {{ const real = Date.now; Date.now = () => real() + {skew_ms}; }})()")
     page = context.new_page()
     page.set_default_timeout(20_000)
-    page.goto(site.url + "/login")
-    page.fill("input[name=username]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_load_state()
+    log_in(page, site.url, name)
     return context
 
 

@@ -9,17 +9,12 @@ built-in rubric and under a task's own Bewertungsbogen (other maxima, steps, gra
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
-import uvicorn
 from sqlalchemy import select
-from study_helpers import HALF_MARKS, PASSWORD, mini_corpus, new_store
-from test_browser import CHROMIUM, _axe_source, _violations
+from study_helpers import HALF_MARKS, mini_corpus, new_store
 from web_helpers import World, populate
 
 from benger.judge import Rubric, falloesung_rubric
@@ -28,9 +23,9 @@ from benger.study import StudyError, score, set_feedback
 from benger.study._models import Pick, ReviewAssignment, Submission
 from benger.study._review import task_rubric
 from benger.web import create_app
+from browser_helpers import axe_violations, logged_in_page, serve
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-sync_api = pytest.importorskip("playwright.sync_api")
 
 #: mini-t1's own Bewertungsbogen: 20 points, steps of 1 (Aufbau: 2), grades 0-4 by its own table, pass with 1.
 BOGEN = {
@@ -85,42 +80,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     corpus.tasks[0] = corpus.tasks[0].model_copy(update={"rubric": BOGEN})
     store = new_store(tmp_path_factory.mktemp("browser-feedback"), corpus)
     world = populate(store)
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(store), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    yield Site(world, f"http://127.0.0.1:{port}")
-    server.should_exit = True
-    thread.join(10)
+    with serve(create_app(store)) as url:
+        yield Site(world, url)
     store.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    if not CHROMIUM.exists():
-        pytest.skip("browser tests need Debian chromium at /usr/bin/chromium")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--headless", "--disable-background-networking", "--disable-gpu"],
-        )
-        yield b
-        b.close()
-
-
-def _login(browser: object, site: Site, username: str) -> object:
-    page = browser.new_context().new_page()  # type: ignore[attr-defined]
-    page.set_default_timeout(15_000)
-    page.goto(site.url + "/login")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_load_state()
-    return page
 
 
 def _server_says(rubric: Rubric, points: dict[str, str]) -> tuple[str, str, str]:
@@ -157,7 +119,7 @@ def test_the_live_total_follows_the_servers_rules(
     rubric = task_rubric(site.world.store.get_task(task_id, "mini"))
     assert (rubric.total, rubric.id == falloesung_rubric().id) == ((100, True) if task_id == "mini-t2" else (20, False))
     grader, aid = _assignment_on(site, task_id)
-    page = _login(browser, site, grader)
+    page = logged_in_page(browser, site.url, grader)
     page.goto(f"{site.url}/reviews/{aid}")  # type: ignore[attr-defined]
     page.wait_for_selector("#grade-form")  # type: ignore[attr-defined]
     assert page.locator("input.points").count() == len(rubric.dimensions)  # type: ignore[attr-defined]
@@ -185,15 +147,8 @@ def test_the_live_total_follows_the_servers_rules(
 
 
 def test_the_draft_conflict_panel_is_accessible(browser: object, site: Site) -> None:
-    source = _axe_source()
-    context = browser.new_context()  # type: ignore[attr-defined]
-    first = context.new_page()
-    first.set_default_timeout(15_000)
-    first.goto(site.url + "/login")
-    first.fill("input[name=username]", "participant")
-    first.fill("input[name=password]", PASSWORD)
-    first.click("button[type=submit]")
-    first.wait_for_load_state()
+    first = logged_in_page(browser, site.url, "participant")
+    context = first.context
     study = site.world.live
     first.goto(f"{site.url}/studies/{study}/tasks/0")
     first.click("form[action$='/tasks/0/start'] button")
@@ -208,7 +163,7 @@ def test_the_draft_conflict_panel_is_accessible(browser: object, site: Site) -> 
     assert second.locator("#draft-conflict").is_visible()
     assert second.get_attribute("#draft-conflict", "role") == "alert"
     assert second.input_value("#conflict-text") == "Neuerer Text aus dem ersten Fenster."
-    assert _violations(second, source) == []
+    assert axe_violations(second) == []
     # the panel's controls are reachable from the keyboard: Tab from the other text reaches "take", then "keep"
     second.focus("#conflict-text")
     second.keyboard.press("Tab")
@@ -249,8 +204,7 @@ def test_a_participant_reads_its_own_feedback(browser: object, site: Site) -> No
             )
         )
     set_feedback(store, world.study, True)
-    source = _axe_source()
-    page = _login(browser, site, "p0")
+    page = logged_in_page(browser, site.url, "p0")
     page.goto(f"{site.url}/studies/{world.study}")  # type: ignore[attr-defined]
     assert page.locator(".feedback-link").count() == 6  # type: ignore[attr-defined]  # every own submission
     page.click(f"a[href$='/feedback/{own_id}']")  # type: ignore[attr-defined]
@@ -262,20 +216,13 @@ def test_a_participant_reads_its_own_feedback(browser: object, site: Site) -> No
     assert summary == "Summe: 11 / 20 · Notenpunkte: 1 · bestanden"
     assert "richter-lm" in page.inner_text("#feedback-provenance")  # type: ignore[attr-defined]
     assert "MUSTERLOESUNG-GEHEIM" not in page.content()  # type: ignore[attr-defined]
-    assert _violations(page, source) == []
+    assert axe_violations(page) == []
     answer = page.goto(f"{site.url}/studies/{world.study}/feedback/{other_id}")  # type: ignore[attr-defined]
     assert answer.status == 404 and "Lösung P1" not in page.content()  # type: ignore[attr-defined]
 
 
 def test_the_sachverhalt_sits_beside_the_editor_and_the_status_stays_in_view(browser: object, site: Site) -> None:
-    context = browser.new_context(viewport={"width": 1400, "height": 900})  # type: ignore[attr-defined]
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    page.goto(site.url + "/login")
-    page.fill("input[name=username]", "participant")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_load_state()
+    page = logged_in_page(browser, site.url, "participant", viewport={"width": 1400, "height": 900})
     page.goto(f"{site.url}/studies/{site.world.live}/tasks/1")
     page.click("form[action$='/tasks/1/start'] button")
     page.wait_for_selector("#countdown")
@@ -287,4 +234,4 @@ def test_the_sachverhalt_sits_beside_the_editor_and_the_status_stays_in_view(bro
     page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
     status = page.locator("#autosave-status").bounding_box()
     assert status is not None and 0 <= status["y"] < 900  # the autosave status stays on screen
-    context.close()
+    page.context.close()

@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 import re
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 from study_helpers import new_store, user
 
-from benger.cli._web import server_config
 from benger.study._accounts import MAX_FAILURES
 from benger.web import create_app
+from browser_helpers import serve
 
 
 @contextmanager
@@ -25,20 +21,10 @@ def _serve(tmp: Path, trusted: list[str]) -> Iterator[str]:
     tmp.mkdir()
     store = new_store(tmp)
     user(store, "ziel", "participant")
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = uvicorn.Server(server_config(create_app(store), "127.0.0.1", port, trusted))
-    server.config.log_level = "warning"
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
     try:
-        yield f"http://127.0.0.1:{port}"
+        with serve(create_app(store), trusted) as url:
+            yield url
     finally:
-        server.should_exit = True
-        thread.join(10)
         store.close()
 
 

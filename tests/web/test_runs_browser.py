@@ -8,29 +8,18 @@ API keys)."""
 from __future__ import annotations
 
 import os
-import socket
-import threading
-import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-import uvicorn
 from runs_helpers import SECRET, org_with_corpus
-from study_helpers import PASSWORD, new_store, user
+from study_helpers import new_store, user
 
 from benger.store import Store
 from benger.testing.stub_server import run_stub_server
 from benger.web import create_app
+from browser_helpers import axe_violations, log_in, serve
 
-CHROMIUM = Path("/usr/bin/chromium")
-AXE = Path(os.environ.get("AXE_CORE_JS", Path.home() / ".cache/benger/npm/node_modules/axe-core/axe.min.js"))
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-if not CHROMIUM.exists():
-    if os.environ.get("CI") == "true":
-        pytest.fail("browser tests need Debian chromium at /usr/bin/chromium", pytrace=False)
-    pytest.skip("browser tests need Debian chromium at /usr/bin/chromium", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
 
 
 @pytest.fixture(scope="module")
@@ -39,17 +28,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int, S
     store = new_store(tmp_path_factory.mktemp("runs-browser"))
     org_id, _ = org_with_corpus(store, user(store, "admin", "admin"))
     _invite_organiser(store, org_id, user(store, "orga", "participant"))
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(store), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", org_id, store
-    server.should_exit = True
-    thread.join(10)
+    with serve(create_app(store)) as url:
+        yield url, org_id, store
     store.close()
 
 
@@ -66,57 +46,25 @@ def _invite_organiser(store: Store, org_id: int, user_id: int) -> None:
     accept_invitation(store, token, user_id, "orga")
 
 
-def _login(page: object, url: str, name: str) -> None:
-    page.goto(url + "/login")  # type: ignore[attr-defined]
-    page.fill("input[name=username]", name)  # type: ignore[attr-defined]
-    page.fill("input[name=password]", PASSWORD)  # type: ignore[attr-defined]
-    page.click("button[type=submit]")  # type: ignore[attr-defined]
-    page.wait_for_load_state()  # type: ignore[attr-defined]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--headless", "--disable-background-networking", "--disable-gpu"],
-        )
-        yield b
-        b.close()
-
-
-def _axe(page: object) -> list[str]:
-    if not AXE.exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"axe-core not found at {AXE}")
-        pytest.skip(f"axe-core not found at {AXE}")
-    page.add_script_tag(path=str(AXE))  # type: ignore[attr-defined]
-    result = page.evaluate(  # type: ignore[attr-defined]
-        "async () => await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', "
-        "'wcag21aa']}})"
-    )
-    return [f"{v['id']}: {v['help']}" for v in result["violations"] if v["impact"] in ("serious", "critical")]
-
-
 def test_set_up_estimate_launch_watch_and_open_the_leaderboard(browser: object, site: tuple[str, int, Store]) -> None:
     url, org_id, _store = site
     errors: list[str] = []
-    page = browser.new_context(bypass_csp=True).new_page()  # type: ignore[attr-defined]  # axe is injected
+    page = browser.new_context().new_page()  # type: ignore[attr-defined]
     page.set_default_timeout(30_000)
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "404" not in m.text else None)
     page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     violations: dict[str, list[str]] = {}
-    _login(page, url, "admin")  # the owner stores keys (keys:write is the owner's)
+    log_in(page, url, "admin")  # the owner stores keys (keys:write is the owner's)
     page.goto(f"{url}/orgs/{org_id}/keys")
-    violations["keys"] = _axe(page)
+    violations["keys"] = axe_violations(page)
     page.context.clear_cookies()
     # the rest is the organisation's organiser, who holds no platform role (not admin)
-    _login(page, url, "orga")
+    log_in(page, url, "orga")
     page.goto(f"{url}/orgs/{org_id}/runs")
-    violations["runs"] = _axe(page)
+    violations["runs"] = axe_violations(page)
     page.click("text=Neuer Lauf")
     page.wait_for_selector("#run-form")
-    violations["new"] = _axe(page)
+    violations["new"] = axe_violations(page)
     with run_stub_server(latency_ms=150) as stub:
         page.check("input[name=corpora]")
         page.locator("input[name=system_url]").first.fill(stub.base_url)
@@ -129,14 +77,14 @@ def test_set_up_estimate_launch_watch_and_open_the_leaderboard(browser: object, 
         page.wait_for_selector("#estimate")
         calls = page.locator("#estimate td[data-field=calls]").all_inner_texts()
         assert calls == ["3", "3"]  # 3 generations, then a judgement of each
-        violations["draft"] = _axe(page)
+        violations["draft"] = axe_violations(page)
         page.click("#launch")
         page.wait_for_selector("#progress")
         # the SSE stream updates the table while the run goes (at least one event before the end)
         page.wait_for_function(
             "() => ['running', 'finished'].includes(document.getElementById('run-status').dataset.status)"
         )
-        violations["running"] = _axe(page)
+        violations["running"] = axe_violations(page)
         page.wait_for_function("() => document.getElementById('run-status').dataset.status === 'finished'",
                                timeout=90_000)  # fmt: skip
         page.wait_for_selector("#leaderboard-link")
@@ -144,7 +92,7 @@ def test_set_up_estimate_launch_watch_and_open_the_leaderboard(browser: object, 
     finished = page.locator("#progress td[data-field=finished]").all_inner_texts()
     assert [t.split()[0] for t in finished] == ["3", "3"]
     assert page.inner_text("#progress tr[data-stage=generate] td[data-field=remaining]") == "0"
-    violations["finished"] = _axe(page)
+    violations["finished"] = axe_violations(page)
     page.click("#leaderboard-link")
     page.wait_for_selector("table.leaderboard")
     systems = page.locator("table.leaderboard tbody tr").evaluate_all("rows => rows.map(r => r.dataset.system)")

@@ -11,14 +11,10 @@ from __future__ import annotations
 import csv
 import io
 import os
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 from typer.testing import CliRunner
 
 from benger.cli import app as cli_app
@@ -26,16 +22,10 @@ from benger.cli._app import _register_commands
 from benger.store import Store, open_store
 from benger.web.access import Principal
 from benger.web.viewer import create_viewer_app, write_bundle
+from browser_helpers import axe_violations, serve
 
-CHROMIUM = Path("/usr/bin/chromium")
-AXE = Path(os.environ.get("AXE_CORE_JS", Path.home() / ".cache/benger/npm/node_modules/axe-core/axe.min.js"))
 SHOTS = os.environ.get("BENGER_VIEW_SHOTS")
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-if not CHROMIUM.exists():
-    if os.environ.get("CI") == "true":
-        pytest.fail("browser tests need Debian chromium at /usr/bin/chromium", pytrace=False)
-    pytest.skip("browser tests need Debian chromium at /usr/bin/chromium", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
 
 
 def _cli(args: list[str]) -> object:
@@ -55,55 +45,17 @@ def release_store(release_dir: Path, tmp_path_factory: pytest.TempPathFactory) -
 
 @pytest.fixture(scope="module")
 def url(release_store: tuple[Store, Path]) -> Iterator[str]:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    app = create_viewer_app(release_store[0], Principal.local())
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--headless", "--disable-background-networking", "--disable-gpu"],
-        )
-        yield b
-        b.close()
+    with serve(create_viewer_app(release_store[0], Principal.local())) as base:
+        yield base
 
 
 def _open(browser: object, target: str, errors: list[str]) -> object:
-    page = browser.new_context(viewport={"width": 1400, "height": 900}, bypass_csp=True).new_page()  # type: ignore[attr-defined]
+    page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()  # type: ignore[attr-defined]
     page.set_default_timeout(30_000)
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(target)
     return page
-
-
-def _axe(page: object) -> list[str]:
-    if not AXE.exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"axe-core not found at {AXE}")
-        pytest.skip(f"axe-core not found at {AXE} (npm install --prefix ~/.cache/benger/npm axe-core@4)")
-    page.add_script_tag(path=str(AXE))  # type: ignore[attr-defined]
-    result = page.evaluate(  # type: ignore[attr-defined]
-        "async () => await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', "
-        "'wcag21aa']}})"
-    )
-    return [
-        f"{v['id']}: {v['help']} ({len(v['nodes'])})"
-        for v in result["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def _shot(page: object, name: str) -> None:
@@ -172,7 +124,7 @@ def test_leaderboard_equals_the_cli_csv(
     ]
     assert means == sorted(means, reverse=True)
     _shot(page, "leaderboard")
-    assert not _axe(page)
+    assert not axe_violations(page)
     assert not errors
 
 
@@ -194,7 +146,7 @@ def test_released_pick_shows_ten_dimensions_and_three_blind_reviews(
     assert page.locator(".g-norm").count() > 0  # type: ignore[attr-defined]
     assert page.locator("nav.outline li").count() > 0  # type: ignore[attr-defined]
     _shot(page, "solution")
-    assert not _axe(page)
+    assert not axe_violations(page)
     assert not errors
 
 
@@ -212,7 +164,7 @@ def test_browse_filters_and_pages(browser: object, url: str) -> None:
     page.wait_for_load_state()  # type: ignore[attr-defined]
     assert "Seite 2 von" in page.inner_text("#count")  # type: ignore[attr-defined]
     _shot(page, "browse")
-    assert not _axe(page)
+    assert not axe_violations(page)
     assert not errors
 
 
@@ -240,7 +192,7 @@ def test_page_types_render_clean(browser: object, url: str, release_store: tuple
     if "compare" in target:
         assert page.locator("table.grid").count() == 2  # type: ignore[attr-defined]
     _shot(page, target.split("?")[0].rsplit("/", 1)[-1] + ("-en" if "lang=en" in target else ""))
-    assert not _axe(page)
+    assert not axe_violations(page)
     assert not errors
 
 

@@ -5,23 +5,18 @@ workbench is axe-core clean (no serious or critical WCAG 2.1 A/AA violation)."""
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import uvicorn
-from study_helpers import PASSWORD, user
-from test_browser import CHROMIUM, _axe_source, _violations
+from study_helpers import user
 
 from benger.store import Store, open_store
 from benger.web import create_app
+from browser_helpers import axe_violations, logged_in_page, serve
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-sync_api = pytest.importorskip("playwright.sync_api")
 GOOD = '{"task_id": "f1", "area": "Zivilrecht", "title": "Fahrrad", "facts": "A kauft.", "reference": "§ 433 BGB."}\n'
 BAD = GOOD + GOOD.replace("f1", "f2").replace("Zivilrecht", "Kirchenrecht")
 RUBRIC = Path(__file__).resolve().parents[2] / "src/benger/judge/rubrics/falloesung.yaml"
@@ -38,54 +33,20 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     store = open_store(tmp_path_factory.mktemp("workbench") / "benger.db")
     user(store, "admin", "admin")
     user(store, "orga", "participant")
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(store), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    yield Site(store, f"http://127.0.0.1:{port}")
-    server.should_exit = True
-    thread.join(10)
+    with serve(create_app(store)) as url:
+        yield Site(store, url)
     store.close()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    if not CHROMIUM.exists():
-        pytest.skip("browser tests need Debian chromium at /usr/bin/chromium")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--headless", "--disable-background-networking", "--disable-gpu"],
-        )
-        yield b
-        b.close()
-
-
-def _login(browser: object, site: Site, username: str) -> object:
-    page = browser.new_context().new_page()  # type: ignore[attr-defined]
-    page.set_default_timeout(15_000)
-    page.goto(site.url + "/login")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_load_state()
-    return page
-
-
 def test_organisation_corpus_and_rubric_walk_is_accessible(browser: object, site: Site, tmp_path: Path) -> None:
-    axe = _axe_source()
     problems: dict[str, list[str]] = {}
 
     def check(page: object, what: str) -> None:
-        found = _violations(page, axe)
+        found = axe_violations(page)
         if found:
             problems[what] = found
 
-    admin = _login(browser, site, "admin")
+    admin = logged_in_page(browser, site.url, "admin")
     admin.goto(site.url + "/orgs")  # type: ignore[attr-defined]
     check(admin, "organisations")
     admin.fill("#new-org input[name=name]", "Lehrstuhl für Zivilrecht")  # type: ignore[attr-defined]
@@ -104,7 +65,7 @@ def test_organisation_corpus_and_rubric_walk_is_accessible(browser: object, site
     visitor.goto(link)
     assert visitor.locator("#new-account").is_visible() and visitor.locator("#login-first").is_visible()
     check(visitor, "invitation, logged out")
-    orga = _login(browser, site, "orga")
+    orga = logged_in_page(browser, site.url, "orga")
     orga.goto(link)  # type: ignore[attr-defined]
     assert "Lehrstuhl für Zivilrecht" in orga.inner_text("#invitation")  # type: ignore[attr-defined]
     check(orga, "invitation")
