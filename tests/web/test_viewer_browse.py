@@ -91,6 +91,8 @@ CASES: list[tuple[dict[str, object], list[tuple[str, str, float | None, int, int
     ({"corpus": "vcase", "system": "beta"}, [ALL[1], ALL[4]]),
     ({"q": "suchwort-blau"}, [ALL[0], ALL[2], ALL[3]]),
     ({"q": "100%"}, []),  # LIKE wildcards are literal
+    ({"q": "ÜBEREINSTIMMENDE"}, [ALL[0], ALL[2], ALL[3]]),  # Unicode case (was: SQLite's lower() is ASCII only)
+    ({"q": "Üb"}, [ALL[0], ALL[2], ALL[3]]),  # shorter than a trigram: Übereignung
     ({"q": "kurz", "judge": "judge-y", "min_score": 50.0}, [("g-beta-c1", "Zivilrecht", 60.0, 1, 0)]),
 ]
 

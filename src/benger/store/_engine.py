@@ -15,6 +15,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
 from benger.errors import ConfigError, MissingDependencyError
+from benger.store._fulltext import FOLD_FUNCTION, fold
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 #: Seconds a writer waits for a lock held by another connection or process (SQLite busy timeout).
@@ -91,6 +92,7 @@ def _sqlite_events(engine: Engine, *, read_only: bool = False) -> None:
         cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()
+        dbapi_connection.create_function(FOLD_FUNCTION, 1, fold, deterministic=True)  # full-text search
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:

@@ -13,8 +13,9 @@ beyond what one page needs:
 3. **the rows**: for the (at most ``page_size``) keys, status, flags, token count and a 240-character excerpt by
    primary key, and their judge aggregates for those targets only.
 
-The full-text filter (``q``) is a case-insensitive ``LIKE`` over the texts, applied in each branch (the texts
-never enter a union); it reads every text once for the counts.
+The full-text filter (``q``) is :class:`benger.store._fulltext.TextSearch` (Unicode case-insensitive substring;
+SQLite's FTS5 trigram index or PostgreSQL's folded column with its pg_trgm index, migration ``0016_fulltext``),
+applied in each branch (the texts never enter a union).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 
 from sqlalchemy import and_, case, false, func, literal, or_, select, true, union_all
 
+from benger.store._fulltext import TextSearch
 from benger.store._models import GenerationRow, HumanSolutionRow, JudgementRow, TaskRow
 
 PAGE_SIZE = 50
@@ -92,10 +94,6 @@ class BrowsePage:
     options: dict[str, list[str]] = field(default_factory=dict)
 
 
-def _like(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
 def _aggregates(judge: str | None, kind: str) -> Any:
     """Per judged target of ``kind``: the mean of the scored totals, the number of judgements and of unscored
     ones (``judge``: that judge's only), grouped by a prefix of ``ix_judgements_browse`` (a judge) or
@@ -113,10 +111,12 @@ def _aggregates(judge: str | None, kind: str) -> Any:
     return stmt.group_by(j.target_kind, j.target_id)
 
 
-def _branches(f: BrowseFilter, hidden: set[str], corpora: frozenset[str] | None = None) -> tuple[Any, Any]:
+def _branches(
+    f: BrowseFilter, hidden: set[str], corpora: frozenset[str] | None = None, search: TextSearch | None = None
+) -> tuple[Any, Any]:
     """The generation and human-solution sides of the union as key columns, with every filter on the solution
     row itself (corpus, system, flag, full text) applied in its branch; ``corpora``: the readable corpora
-    (None: all)."""
+    (None: all); ``search``: ``f.q``'s condition (required when ``f.q`` is set)."""
     g, h = GenerationRow, HumanSolutionRow
     gens = select(
         literal("generation").label("kind"),
@@ -139,9 +139,10 @@ def _branches(f: BrowseFilter, hidden: set[str], corpora: frozenset[str] | None 
     if f.corpus:
         gens, humans = gens.where(g.corpus == f.corpus), humans.where(h.corpus == f.corpus)
     if f.q:
-        pattern = f"%{_like(f.q)}%"
-        gens = gens.where(g.text.ilike(pattern, escape="\\"))
-        humans = humans.where(h.text.ilike(pattern, escape="\\"))
+        if search is None or search.q != f.q:
+            raise ValueError("a full-text filter needs its TextSearch (made on the connection)")
+        gens = gens.where(search.clause("generation", g.text))
+        humans = humans.where(search.clause("human_solution", h.text))
     if f.system == "human":
         gens = gens.where(false())
     elif f.system:
@@ -178,9 +179,11 @@ def _judged(stmt: Any, f: BrowseFilter, kind: str, key: Any) -> Any:
     return stmt.where(key.in_(passing))
 
 
-def _filtered(f: BrowseFilter, hidden: set[str], corpora: frozenset[str] | None = None) -> list[tuple[Any, Any, Any]]:
+def _filtered(
+    f: BrowseFilter, hidden: set[str], corpora: frozenset[str] | None = None, search: TextSearch | None = None
+) -> list[tuple[Any, Any, Any]]:
     """Per branch (generations, human solutions): the filtered statement and its corpus and task columns."""
-    gens, humans = _branches(f, hidden, corpora)
+    gens, humans = _branches(f, hidden, corpora, search)
     out = []
     for stmt, row, kind, key in (
         (gens, GenerationRow, "generation", GenerationRow.generation_id),
@@ -222,7 +225,8 @@ def browse(
     """One Browse page of ``f`` (its page clamped to the pages there are; ``f.page`` is set to it); ``hidden``:
     human solutions left out (those of studies hidden from the principal); ``corpora``: only solutions of these
     corpora (an organisation member's, ``Access.corpora``; None: every corpus)."""
-    branches = _filtered(f, hidden, corpora)
+    search = TextSearch(connection, f.q) if f.q else None
+    branches = _filtered(f, hidden, corpora, search)
     counts = _per_task(connection, branches)
     tasks = [(c, i, a, counts[(c, i)]) for c, i, a in _tasks(connection, f) if counts.get((c, i))]
     total = sum(n for *_, n in tasks)
