@@ -123,6 +123,8 @@ def test_every_route_refuses_the_other_organisation(pg_store: Store, orgs: tuple
         values = _objects(a, a) | {"rubric": f"ref:{b.rubric}"}
         template = "/orgs/{org_id}/corpora/{label}/rubric"
         expect(role, "POST", template, values, {404} if OrgCap.CORPORA_WRITE in holds else {403})
+        # A's run form, B's uploaded rubric: never chosen for a run (org_access scope: 404, nothing stored)
+        expect(role, "POST", "/orgs/{org_id}/runs", values, {404} if OrgCap.RUNS_WRITE in holds else {403})
         expect(role, "POST", "/orgs/join/{token}", _objects(a, b), {422})  # a forged link
         expect(role, "POST", "/orgs/join/{token}/account", _objects(a, b), {422})
         expect(role, "POST", "/orgs", _objects(a, b), {403})  # only the platform's admins create one

@@ -120,7 +120,7 @@ MATRIX: dict[tuple[str, str], Case] = {
     # runs and keys (benger.web.runs)
     ("GET", "/orgs/{org_id}/runs"): Case(OrgCap.RUNS_READ, {}),
     ("GET", "/orgs/{org_id}/runs/new"): Case(OrgCap.RUNS_READ, {}),
-    ("POST", "/orgs/{org_id}/runs"): Case(OrgCap.RUNS_WRITE, {"name": "neu", "systems": "gpt-5.4"}),
+    ("POST", "/orgs/{org_id}/runs"): Case(OrgCap.RUNS_WRITE, {"name": "neu", "systems": "gpt-5.4", "rubric": ""}),
     ("POST", "/orgs/{org_id}/runs/upload"): Case(OrgCap.RUNS_WRITE, {}, ("run.yaml", b"systems: [gpt-5.4]\n")),
     ("GET", "/orgs/{org_id}/runs/{run_id}"): Case(OrgCap.RUNS_READ, {}),
     ("GET", "/orgs/{org_id}/runs/{run_id}/config.yaml"): Case(OrgCap.RESULTS_EXPORT, {}),

@@ -69,3 +69,44 @@ def test_the_payload_carries_the_rubric(tmp_path: Path) -> None:
         JudgeUnit.model_validate({**base, "rubric_id": rubric.id})
     with pytest.raises(ValueError, match="is not the id of the unit's rubric"):
         JudgeUnit(target_kind="generation", target_id="g", judge=judge, rubric_id="falloesung@1", rubric=rubric)
+
+
+async def test_an_inline_rubric_of_a_browser_config_on_celery(
+    pg_url: str, shared_redis: str, workers: Workers, tmp_path: Path
+) -> None:
+    """An organisation's uploaded rubric travels inline in the run config (the workbench's YAML): the workers
+    judge with exactly its content, and the store keeps it for the analysis."""
+    import yaml
+
+    from benger.judge import load_rubric, rubric_data
+
+    workers.start(1, concurrency=2)
+    with run_stub_server(port=free_port(), latency_ms=5) as stub:
+        path = own_study(tmp_path, stub.base_url)
+        kurz3 = load_rubric(path.parent / "rubrics" / "kurz3.yaml")
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data["rubrics"] = {"faelle": rubric_data(kurz3)}
+        (path.parent / "rubrics" / "kurz3.yaml").unlink()  # no file to read: the content is in the config
+        path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+        config = load_run_config(path).model_copy(update={"executor": "celery"})
+        store = open_store(pg_url)
+        try:
+            result = await run_config(config, store)
+            assert result.complete, result.remaining
+            check_judgements_with(store, path.parent, kurz3)
+            assert [r.content_hash for r in store.stored_rubrics([kurz3.id])] == [kurz3.content_hash]
+        finally:
+            store.close()
+
+
+def check_judgements_with(store: Any, folder: Path, kurz3: Any) -> None:
+    """``check_judgements`` with the corpus rubric given (its file is gone)."""
+    from benger.judge import load_rubric
+
+    bogen = load_rubric(folder / "rubrics" / "bogen-mietminderung.yaml")
+    gens = {g.generation_id: g for g in store.generations()}
+    for j in store.judgements():
+        rubric = bogen if gens[j.target_id].task_id == "mm-03" else kurz3
+        assert j.status == "scored" and j.rubric_id == rubric.id, j.reason
+        assert sorted(j.dimensions or {}) == sorted(rubric.keys)
+        assert all(0 <= v <= rubric.maxima()[k] and v % rubric.step_of(k) == 0 for k, v in j.dimensions.items())

@@ -51,11 +51,13 @@ def import_reviews(
     """Import your own human reviews (blind and creator) of stored solutions; all or nothing."""
     from benger.config import require_existing_store
     from benger.corpora._reviews import load_reviews_file
+    from benger.pipeline._corpus_rubrics import corpus_rubrics as kept_rubrics
     from benger.store import open_store
 
     rubrics = corpus_rubrics(rubric)
     store = open_store(require_existing_store(db))
     try:
+        rubrics = kept_rubrics(store, store.corpus_names(), rubrics)
         reviews = load_reviews_file(source, store, rubrics=rubrics)
         store.add_human_reviews(reviews)
     finally:
@@ -84,6 +86,7 @@ def corpus_validation(
     from benger.cli._judging import judge_picks
     from benger.config import require_existing_store
     from benger.pipeline import ProgressReporter, rubric_for_task
+    from benger.pipeline._corpus_rubrics import corpus_rubrics as kept_rubrics
     from benger.store import open_store
 
     cfg = _config(config, judge=judge_, need=("judges",), models=models, calls=("judge",))
@@ -94,6 +97,7 @@ def corpus_validation(
         if corpus not in store.corpus_names():
             raise InputError(f"no corpus named {corpus!r} in the store (its corpora: "
                              f"{', '.join(store.corpus_names()) or 'none'})", field="--corpus")  # fmt: skip
+        rubrics = kept_rubrics(store, [corpus], rubrics, option="rubrics:")
         data = StudyData.from_store(store, corpus=corpus, rubrics=rubrics)
         _enough(corpus, data)
         targets, totals = [], {}

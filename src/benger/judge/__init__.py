@@ -26,9 +26,11 @@ if TYPE_CHECKING:
         Rubric,
         falloesung_rubric,
         grundprinzipien_rubric,
+        rubric_data,
         rubric_from_data,
     )
     from benger.judge._rubric_registry import RUBRICS, load_rubric, register_rubric, registered_rubrics
+    from benger.judge._stored import save_rubrics, stored_rubric
 
 _HOMES: dict[str, tuple[str, ...]] = {
     "benger.judge._grades": (
@@ -57,7 +59,12 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "Rubric",
         "falloesung_rubric",
         "grundprinzipien_rubric",
+        "rubric_data",
         "rubric_from_data",
+    ),
+    "benger.judge._stored": (
+        "save_rubrics",
+        "stored_rubric",
     ),
     "benger.judge._rubric_registry": (
         "RUBRICS",
@@ -101,6 +108,9 @@ __all__ = [
     "passed",
     "register_rubric",
     "registered_rubrics",
+    "rubric_data",
     "rubric_from_data",
+    "save_rubrics",
+    "stored_rubric",
     "validate_judgement",
 ]

@@ -242,6 +242,13 @@ def rubric_from_data(data: Any, source: str | Path = "rubric") -> Rubric:
     return _validated(data, source)
 
 
+def rubric_data(rubric: Rubric) -> dict[str, Any]:
+    """The canonical mapping of ``rubric`` (JSON types, unset fields left out): what the store keeps and a run
+    config carries inline; :func:`rubric_from_data` reads it back to a rubric with the same id and content hash."""
+    data: dict[str, Any] = rubric.model_dump(mode="json", exclude_none=True)
+    return data
+
+
 def load_rubric_file(path: str | Path) -> Rubric:
     """The rubric of a YAML (or JSON) file; InputError naming the file and the field for a bad one."""
     path = Path(path)

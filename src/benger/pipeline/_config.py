@@ -91,8 +91,9 @@ class RunConfig(BaseModel):
     judge_human_solutions: bool = False
     filters: Filters = Field(default_factory=Filters)
     prompts: dict[str, str] = Field(default_factory=dict, description="template name -> file path")
-    rubrics: dict[str, str] = Field(
-        default_factory=dict, description="corpus name -> rubric YAML file (or a built-in rubric's name)"
+    rubrics: dict[str, str | dict[str, Any]] = Field(
+        default_factory=dict,
+        description="corpus name -> rubric YAML file, a registered rubric's name, or the rubric itself (inline)",
     )
     leaderboard: LeaderboardOptions = Field(default_factory=LeaderboardOptions)
     retry: RetrySettings = Field(default_factory=RetrySettings)
@@ -114,10 +115,17 @@ class RunConfig(BaseModel):
 
     def resolved_rubrics(self) -> dict[str, Rubric]:
         """corpus name -> its rubric (``rubrics:``); InputError naming the file and field for a bad rubric."""
-        from benger.judge import load_rubric
+        from benger.judge import load_rubric, rubric_from_data
 
         rubrics: dict[str, Rubric] = {}
         for corpus, spec in self.rubrics.items():
+            if isinstance(spec, dict):  # inline: a fault is named under rubrics.CORPUS in this file
+                try:
+                    rubrics[corpus] = rubric_from_data(spec, self.source or "run config")
+                except InputError as exc:
+                    field = f"rubrics.{corpus}" + (f".{exc.field}" if exc.field else "")
+                    raise InputError(exc.reason, file=self.source, field=field) from None
+                continue
             try:
                 rubrics[corpus] = load_rubric(spec)
             except InputError as exc:
@@ -260,13 +268,14 @@ def parse_run_config(text: str, path: str | Path) -> RunConfig:
 
     # a registered rubric's name (the paper's two, a plugin's) stays a name; anything else is a file path
     config.rubrics = {
-        corpus: spec if spec in RUBRICS else _abs(spec, p.parent) for corpus, spec in config.rubrics.items()
+        corpus: spec if isinstance(spec, dict) or spec in RUBRICS else _abs(spec, p.parent)
+        for corpus, spec in config.rubrics.items()
     }
     try:
         config.resolved_rubrics()
     except InputError as exc:
         if exc.file == str(p) and exc.field:
-            line = _yaml_line(text, tuple(exc.field.split(".")))
+            line = _yaml_line(text, _field_loc(exc.field))
             raise InputError(exc.reason, file=p, line=line, field=exc.field) from None
         raise
     try:
@@ -275,8 +284,7 @@ def parse_run_config(text: str, path: str | Path) -> RunConfig:
     except InputError as exc:
         if exc.file != str(p) or exc.line is not None or not exc.field:
             raise
-        loc = tuple(int(s[1:-1]) if s[0] == "[" else s for s in re.findall(r"\[\d+\]|[^.\[\]]+", exc.field))
-        raise InputError(exc.reason, file=p, line=_yaml_line(text, loc), field=exc.field) from None
+        raise InputError(exc.reason, file=p, line=_yaml_line(text, _field_loc(exc.field)), field=exc.field) from None
     from benger.pipeline._prompts import PROMPT_OPTIONS, PromptSet
 
     try:
@@ -286,6 +294,11 @@ def parse_run_config(text: str, path: str | Path) -> RunConfig:
             raise InputError(exc.reason, file=p, line=_yaml_line(text, ("prompts",)), field="prompts") from None
         raise
     return config
+
+
+def _field_loc(field: str) -> tuple[int | str, ...]:
+    """``systems[1].params`` as the YAML path ``("systems", 1, "params")``."""
+    return tuple(int(s[1:-1]) if s[0] == "[" else s for s in re.findall(r"\[\d+\]|[^.\[\]]+", field))
 
 
 def _resolve_corpus_path(spec: str, base: Path) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from benger.errors import ConfigError
-from benger.judge import Rubric
+from benger.judge import Rubric, save_rubrics
 from benger.llm import ChatModel, RetryPolicy
 from benger.llm._limits import DEFAULT_REMOTE_CONCURRENCY, run_call_slots
 from benger.pipeline._execute import MIN_OUTPUT_TOKENS, REASK_POLICY, execute_generation, execute_judgement
@@ -357,6 +357,7 @@ async def run_judgements(
     executor = executor or LocalExecutor()
     pool = models or ModelPool(concurrency=getattr(executor, "concurrency", None))
 
+    save_rubrics(store, (unit.rubric for unit in units))  # a judgement's rubric is found by its id later
     lease = Lease(store)
     judge_hashes: dict[tuple[int, str], str] = {}
 

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, model_validator
 from benger.errors import ConfigError, InputError
 from benger.judge import RUBRICS, Rubric, falloesung_rubric, grundprinzipien_rubric, load_rubric
 from benger.judge._rubric import rubric_from_data
+from benger.judge._stored import stored_rubric
 from benger.schema import FalloesungTask, PrincipleItem, SystemConfig, TargetKind, stable_hash
 
 
@@ -136,21 +137,27 @@ def _task_rubric(task: FalloesungTask | PrincipleItem) -> Rubric:
     return _TASK_RUBRICS[key]
 
 
-def resolve_rubric(rubric_id: str) -> Rubric:
-    """A rubric by id among the registered rubrics ("name@version" or the full "name@version+sha8"), or a YAML path.
+def resolve_rubric(rubric_id: str, store: Any = None) -> Rubric:
+    """A rubric by id: a registered rubric ("name@version" or the full "name@version+sha8"), else the rubric
+    ``store`` keeps under that id (the content of every rubric judged with, ``benger.judge.stored_rubric``), else a
+    YAML path.
 
-    ConfigError when the registered rubric's version or content hash is not the one the id names.
+    ConfigError when neither the registry nor the store holds the rubric the id names.
     """
     name, _, version = rubric_id.partition("@")
     if name in RUBRICS:
         rubric = load_rubric(name)
         wanted = rubric.id if "+" in version else rubric.base_id
-        if version and rubric_id != wanted:
-            raise ConfigError(f"rubric {rubric_id!r} is not available (the registered rubric is {rubric.id})")
-        return rubric
+        if not version or rubric_id == wanted:
+            return rubric
+    kept = stored_rubric(store, rubric_id) if store is not None and "@" in rubric_id else None
+    if kept is not None:
+        return kept
+    if name in RUBRICS:
+        raise ConfigError(f"rubric {rubric_id!r} is not available (the registered rubric is {rubric.id})")
     if "@" in rubric_id and not Path(rubric_id).exists():
         raise ConfigError(
-            f"rubric {rubric_id!r} is not a registered rubric; a unit of your own rubric carries the rubric itself "
-            "(JudgeUnit.rubric)"
+            f"rubric {rubric_id!r} is not a registered rubric nor kept in the store; a unit of your own rubric "
+            "carries the rubric itself (JudgeUnit.rubric)"
         )
     return load_rubric(rubric_id)

@@ -88,8 +88,10 @@ def analyze(
     ``skipped``: every block that could not be computed, with the reason. InputError for a corpus that is
     not in the store or has no generation. ``on_corpus(name, folder, results)`` is called after each corpus's
     report is written. ``rubrics``: corpus -> Rubric of its tasks without their own Bewertungsbogen (RQ5
-    compares judge and reviewers on percent of each reviewed solution's rubric total under an own rubric)."""
+    compares judge and reviewers on percent of each reviewed solution's rubric total under an own rubric);
+    without it a corpus's rubric is the one the store keeps for its judgements (``corpus_rubrics``)."""
     from benger.config import require_existing_store
+    from benger.pipeline._corpus_rubrics import corpus_rubrics
     from benger.store import open_store
     from benger.store._aggregate import refresh_statistics
 
@@ -104,9 +106,10 @@ def analyze(
             path = Path(url[len("sqlite:///") :])
             files = describe_inputs(path.parent, [path])
         results: dict[str, Any] = {}
+        found = corpus_rubrics(store, names, rubrics)  # the rubrics the store keeps; --rubric wins if it agrees
         for name in names:
             target = Path(out) if len(names) == 1 else Path(out) / name
-            results = _analyze_corpus(store, name, target, seed=seed, n_boot=n_boot, rubrics=rubrics)
+            results = _analyze_corpus(store, name, target, seed=seed, n_boot=n_boot, rubrics=found)
             flags = "".join(f" --corpus {n}" for n in corpora or ())
             flags += "".join(f" --rubric {c}={r.id}" for c, r in sorted((rubrics or {}).items()))
             results["provenance"] = {

@@ -22,6 +22,7 @@ from benger.store._convert import MetricValue
 from benger.store._engine import create_store_engine, parse_url, upgrade
 from benger.store._import import RecordBundle
 from benger.store._models import CORE_TABLES
+from benger.store._rubrics import StoredRubric
 from benger.store._store import Store
 
 
@@ -37,4 +38,4 @@ def open_store(db: str | Path | None = None) -> Store:
     return Store(engine)
 
 
-__all__ = ["CORE_TABLES", "Base", "JSONType", "MetricValue", "RecordBundle", "Store", "open_store"]
+__all__ = ["CORE_TABLES", "Base", "JSONType", "MetricValue", "RecordBundle", "Store", "StoredRubric", "open_store"]

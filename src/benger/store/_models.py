@@ -198,6 +198,20 @@ class JudgeValidationRow(_Timestamps, Base):
     details: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
 
 
+class RubricRow(Base):
+    """A rubric's content as its judgements were made with it (migration ``0014_rubric_store``), keyed by its
+    content hash (sha256 hex); ``rubric_id`` (``name@version+sha8``) is the judgements' key column, so the
+    rubric of any judgement is found by its id without the rubric file. ``payload``: the canonical rubric
+    mapping (``benger.judge.rubric_data``)."""
+
+    __tablename__ = "rubrics"
+
+    content_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    rubric_id: Mapped[str] = mapped_column(String(100), index=True)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 CORE_TABLES: tuple[str, ...] = (
     "corpora",
     "tasks",
@@ -209,4 +223,5 @@ CORE_TABLES: tuple[str, ...] = (
     "metric_values",
     "claims",
     "judge_validations",
+    "rubrics",
 )

@@ -41,6 +41,7 @@ from benger.store._models import (
     SystemRow,
     TaskRow,
 )
+from benger.store._rubrics import RubricsMixin
 from benger.store._session import StoreBase, row_values
 from benger.store._text import restored_json
 from benger.store._validations import ValidationsMixin
@@ -63,7 +64,7 @@ def _id_filter(stmt: Select[Any], column: Any, ids: Iterable[str] | None) -> tup
     return stmt, set(wanted)
 
 
-class Store(BulkWritesMixin, ValidationsMixin, ClaimsMixin, StoreBase):
+class Store(BulkWritesMixin, ValidationsMixin, RubricsMixin, ClaimsMixin, StoreBase):
     """Typed access to the benger database (SQLite file or PostgreSQL); safe across threads and processes."""
 
     # -- corpora and tasks -------------------------------------------------------------------------

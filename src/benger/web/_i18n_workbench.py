@@ -52,6 +52,7 @@ WORKBENCH_EN: dict[str, str] = {
     "keine": "none",
     "aus dem Paper": "from the paper",
     "registriert": "registered",
+    "hochgeladen": "uploaded",
     "Zuordnen": "Attach",
     "Sie sind eingeladen in die Organisation": "You are invited to the organisation",
     "Einladung annehmen": "Accept the invitation",

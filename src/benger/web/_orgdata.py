@@ -166,6 +166,35 @@ class CorporaData(ScopeCore):
         with self.session() as session:
             return rubric_from_data(self.get(session, OrgRubric, ref).data, f"rubric {ref}")
 
+    def run_rubric(self, choice: str) -> str | Rubric:
+        """The rubric a run's set-up form names: ``ref:ID``, an uploaded rubric of this organisation (its content;
+        NotFound for any other id, another organisation's included), or a registered rubric's name as it is.
+        StudyError for anything else."""
+        kind, _, value = choice.partition(":")
+        if kind == "ref" and value.isdigit() and len(value) < 19:
+            return self.rubric(int(value))
+        if choice in RUBRICS:
+            return choice
+        raise StudyError("Unbekannte Rubrik {choice}.", field="rubric", choice=choice[:80])
+
+    def attached_rubrics(self) -> dict[str, str | Rubric]:
+        """Stored corpus name -> the rubric attached on its page (a registered name, or an uploaded rubric's
+        content), for the corpora of this organisation that have one."""
+        with self.session() as session:
+            stmt = (
+                select(OrgCorpus.corpus, OrgCorpus.builtin_rubric, OrgRubric.data)
+                .outerjoin(OrgRubric, (OrgRubric.id == OrgCorpus.rubric_ref) & self.where(OrgRubric))
+                .where(self.where(OrgCorpus))
+            )
+            rows = list(session.execute(stmt))
+        out: dict[str, str | Rubric] = {}
+        for corpus, builtin, data in rows:
+            if builtin is not None:
+                out[corpus] = builtin
+            elif data is not None:
+                out[corpus] = rubric_from_data(data, f"the rubric of corpus {corpus}")
+        return out
+
     def add_rubric(self, rubric: Rubric, label: str) -> int:
         """Keep a validated rubric (the same content again keeps the first copy); its ref."""
         with self.session() as session:

@@ -74,6 +74,7 @@ def _form_page(request: Request, scope: OrgScope, error: str | None = None, stat
         catalog_judges=[j.name for j in catalog.judges],
         rows=type("Rows", (), _setup.ENDPOINT_ROWS),
         rubrics=_setup.web_rubrics(),
+        uploaded_rubrics=scope.rubrics(),
         key_names=sorted({*key_names, "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY"}),
     )
 
@@ -117,9 +118,10 @@ def _create(request: Request, scope: OrgScope, config: Any) -> Response:
 async def create_run(request: Request, scope: WriteScope) -> Response:
     """The form's run as a draft (its estimate is shown before launch)."""
     form = await request.form()
-    try:
-        attached = {c.stored: c.rubric for c in scope.corpora()}
-        config = _setup.config_from_form(form, org_corpora(scope), attached)
+    choice = str(form.get("rubric") or "").strip()
+    try:  # the rubric through the organisation's scope: another organisation's uploaded rubric is 404
+        rubric = scope.run_rubric(choice) if choice else None
+        config = _setup.config_from_form(form, org_corpora(scope), scope.attached_rubrics(), rubric)
     except BengerError as exc:
         return _form_page(request, scope, str(exc), 422)
     return _create(request, scope, config)

@@ -3,7 +3,9 @@ the CLI's own loader, so the YAML downloaded from the browser is the file ``beng
 uploaded there gets the messages ``benger run`` prints.
 
 A config from the browser may name only what the server may hand out: corpora of the organisation (by name,
-never a file path), registered rubrics (by name: :data:`benger.judge.RUBRICS`), built-in prompt templates
+never a file path), registered rubrics (by name: :data:`benger.judge.RUBRICS`) or a rubric written out in the
+config (inline: how an organisation's uploaded rubric travels, so the CLI runs the downloaded file as it is and
+workers judge with exactly that content), built-in prompt templates
 (prompt options, no template files), no ``db`` of its own, and API keys by name (``OPENAI_API_KEY``:
 :data:`benger.llm._keys.KEY_NAME`), which the run finds among the organisation's stored keys or in the worker's
 environment.
@@ -21,7 +23,7 @@ from pydantic import ValidationError
 
 from benger._yaml import load_yaml
 from benger.errors import ConfigError, InputError
-from benger.judge import RUBRICS
+from benger.judge import RUBRICS, Rubric, rubric_data
 from benger.llm._keys import KEY_NAME
 from benger.pipeline import RunConfig
 from benger.pipeline._config import dump_run_config, parse_run_config
@@ -60,8 +62,9 @@ def check_web_data(data: Any, corpora: Collection[str] | None, *, source: str = 
         raise refuse("a run from the browser uses the built-in prompt templates: remove prompts", "prompts")
     rubrics = data.get("rubrics") or {}
     for corpus, rubric in rubrics.items() if isinstance(rubrics, dict) else []:
-        if rubric not in RUBRICS:
-            raise refuse(f"choose a registered rubric ({', '.join(web_rubrics())})", f"rubrics.{corpus}")
+        if not isinstance(rubric, dict) and rubric not in RUBRICS:  # a mapping is the rubric itself, no file
+            raise refuse(f"choose a registered rubric ({', '.join(web_rubrics())}) or write the rubric out",
+                         f"rubrics.{corpus}")  # fmt: skip
     chosen = data.get("corpora") or []
     if not chosen:
         raise refuse("choose at least one corpus", "corpora")
@@ -122,21 +125,25 @@ def _endpoints(form: Any, kind: str) -> list[dict[str, Any]]:
     return specs
 
 
+RubricChoice = str | Rubric  # a registered rubric's name, or an uploaded rubric's content
+
+
+def rubric_spec(choice: RubricChoice) -> str | dict[str, Any]:
+    """A run config's ``rubrics:`` value of a choice: a registered name as it is, an uploaded rubric inline."""
+    return choice if isinstance(choice, str) else rubric_data(choice)
+
+
 def config_from_form(
-    form: Any, corpora: Collection[str], attached: Mapping[str, str | None] | None = None
+    form: Any,
+    corpora: Collection[str],
+    attached: Mapping[str, RubricChoice | None] | None = None,
+    rubric: RubricChoice | None = None,
 ) -> RunConfig:
-    """The RunConfig the set-up form describes, checked as ``benger run`` checks a file. ``attached``: corpus ->
-    the rubric attached to it on its page; a registered one is the corpus's rubric unless the form names one, an
-    uploaded one is refused (a run config names rubrics by name or file) unless the form names a rubric."""
-    rubric = str(form.get("rubric") or "").strip()
+    """The RunConfig the set-up form describes, checked as ``benger run`` checks a file. ``rubric``: the form's
+    choice (resolved by the organisation's scope: a registered name or one of its uploaded rubrics), for every
+    chosen corpus; without it each corpus's ``attached`` rubric (chosen on its page), else its tasks' kind decides.
+    An uploaded rubric goes into the config inline, so the downloaded YAML runs under ``benger run`` unchanged."""
     chosen = [str(c) for c in form.getlist("corpora")]
-    builtin = {c: r for c, r in (attached or {}).items() if c in chosen and r in RUBRICS}
-    uploaded = sorted(c for c, r in (attached or {}).items() if c in chosen and r and r not in RUBRICS)
-    if uploaded and not rubric:
-        first = uploaded[0]
-        raise InputError(f"the corpus {first} has an uploaded rubric ({(attached or {})[first]}), which a run "
-                         "from the browser cannot use yet: choose a registered rubric in the form",
-                         field="rubric")  # fmt: skip
     data: dict[str, Any] = {
         "name": str(form.get("name") or "").strip() or "run",
         "corpora": chosen,
@@ -154,10 +161,10 @@ def config_from_form(
     limit = _int(form, "limit", None)
     if limit is not None:
         data["filters"] = {"limit": limit}
-    if rubric:
-        data["rubrics"] = dict.fromkeys(chosen, rubric)
-    elif builtin:
-        data["rubrics"] = builtin
+    if rubric is not None:
+        data["rubrics"] = {c: rubric_spec(rubric) for c in chosen}
+    elif any((attached or {}).get(c) is not None for c in chosen):
+        data["rubrics"] = {c: rubric_spec(r) for c in chosen if (r := (attached or {}).get(c)) is not None}
     budget = {"max_cost": _float(form, "max_cost"), "max_tokens": _int(form, "max_tokens", None)}
     if any(v is not None for v in budget.values()):
         data["budget"] = {k: v for k, v in budget.items() if v is not None}

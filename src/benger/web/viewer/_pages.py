@@ -95,11 +95,12 @@ class Column:
     sub: str = ""
 
 
-def _rubric(rubric_id: str) -> Any:
+def _rubric(rubric_id: str, store: Any) -> Any:
+    """The rubric of a judgement: registered, or kept in the store (an own rubric); None when neither."""
     from benger.pipeline._units import resolve_rubric
 
     try:
-        return resolve_rubric(rubric_id)
+        return resolve_rubric(rubric_id, store)
     except (BengerError, OSError, ValueError):
         return None
 
@@ -155,7 +156,7 @@ def review_notes(store: Any, reviews: list[HumanReview]) -> dict[str, dict[str, 
 def solution(store: Any, rec: SolutionRecord, others: list[tuple[str, str, str]]) -> Page:
     """The task, the reference, the marked solution and the grid of judgements and reviews."""
     judgements = sorted(rec.judgements, key=lambda j: (j.judge, j.judge_config_hash, j.rubric_id, j.repeat_index))
-    rubric = next((r for r in (_rubric(j.rubric_id) for j in judgements) if r is not None), None)
+    rubric = next((r for r in (_rubric(j.rubric_id, store) for j in judgements) if r is not None), None)
     keys = rubric.keys if rubric is not None else list(dict.fromkeys(k for j in judgements for k in j.dimensions or {}))
     if not keys:
         keys = list(dict.fromkeys(k for r in rec.reviews for k in r.dimensions))
@@ -237,7 +238,7 @@ def compare(store: Any, task: Any, solutions: list[tuple[str, str, str]], picked
                 }
             )
     keys = list(dict.fromkeys(k for m in matrix for k in m["dims"]))
-    rubric = next((r for m in matrix if (r := _rubric(m["first"].rubric_id)) is not None), None)
+    rubric = next((r for m in matrix if (r := _rubric(m["first"].rubric_id, store)) is not None), None)
     labels: dict[str, tuple[str, str]] = {}
     if rubric is not None:  # the rubric's order and labels; keys of other rubrics after them
         keys = [k for k in rubric.keys if k in keys] + [k for k in keys if k not in rubric.keys]
