@@ -1,9 +1,10 @@
-"""Migration 0014_rubric_store and the kept rubrics (SQLite and PostgreSQL): a store at 0013 with judgements is
+"""Migration 0014_rubric_store and the kept rubrics (SQLite and PostgreSQL): a store just below it, judged, is
 upgraded and keeps every row, the rubrics it keeps read back exactly (a NUL and umlauts included), a changed row is
 refused, and a downgrade drops the table; a kept rubric round-trips for any valid rubric (hypothesis)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -20,6 +21,14 @@ from benger.schema import Corpus, FalloesungTask, Generation, Judgement
 from benger.store import Store, open_store
 from benger.store._engine import MIGRATIONS_DIR
 from benger.store._models import RubricRow
+
+
+def _below() -> str:
+    """The revision 0014_rubric_store revises (main's head when it landed)."""
+    source = (MIGRATIONS_DIR / "versions" / "0014_rubric_store.py").read_text(encoding="utf-8")
+    match = re.search(r'^down_revision: str \| None = "([^"]+)"', source, re.M)
+    assert match is not None
+    return match.group(1)
 
 
 def _engine_url(url: str) -> str:
@@ -70,9 +79,9 @@ def _judged(store: Store, rubric_id: str) -> None:
 
 def test_migration_0014_keeps_rows_and_the_rubrics_read_back(db_url: str) -> None:
     rubric = _own("Ergebnis\x00getroffen – Grundsätze")  # a NUL: PostgreSQL stores it escaped
-    _migrate(db_url, "0013_ungraded_reviews", up=True)
+    _migrate(db_url, _below(), up=True)
     assert "rubrics" not in _tables(db_url)
-    with open_store(db_url) as store:  # a store at 0013, opened by this benger: upgraded
+    with open_store(db_url) as store:  # a store just below 0014, opened by this benger: upgraded
         assert "rubrics" in _tables(db_url)
         _judged(store, rubric.id)  # a judgement saved without its rubric, as before 0014
         assert [j.judgement_id for j in store.judgements()] == ["j1"]
@@ -91,7 +100,7 @@ def test_migration_0014_keeps_rows_and_the_rubrics_read_back(db_url: str) -> Non
             session.execute(update(RubricRow).where(RubricRow.rubric_id == rubric.id).values(payload=changed))
         with pytest.raises(InputError, match="was changed in the store"):
             stored_rubric(store, rubric.id)
-    _migrate(db_url, "0013_ungraded_reviews", up=False)
+    _migrate(db_url, _below(), up=False)
     assert "rubrics" not in _tables(db_url)
     with open_store(db_url) as store:  # up again
         assert store.stored_rubrics() == [] and [j.judgement_id for j in store.judgements()] == ["j1"]

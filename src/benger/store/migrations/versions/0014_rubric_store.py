@@ -4,7 +4,7 @@
 comes from the registry or a ``--rubric`` file, as before.
 
 Revision ID: 0014_rubric_store
-Revises: 0013_ungraded_reviews
+Revises: 0016_fulltext
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from alembic import op
 from benger.store._base import JSONType
 
 revision: str = "0014_rubric_store"
-down_revision: str | None = "0013_ungraded_reviews"
+down_revision: str | None = "0016_fulltext"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
