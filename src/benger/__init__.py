@@ -13,7 +13,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from benger.analysis import StudyData, compute_all, leaderboard, leaderboard_from_store
+    from benger.analysis import StudyData, compute_all
+    from benger.analysis.leaderboard import leaderboard, leaderboard_from_store
     from benger.corpora import (
         Corpus,
         FalloesungTask,
@@ -44,7 +45,9 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 _HOMES: dict[str, tuple[str, ...]] = {
-    "benger.analysis": ("StudyData", "compute_all", "leaderboard", "leaderboard_from_store"),
+    "benger.analysis": ("StudyData", "compute_all"),
+    # the package benger.analysis.leaderboard holds the function leaderboard (benger.leaderboard)
+    "benger.analysis.leaderboard": ("leaderboard", "leaderboard_from_store"),
     "benger.corpora": (
         "Corpus",
         "FalloesungTask",

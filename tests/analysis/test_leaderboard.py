@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from benger.analysis import Leaderboard, LeaderboardRow, leaderboard
+from benger.analysis.leaderboard import Leaderboard, LeaderboardRow, leaderboard
 from benger.schema import FalloesungTask, Generation, Judgement, PrincipleItem, SystemConfig
 from benger.store import MetricValue
 

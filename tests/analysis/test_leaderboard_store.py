@@ -14,7 +14,7 @@ from alembic.script import ScriptDirectory
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from benger.analysis import Leaderboard, leaderboard, leaderboard_from_store
+from benger.analysis.leaderboard import Leaderboard, leaderboard, leaderboard_from_store
 from benger.errors import InputError
 from benger.schema import Corpus, FalloesungTask, Generation, Judgement, PrincipleItem, SystemConfig
 from benger.store import Store, open_store

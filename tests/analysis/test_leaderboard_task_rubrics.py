@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from benger.analysis import leaderboard
+from benger.analysis.leaderboard import leaderboard
 from benger.analysis.leaderboard import render
 from benger.schema import FalloesungTask, Generation, Judgement, SystemConfig
 

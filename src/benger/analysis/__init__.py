@@ -1,7 +1,8 @@
 """benger.analysis: the leaderboard and the RQ1-RQ5 computations over a StudyData.
 
 Each name loads its module on first use (PEP 562 ``__getattr__``), so ``benger leaderboard`` imports the
-leaderboard and not the RQ computations (and their scipy)."""
+leaderboard and not the RQ computations (and their scipy). ``benger.analysis.leaderboard`` is the leaderboard
+package; its function of the same name is ``benger.leaderboard`` (``benger.analysis.leaderboard.leaderboard``)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ if TYPE_CHECKING:
         Leaderboard,
         LeaderboardRow,
         SystemRank,
-        leaderboard,
         leaderboard_from_store,
     )
 
@@ -28,12 +28,17 @@ _LAZY = {
     "Leaderboard": "benger.analysis.leaderboard",
     "LeaderboardRow": "benger.analysis.leaderboard",
     "SystemRank": "benger.analysis.leaderboard",
-    "leaderboard": "benger.analysis.leaderboard",
     "leaderboard_from_store": "benger.analysis.leaderboard",
 }
 
 
+#: subpackages, imported on first use as attributes too (``benger.analysis.leaderboard.judge_status``)
+_SUBPACKAGES = ("leaderboard", "results")
+
+
 def __getattr__(name: str) -> Any:
+    if name in _SUBPACKAGES:
+        return importlib.import_module(f"{__name__}.{name}")  # the import binds it here
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'benger.analysis' has no attribute {name!r}")
@@ -50,6 +55,5 @@ __all__ = [
     "SystemMeta",
     "SystemRank",
     "compute_all",
-    "leaderboard",
     "leaderboard_from_store",
 ]

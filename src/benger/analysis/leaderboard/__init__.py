@@ -31,10 +31,6 @@ Modules, lowest first (no module imports one above it): ``model`` (rows, board, 
 block) read a finished board; ``validity`` gives a judge's status (:func:`judge_status`, also for the viewer).
 """
 
-import sys
-import types
-from typing import Any
-
 from benger.analysis.leaderboard.context import CiSettings, LeaderboardContext
 from benger.analysis.leaderboard.identity import display_names
 from benger.analysis.leaderboard.model import (
@@ -70,14 +66,3 @@ __all__ = [
     "leaderboard_from_store",
 ]
 
-
-class _CallablePackage(types.ModuleType):
-    """``benger.analysis.leaderboard`` is both this package and the function :func:`leaderboard` (re-exported
-    by ``benger.analysis``). Whenever the import system binds the package over the function (a fresh import of
-    a submodule after ``sys.modules`` was pruned), calling the package still computes the leaderboard."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Leaderboard:
-        return leaderboard(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallablePackage
