@@ -9,8 +9,7 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
-from benger.analysis.leaderboard import leaderboard, leaderboard_from_store
-from benger.analysis.leaderboard import NOT_MEANINGFUL, judge_status
+from benger.analysis.leaderboard import NOT_MEANINGFUL, judge_status, leaderboard, leaderboard_from_store
 from benger.analysis.leaderboard.validity import RELEASED_VALIDATIONS, status_block
 from benger.corpora._release import PRIMARY_JUDGE, RELEASE_JUDGE_CONFIG_HASH
 from benger.schema import Corpus, FalloesungTask, Generation, Judgement

@@ -8,8 +8,7 @@ import json
 
 import pytest
 
-from benger.analysis.leaderboard import leaderboard
-from benger.analysis.leaderboard import render
+from benger.analysis.leaderboard import leaderboard, render
 from benger.judge import ParsedJudgement, grundprinzipien_rubric, parse_judgement
 from benger.schema import FalloesungTask, Generation, Judgement, PrincipleItem
 

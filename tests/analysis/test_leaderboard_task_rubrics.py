@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import json
 
-from benger.analysis.leaderboard import leaderboard
-from benger.analysis.leaderboard import render
+from benger.analysis.leaderboard import leaderboard, render
 from benger.schema import FalloesungTask, Generation, Judgement, SystemConfig
 
 KURZ, BOGEN = "kurz3@1+aaaaaaaa", "bogen@1+bbbbbbbb"

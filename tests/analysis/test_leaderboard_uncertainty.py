@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from benger.analysis.leaderboard import leaderboard
-from benger.analysis.leaderboard import LeaderboardContext
+from benger.analysis.leaderboard import LeaderboardContext, leaderboard
 from benger.schema import FalloesungTask, Generation, Judgement, PrincipleItem
 from benger.stats import best_method, proportion_ci, t_mean_ci
 

@@ -65,4 +65,3 @@ __all__ = [
     "leaderboard",
     "leaderboard_from_store",
 ]
-
