@@ -107,3 +107,21 @@ async def test_a_store_without_the_kept_rubric_asks_for_it(tmp_path: Path) -> No
         analyze(str(db), tmp_path / "a", n_boot=200, corpora=["faelle"])
     named = analyze(str(db), tmp_path / "b", n_boot=200, corpora=["faelle"], rubrics={"faelle": kurz3})
     assert named["provenance"]["corpus"] == "faelle"
+
+
+def test_a_fault_in_an_inline_rubric_is_named_in_the_config(tmp_path: Path) -> None:
+    """A run config may carry the rubric itself (how a browser run's uploaded rubric travels): it is checked as a
+    rubric file is, and a fault is named by the config's file, line and the field under rubrics.CORPUS."""
+    path = own_study(tmp_path, "http://127.0.0.1:9/v1")
+    kurz3 = load_rubric(path.parent / "rubrics" / "kurz3.yaml")
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["rubrics"] = {"faelle": rubric_data(kurz3)}
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    assert load_run_config(path).resolved_rubrics() == {"faelle": kurz3}
+    data["rubrics"]["faelle"]["dimensions"][0]["bands"][0]["high"] = 9  # 8-9, then nothing up to the maximum 10
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        load_run_config(path)
+    assert info.value.file == str(path) and info.value.field == "rubrics.faelle.dimensions[0].bands"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert info.value.line is not None and lines[info.value.line - 2].strip() == "bands:"  # the list's first line
