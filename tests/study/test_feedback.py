@@ -205,6 +205,8 @@ def test_the_cli_switch_refuses_both_flags_or_none(store: Store, tmp_path: Path,
     result = CliRunner().invoke(
         app, ["study", "feedback", "--study", str(study), *flags, "--db", str(tmp_path / "benger.db")]
     )
-    assert result.exit_code == 2 and "give exactly one of --on and --off" in result.output
+    # both: refused as every flag pair is (tests/cli/test_flag_pairs.py); neither: the command asks for one
+    expected = "'--on' / '--off': opposite flags" if flags else "give exactly one of --on and --off"
+    assert result.exit_code == 2 and expected in result.output
     with store.session() as session:
         assert session.get(StudySetting, setting_key(study)) is None  # feedback stays off

@@ -140,6 +140,14 @@ class _Boundary(TyperGroup):
             return _commands.listed_command(cmd_name)
         return self.commands.get(cmd_name)
 
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        from benger.cli._options import refuse_opposite_flags
+
+        name, command, rest = super().resolve_command(ctx, args)
+        if command is not None:  # both sides of a flag pair: a usage error before the command parses its line
+            refuse_opposite_flags(ctx, command, rest, name)
+        return name, command, rest
+
     def format_help(self, ctx: Any, formatter: Any) -> None:
         self._listing = True
         try:

@@ -163,3 +163,38 @@ MaxBodyOption = Annotated[
         "A reverse proxy in front should refuse larger bodies too.",
     ),
 ]
+
+
+# --- flag pairs ------------------------------------------------------------------------------------------------
+def flag_pairs(command: Any) -> list[tuple[Any, tuple[str, ...], tuple[str, ...]]]:
+    """The flag pairs of ``command``: (option, its flags, the opposite flags) of each boolean option with two sides
+    (Typer's ``"--x/--y"``, and a plain ``bool`` option without a name, which Typer makes ``--x/--no-x``)."""
+    from typer.core import TyperOption
+
+    return [
+        (param, tuple(param.opts), tuple(param.secondary_opts))
+        for param in command.params
+        if isinstance(param, TyperOption) and param.is_bool_flag and param.secondary_opts
+    ]
+
+
+def refuse_opposite_flags(ctx: Any, command: Any, args: list[str], name: str | None = None) -> None:
+    """A usage error (exit 2) naming both flags when ``args`` (the command line after ``command``'s name) gives
+    both sides of one of its flag pairs: the parser would silently keep the last one given. For a group the
+    check goes on with the subcommand that ``args`` names. The root group calls this for every command line."""
+    from typer.core import TyperGroup
+
+    tokens = args[: args.index("--")] if "--" in args else args
+    here = typer.Context(command, parent=ctx, info_name=name) if name is not None else ctx
+    for _, on, off in flag_pairs(command):
+        given_on = next((t for t in tokens if t in on), None)
+        given_off = next((t for t in tokens if t in off), None)
+        if given_on is not None and given_off is not None:
+            raise typer.BadParameter(
+                "opposite flags: give one of them, not both", ctx=here, param_hint=[given_on, given_off]
+            )
+    if isinstance(command, TyperGroup):
+        position = next((i for i, t in enumerate(tokens) if not t.startswith("-")), None)
+        sub = None if position is None else command.get_command(here, tokens[position])
+        if sub is not None and position is not None:
+            refuse_opposite_flags(here, sub, tokens[position + 1 :], tokens[position])

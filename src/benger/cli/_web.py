@@ -20,8 +20,9 @@ if TYPE_CHECKING:
 
 study_app = typer.Typer(help="Human study: accounts, studies, picks, review assignment, export.", no_args_is_help=True)
 StudyOption = Annotated[str, typer.Option("--study", help="Study name or id (see `benger study list`).")]
-FeedbackOn = Annotated[bool, typer.Option("--on", help="Show participants the judge's feedback.")]
-FeedbackOff = Annotated[bool, typer.Option("--off", help="Stop showing it.")]
+FeedbackSwitch = Annotated[
+    bool | None, typer.Option("--on/--off", help="Show participants the judge's feedback, or stop showing it.")
+]
 
 
 def _store(db: str | None) -> Store:
@@ -299,11 +300,11 @@ def finish_cmd(study: StudyOption, db: DbOption = None) -> None:
 
 
 @study_app.command("feedback")
-def feedback_cmd(study: StudyOption, on: FeedbackOn = False, off: FeedbackOff = False, db: DbOption = None) -> None:
+def feedback_cmd(study: StudyOption, on: FeedbackSwitch = None, db: DbOption = None) -> None:
     """Let participants read a judge's feedback on their own submissions (only once submissions have closed)."""
     from benger.study import set_feedback
 
-    if on == off:  # both, or neither: a flag pair --on/--off would silently take the last one given
+    if on is None:  # both at once is refused for every flag pair (benger.cli._options.refuse_opposite_flags)
         raise typer.BadParameter("give exactly one of --on and --off", param_hint="--on/--off")
     store = _store(db)
     set_feedback(store, sid := study_id(store, study), on)
