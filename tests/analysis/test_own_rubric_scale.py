@@ -6,6 +6,7 @@ made up for reviews that have none. Every number by hand."""
 from __future__ import annotations
 
 import html
+import json
 import re
 from pathlib import Path
 
@@ -177,14 +178,128 @@ def test_viewer_refuses_an_own_rubric_it_cannot_scale(tmp_path: Path) -> None:
     assert '<th scope="col">MAE raw</th>' not in text
 
 
-def test_analyze_report_tables_name_the_percent_scale(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def analyzed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`benger analyze --corpus meine --rubric meine=drei.yaml` after the reviews: its output folder."""
+    tmp_path = tmp_path_factory.mktemp("analyzed")
     db, rubric_file = _store(tmp_path)
     out = tmp_path / "out"
     done = runner.invoke(app, ["analyze", "--db", str(db), "--corpus", "meine", "--rubric", f"meine={rubric_file}",
                                "--out", str(out), "--n-boot", "100"])  # fmt: skip
     assert done.exit_code == 0, done.output
+    return out
+
+
+def test_analyze_report_tables_name_the_percent_scale(analyzed: Path) -> None:
+    out = analyzed
     calibration = (out / "tables" / "rq5_calibration.md").read_text(encoding="utf-8")
     assert "| Δdir % points (sd) |" in calibration and PERCENT_SCALE in calibration
     assert "−3.33" in calibration or "-3.33" in calibration  # percent points; raw would be -1.00
     irr = (out / "tables" / "rq5_irr.md").read_text(encoding="utf-8")
     assert "| Spread % |" in irr and "Spread raw" not in irr and "| 20.0 |" in irr
+    agreement = (out / "tables" / "rq5_agreement.md").read_text(encoding="utf-8")
+    # undefined numbers are a dash inside a text cell too, never "None"; an undefined omega is no "fails"
+    assert "None" not in agreement and "gp —" in agreement and "κ=—" in agreement
+    assert "undefined (too few picks per annotator)" in agreement and "| fails |" not in agreement
+    checks = (out / "tables" / "rq5_checks.md").read_text(encoding="utf-8")
+    assert "None" not in checks and "MAE % 3.3" in checks
+
+
+@pytest.mark.parametrize(
+    ("path", "present"),
+    [
+        ("tables/leaderboard.md", "Mean LLM-judge raw score 0-30 (rubric drei@1+"),
+        ("tables/leaderboard.tex", "Mean LLM-judge raw score 0-30 (rubric drei@1+"),
+        ("report.html", "Mean LLM-judge raw score 0-30 (rubric drei@1+"),
+        ("results.json", '"unit": "raw score 0-30 (rubric drei@1+'),
+        ("figures/leaderboard.svg", "judge raw score 0-30"),
+    ],
+)
+def test_leaderboard_names_the_own_rubric_scale_in_every_format(analyzed: Path, path: str, present: str) -> None:
+    """Table 1 under a 30-point rubric without a grade table or pass rule: the rubric's own scale in every output,
+    never the paper's 0-100 or its grade-point pass rule."""
+    text = (analyzed / path).read_text(encoding="utf-8")
+    flat = " ".join(html.unescape(text).split())
+    assert present in flat
+    for paper in ("raw score (0-100)", "judge raw score (0-100)", "(≥ 4 grade points)"):
+        assert paper not in flat
+
+
+def test_table2_makes_up_no_grade_points_or_pass(analyzed: Path) -> None:
+    """Appendix A Table 2 under the own rubric: raw points only (the paper's 0-18 table is for raw 0-100)."""
+    results = json.loads((analyzed / "results.json").read_text(encoding="utf-8"))
+    (row,) = [r for r in results["rq1"]["appendix_a"]["final"]["table2"] if r["row"] == "sys"]
+    assert row["raw"]["mean"] == pytest.approx(14.0)  # (18 + 21 + 3) / 3 raw points of 30
+    assert row["grade_points"] is None and row["pass_rate"] is None
+    assert row["h_grade_points"] is None and row["h_pass_rate"] is None
+    table = (analyzed / "tables" / "rq1_table2.md").read_text(encoding="utf-8")
+    (line,) = [ln for ln in table.splitlines() if ln.startswith("| sys |")]
+    assert line.split(" | ")[4:6] == ["—", "—"]
+
+
+def test_table1_shows_the_primary_judge_rubric_group(tmp_path: Path) -> None:
+    """One task with its own Bewertungsbogen makes its own judge group; Table 1 of `analyze` is the group of the
+    primary judge configuration (2 of the 3 generations), not whichever group sorts first (found in the walk of
+    docs/own-study.md: Table 1 showed the one Bewertungsbogen generation, n = 1)."""
+    from benger.analysis._compute import compute_all
+
+    rubric_file = tmp_path / "drei.yaml"
+    rubric_file.write_text(RUBRIC, encoding="utf-8")
+    corpus_rubric = load_rubric(rubric_file)
+    bogen = yaml.safe_load(RUBRIC) | {"name": "a-bogen"}  # sorts before drei@...
+    tasks = [
+        FalloesungTask(
+            task_id=f"t{i}",
+            corpus="meine",
+            area="Zivilrecht",
+            facts=f"SV {i}",
+            reference=f"ML {i}",
+            rubric=bogen if i == 3 else None,
+        )
+        for i in (1, 2, 3)
+    ]
+    db = tmp_path / "own.db"
+    store = open_store(db)
+    store.add_corpus(Corpus(name="meine", tasks=tasks))
+    for task, (gid, total) in zip(tasks, JUDGE.items(), strict=True):
+        rubric = rubric_for_task(task, {"meine": corpus_rubric})
+        store.save_generation(Generation(generation_id=gid, task_id=task.task_id, corpus="meine", system="sys",
+                                         config_hash="c", text="Lösung"))  # fmt: skip
+        store.save_judgement(Judgement(
+            judgement_id=f"j-{gid}", target_kind="generation", target_id=gid, judge="mein-judge",
+            judge_config_hash="jh", rubric_id=rubric.id, status="scored",
+            dimensions=dict(zip("abc", _dims(total), strict=True)), total=float(total),
+            grade_points=None, passed=None))  # fmt: skip
+    try:
+        data = StudyData.from_store(store, corpus="meine", rubrics={"meine": corpus_rubric})
+    finally:
+        store.close()
+    assert data.rubric_scales == {corpus_rubric.id: 30.0, rubric_for_task(tasks[2]).id: 30.0}
+    block = compute_all(data, seed=1, n_boot=20)["rq1"]["leaderboard"]
+    (row,) = [r for r in block["rows"] if r["kind"] == "system"]
+    assert row["rubric"] == corpus_rubric.id and row["bench"]["n"] == 2
+    assert row["bench"]["raw"] == pytest.approx(19.5)  # (18 + 21) / 2
+    assert block["unit"] == f"raw score 0-30 (rubric {corpus_rubric.id})"
+
+
+def test_viewer_leaderboard_figure_on_the_own_rubric_scale(tmp_path: Path) -> None:
+    """The viewer's leaderboard figure under the own 30-point rubric without a pass rule: no 0-100 axis, no pass
+    line at 50, a caption that says whose scale it is."""
+    from benger.web.access import Principal
+    from benger.web.viewer import create_viewer_app
+
+    db, _ = _store(tmp_path)
+    store = open_store(db)
+    try:
+        with TestClient(create_viewer_app(store, Principal.local())) as client:
+            page = client.get("/view/")
+    finally:
+        store.close()
+    assert page.status_code == 200
+    text = html.unescape(page.text)
+    assert "auf der Skala der eigenen Rubrik" in text and "Bestehensgrenze 50" not in text
+    (svg,) = re.findall(r"<svg class=\"figure\".*?</svg>", text, re.S)
+    assert 'class="pass"' not in svg  # the rubric has no pass rule
+    ticks = re.findall(r'class="tick">([^<]*)<', svg)
+    assert ticks[0] == "0" and "100" not in ticks and float(ticks[-1]) < 100
+    assert re.search(r"<figcaption>meine · drei@1\+\w+ \(0–[\d.]+\)</figcaption>", text)

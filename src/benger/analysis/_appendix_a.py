@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from benger.analysis._data import StudyData
+from benger.analysis._percent import on_own_rubric
 from benger.judge import grade_points, passed
 from benger.stats import bootstrap_mean_ci, named_rng
 
@@ -31,7 +32,14 @@ def _cell(values: list[float], seed: int, *names: str, n_boot: int, memo: CellMe
     return None if cell is None else dict(cell)
 
 
-def _rubric_cells(raws: list[float], seed: int, key: str, prefix: str, n_boot: int, memo: CellMemo) -> dict[str, Any]:
+def _rubric_cells(
+    raws: list[float], seed: int, key: str, prefix: str, n_boot: int, memo: CellMemo, *, paper_scale: bool = True
+) -> dict[str, Any]:
+    """Raw, grade-point and pass cells; grade points and pass by the paper's 0-18 table of raw 0-100 points, so
+    none (None) off the paper's scale (``paper_scale`` False: a user's own rubric)."""
+    if not paper_scale:
+        raw = _cell(raws, seed, key, prefix + "raw", n_boot=n_boot, memo=memo)
+        return {f"{prefix}raw": raw, f"{prefix}grade_points": None, f"{prefix}pass_rate": None}
     return {
         f"{prefix}raw": _cell(raws, seed, key, prefix + "raw", n_boot=n_boot, memo=memo),
         f"{prefix}grade_points": _cell(
@@ -64,6 +72,7 @@ def appendix_a(
     every number is the same with or without it.
     """
     memo = {} if memo is None else memo
+    paper = not on_own_rubric(data)
     gens = data.generations if include_superseded else data.final_generations()
     raws: dict[str, list[float]] = defaultdict(list)
     system_of = {}
@@ -87,18 +96,18 @@ def appendix_a(
     for cond in HUMAN_ROWS:
         row: dict[str, Any] = {"row": f"human_{cond}", "kind": "human", "n": annotations[cond]}
         if scored[cond] and len(scored[cond]) == annotations[cond]:
-            row.update(_rubric_cells(scored[cond], seed, cond, "", n_boot, memo))
+            row.update(_rubric_cells(scored[cond], seed, cond, "", n_boot, memo, paper_scale=paper))
         else:
             row.update({"raw": None, "grade_points": None, "pass_rate": None, "judge_source": "unavailable"})
             row["judge_reason"] = f"primary-judge scores exist for {len(scored[cond])} of {annotations[cond]} solutions"
         row["n_h"] = len(reviews[cond])
-        row.update(_rubric_cells(reviews[cond], seed, cond, "h_", n_boot, memo))
+        row.update(_rubric_cells(reviews[cond], seed, cond, "h_", n_boot, memo, paper_scale=paper))
         table2.append(row)
     order = sorted(raws, key=lambda s: (-sum(raws[s]) / len(raws[s]), s))
     for system in order:
         row = {"row": system, "kind": "system", "n": len(raws[system]), "n_h": len(reviews[system])}
-        row.update(_rubric_cells(raws[system], seed, system, "", n_boot, memo))
-        row.update(_rubric_cells(reviews[system], seed, system, "h_", n_boot, memo))
+        row.update(_rubric_cells(raws[system], seed, system, "", n_boot, memo, paper_scale=paper))
+        row.update(_rubric_cells(reviews[system], seed, system, "h_", n_boot, memo, paper_scale=paper))
         table2.append(row)
     values = metrics_all if metrics_all is not None else data.metrics
     names = sorted(values)
@@ -113,9 +122,15 @@ def appendix_a(
         row = {"row": system, "kind": "system", "n": len(raws[system])}
         row["metrics"] = {m: _cell(per[m], seed, system, "metric", m, n_boot=n_boot, memo=memo) for m in names}
         table5.append(row)
+    scale = (
+        "grade points by the half-up table, pass = grade points >= 4"
+        if paper
+        else "raw points on the own rubric's scale; no grade points or pass (the paper's 0-18 table is for raw "
+        "0-100 points; the leaderboard has the rubric's own)"
+    )
     return {
         "method": "per row the mean with a 95% percentile bootstrap CI (B = n_boot; each cell's generator from the "
-        "seed and the row and column names); grade points by the half-up table, pass = grade points >= 4; h_ columns: "
+        f"seed and the row and column names); {scale}; h_ columns: "
         "every human review (creator and blind) of the row's picked solutions",
         "inputs": {
             "generations": len(gens),

@@ -150,6 +150,17 @@ def _rubric_totals(
     return totals if own else {}
 
 
+def _rubric_scales(tasks: list[Any], rubrics: Mapping[str, Any] | None) -> dict[str, float]:
+    """Own rubric id -> total of the rubrics known for ``tasks``: each task's own Bewertungsbogen, and the
+    ``rubrics`` (corpus -> Rubric) of their corpora (``StudyContents.rubric_scales``)."""
+    from benger.judge._rubric import BUILTIN_RUBRICS
+    from benger.pipeline import rubric_for_task
+
+    known = [r for r in (rubrics or {}).values()]
+    known += [rubric_for_task(t) for t in tasks if getattr(t, "rubric", None) is not None]
+    return {r.id: float(r.max_total) for r in known if r.id.split("@")[0] not in BUILTIN_RUBRICS}
+
+
 def _registered(rubric_ids: set[str]) -> Any:
     """The one registered rubric (``benger.judge.RUBRICS``, e.g. from an installed package) whose content id is
     the only id in ``rubric_ids``; None otherwise (a rubric from a file: the store keeps its id, not its content)."""
@@ -309,4 +320,5 @@ def study_from_store(
         resampling_unit="task",
         judge_status=status_block(primary, key[1] if key else None, store=store),
         rubric_totals=_rubric_totals(corpus, tasks, solutions, judgements, rubrics) if rubrics is not None else {},
+        rubric_scales=_rubric_scales(tasks, rubrics),
     )

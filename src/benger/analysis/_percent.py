@@ -17,10 +17,39 @@ from typing import TypeVar
 from benger.analysis._records import StudyContents
 from benger.judge import grade_points, passed
 
+#: The unit of raw scores on the paper's rubrics.
+RAW = "raw score 0-100"
 #: The unit of statistics computed on :func:`as_percent` data.
 PERCENT_SCALE = "percent of each solution's rubric total (0-100); grade points and pass on the paper's 0-18 table of it"
 
 D = TypeVar("D", bound=StudyContents)
+
+
+def on_own_rubric(data: StudyContents) -> bool:
+    """Whether ``data`` is judged (its primary judge) or reviewed under a user's own rubric, not the paper's: its
+    raw points are then on that rubric's scale, and the paper's 0-18 table of raw 0-100 points does not apply."""
+    from benger.judge._rubric import BUILTIN_RUBRICS
+
+    if data.rubric_totals:
+        return True
+    config = (getattr(data, "inputs", None) or {}).get("primary_judge_config") or {}
+    rubric = str(config.get("rubric") or "")
+    return bool(rubric) and rubric.split("@")[0] not in BUILTIN_RUBRICS
+
+
+def own_scale(data: StudyContents, rubric_ids: set[str]) -> str:
+    """The unit of raw scores judged under ``rubric_ids`` (own rubrics): ``raw score 0-30`` for one known total,
+    each rubric's total where they differ, and where a rubric's total is unknown (a rubric file not given) its
+    id, never the paper's 0-100."""
+    known = getattr(data, "rubric_scales", {}) or {}
+    parts = []
+    for rid in sorted(rubric_ids):
+        total = known.get(rid)
+        parts.append(f"0-{total:g} ({rid})" if total is not None else f"the scale of {rid} (total not given)")
+    totals = {known.get(rid) for rid in rubric_ids}
+    if len(totals) == 1 and None not in totals:
+        return f"raw score 0-{next(iter(totals)):g} (rubric {', '.join(sorted(rubric_ids))})"
+    return "raw score " + "; ".join(parts) if parts else "raw score on the own rubric's scale"
 
 
 def percent(raw: float, total: float) -> float:
@@ -47,4 +76,4 @@ def as_percent(data: D, totals: dict[str, float]) -> D:
     return dataclasses.replace(data, reviews=rows, judge_scores=judges, repeats={})
 
 
-__all__ = ["PERCENT_SCALE", "as_percent", "percent"]
+__all__ = ["PERCENT_SCALE", "RAW", "as_percent", "on_own_rubric", "own_scale", "percent"]

@@ -158,6 +158,10 @@ class StudyContents:
     #: rubric (a store's; empty for the paper's rubrics): RQ5's judge-vs-pool then compares on percent of it
     #: (:mod:`benger.analysis._percent`).
     rubric_totals: dict[str, float] = field(default_factory=dict)
+    #: Rubric id -> its total for the user's own rubrics of the corpus that are known (the run config's
+    #: ``rubrics:`` given to ``benger analyze --rubric``, each task's own Bewertungsbogen): the leaderboard's
+    #: scale ("raw score 0-30"); empty for the paper's rubrics.
+    rubric_scales: dict[str, float] = field(default_factory=dict)
 
     # ------------------------------------------------------------ derived views
     def final_generations(self) -> list[GenScore]:

@@ -16,6 +16,7 @@ from matplotlib.figure import Figure as MplFigure
 from matplotlib.transforms import Bbox
 from scipy import stats as sps
 
+from benger.analysis._percent import RAW
 from benger.analysis.results._models import CorpusCell, Leaderboard, LeaderboardRow, Meta, MetricValidity, TaskSystem
 from benger.analysis.results._models_rq5 import Calibration, PerDimension
 from benger.outputs import atomic_write_bytes
@@ -23,6 +24,7 @@ from benger.report._fmt import judge_label, num, pool_label, provenance
 from benger.report._heatmap_fig import draw_heatmap, heatmap_grid
 from benger.report._model import Figure, Missing
 from benger.report._tables import rq3_sources
+from benger.report._tables_agreement import scale_note
 from benger.report._tables_calibration import per_dimension_pools
 
 _STYLE: Any = {
@@ -116,9 +118,13 @@ def leaderboard_figure(lb: Leaderboard, out_dir: Path) -> Figure | Missing:
             colors = [_COLORS[1] if r.kind == "human" else _COLORS[0] for r in rows]
             ax.barh(y, np.nan_to_num(est), xerr=err, color=colors, alpha=0.85, capsize=2, error_kw={"elinewidth": 0.8})
             ax.set_title(name)
-            ax.set_xlim(0, 100)
-            ax.set_xlabel("judge raw score (0-100)")
-            ax.axvline(50, color="grey", lw=0.6, ls=":")
+            if lb.unit in (None, RAW):
+                ax.set_xlim(0, 100)
+                ax.set_xlabel("judge raw score (0-100)")
+                ax.axvline(50, color="grey", lw=0.6, ls=":")
+            else:  # a user's own rubric: its own scale, and no pass line of the paper's
+                ax.set_xlim(0, None)
+                ax.set_xlabel(f"judge {lb.unit}", wrap=True)
         axes[0][0].set_yticks(y, labels)
         axes[0][0].invert_yaxis()
         path_png, path_svg = _save(fig, out_dir, "leaderboard")
@@ -223,7 +229,7 @@ def calibration_figure(cal: Calibration, meta: Meta, out_dir: Path) -> Figure | 
         ax.axvline(0, color="black", lw=0.6)
         ax.set_yticks(range(len(judges)), [judge_label(j, meta.judge_labels) for j in judges])
         ax.invert_yaxis()
-        ax.set_xlabel("judge − mean blind reviewer (raw points)")
+        ax.set_xlabel(f"judge − mean blind reviewer ({'percent points' if scale_note(cal) else 'raw points'})")
         handles, labels = ax.get_legend_handles_labels()
         uniq = dict(zip(labels, handles, strict=True))
         ax.legend(uniq.values(), uniq.keys(), frameon=False, loc="best")

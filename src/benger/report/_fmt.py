@@ -45,6 +45,11 @@ def f(value: Any, digits: int = 1) -> str | None:
     return None if x is None else f"{_round(x, digits):f}"
 
 
+def dash(text: str | None) -> str:
+    """A formatted number inside a longer cell text: "—" where it is undefined (``f`` and friends give None)."""
+    return "—" if text is None else text
+
+
 def signed(value: Any, digits: int = 1) -> str | None:
     """Number with an explicit sign: ``+15.7`` / ``-0.5``."""
     x = num(value)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from benger.analysis._percent import RAW
 from benger.analysis.leaderboard.validity import NOT_MEANINGFUL
 from benger.analysis.results import Block
 from benger.analysis.results._models import (
@@ -20,7 +21,7 @@ from benger.analysis.results._models import (
     MetricCorrelations,
     MetricValidity,
 )
-from benger.report._fmt import ci, f, integer, pct, pm, provenance, signed
+from benger.report._fmt import ci, dash, f, integer, pct, pm, provenance, signed
 from benger.report._model import Cell, Missing, Table
 
 CORPORA = (("benchathon", "Benchathon"), ("zjs", "ZJS"), ("grundprinzipien", "Grundprinzipien"))
@@ -72,9 +73,10 @@ def leaderboard_table(lb: Leaderboard) -> Table | Missing:
             if bench.source == "unavailable":
                 parts.append(f"no judge scores ({bench.reason or 'not in the inputs'})")
             if bench.human_raw is not None:
-                n_rev = f" over {integer(bench.human_n_reviews)} reviews" if bench.human_n_reviews else ""
+                n_rev = f" over {dash(integer(bench.human_n_reviews))} reviews" if bench.human_n_reviews else ""
                 parts.append(
-                    f"human graders' own mean {f(bench.human_raw)} raw, pass {pct(bench.human_pass_rate)}{n_rev}"
+                    f"human graders' own mean {dash(f(bench.human_raw))} raw, "
+                    f"pass {dash(pct(bench.human_pass_rate))}{n_rev}"
                 )
             if parts:
                 notes.append(f"{label}: " + "; ".join(parts) + ".")
@@ -84,11 +86,23 @@ def leaderboard_table(lb: Leaderboard) -> Table | Missing:
         "Leaderboard across the three corpora (Table 1)",
         columns,
         rows,
-        caption="Mean LLM-judge raw score (0-100) ± half-width of the 95% CI, pass rate (≥ 4 grade points) "
-        "and, for Grundprinzipien, Ja/Nein accuracy. Ranked by the mean of the available per-corpus means.",
+        caption=_leaderboard_caption(lb),
         inputs=inputs,
         method=method,
         notes=notes,
+    )
+
+
+def _leaderboard_caption(lb: Leaderboard) -> str:
+    """Table 1's caption: the paper's scale and pass rule, or under a user's own rubric that rubric's scale (the
+    block's ``unit``) and its own pass rule."""
+    if lb.unit in (None, RAW):
+        scale, rule = "raw score (0-100)", "pass rate (≥ 4 grade points)"
+    else:
+        scale, rule = lb.unit, "pass rate by the rubric's own pass rule (unknown where it has none)"
+    return (
+        f"Mean LLM-judge {scale} ± half-width of the 95% CI, {rule} and, for Grundprinzipien, Ja/Nein accuracy. "
+        "Ranked by the mean of the available per-corpus means."
     )
 
 
@@ -143,9 +157,9 @@ def rq2_table(rq2: GroupAggregates) -> Table | Missing:
                 continue
             row.append(integer(b.n_systems))
             if b.low is not None:
-                row.append(f"{f(b.mean)} {ci(b.low, b.high)}")
+                row.append(f"{dash(f(b.mean))} {ci(b.low, b.high)}")
             elif b.min is not None:
-                row.append(f"{f(b.mean)} ({f(b.min)}-{f(b.max)})")
+                row.append(f"{dash(f(b.mean))} ({dash(f(b.min))}-{dash(f(b.max))})")
             else:
                 row.append(f(b.mean))
         rows.append(row)
@@ -153,7 +167,7 @@ def rq2_table(rq2: GroupAggregates) -> Table | Missing:
     for corpus, name in CORPORA:
         gap = rq2.gaps.get(corpus)
         if isinstance(gap, Mapping):
-            parts = [f"{k.replace('_', ' ')} {signed(v)}" for k, v in gap.items() if signed(v) is not None]
+            parts = [f"{k.replace('_', ' ')} {dash(signed(v))}" for k, v in gap.items() if signed(v) is not None]
             if parts:
                 notes.append(f"Gaps on {name}: " + "; ".join(parts) + " raw points.")
     inputs, method = provenance(rq2)
@@ -298,8 +312,8 @@ def rq4_table(rq4: CoCreation) -> Table | Missing:
         if tost is not None:
             verdict = "equivalent" if tost.equivalent else "not shown equivalent"
             notes.append(
-                f"{label}, TOST vs closed-flagship tier: Δ {signed(tost.delta)}, 90% CI "
-                f"{ci(tost.low90, tost.high90, sign=True)}, margin ±{f(tost.margin)}: {verdict}."
+                f"{label}, TOST vs closed-flagship tier: Δ {dash(signed(tost.delta))}, 90% CI "
+                f"{ci(tost.low90, tost.high90, sign=True)}, margin ±{dash(f(tost.margin))}: {verdict}."
             )
     if not rows:
         return Missing("rq4_delta", "Co-creation effect (RQ4)", "; ".join(notes) or "no RQ4 estimates")

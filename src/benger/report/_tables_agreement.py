@@ -11,7 +11,7 @@ from benger.analysis.results._models import Meta
 from benger.analysis.results._models_rq5 import AltTest, Irr, JudgeVsPool
 from benger.analysis.results._rows import IccPair, IrrStats
 from benger.analysis.results._top import RQ5
-from benger.report._fmt import ci, f, integer, judge_label, pool_label, provenance, pval, signed
+from benger.report._fmt import ci, dash, f, integer, judge_label, pool_label, provenance, pval, signed
 from benger.report._model import Cell, Missing, Table
 
 
@@ -31,12 +31,19 @@ def scale_note(block: Any) -> str:
     return f" Judge and reviewers on {PERCENT_SCALE}." if block is not None and block.unit == PERCENT_SCALE else ""
 
 
+def _verdict(a: AltTest) -> str | None:
+    """passes / fails; "undefined" where omega is (too few picks per annotator: no verdict, never "fails")."""
+    if a.omega is None:
+        return "undefined (too few picks per annotator)"
+    return None if a.passes is None else ("passes" if a.passes else "fails")
+
+
 def _alt_row(label: str, a: AltTest | None) -> list[Cell] | None:
     if a is None:
         return None
     eps = f(a.epsilon, 2)
     sample = f"m={integer(a.m_annotators) or '—'}, {integer(a.n_instances_total) or '—'} instances"
-    verdict = None if a.passes is None else ("passes" if a.passes else "fails")
+    verdict = _verdict(a)
     return [label, sample, f"ω={f(a.omega, 2) or '—'} (ε={eps or '—'})", f"ρ={f(a.rho, 2) or '—'}", verdict]
 
 
@@ -52,14 +59,15 @@ def agreement_table(rq5: RQ5, meta: Meta) -> Table | Missing:
             rows.append(
                 [
                     f"Judge vs mean blind ({pool_label(pool)})",
-                    f"n={integer(b.n)}",
-                    f"r={f(b.pearson, 2)}, ρ={f(b.spearman, 2)}",
-                    f"MAE {_scale_word(b)} {f(b.mae_raw)}, gp {f(b.mae_grade_points, 2)}",
-                    f"κ={f(b.kappa, 2)}",
+                    f"n={dash(integer(b.n))}",
+                    f"r={dash(f(b.pearson, 2))}, ρ={dash(f(b.spearman, 2))}",
+                    f"MAE {_scale_word(b)} {dash(f(b.mae_raw))}, gp {dash(f(b.mae_grade_points, 2))}",
+                    f"κ={dash(f(b.kappa, 2))}",
                 ]
             )
     irr = rq5.irr
     k = irr_k(irr)
+    word = "%" if scale_note(irr) else "raw"
     subs: list[tuple[str, IrrStats | None]] = [("Human IRR pooled", irr.pooled)]
     subs += [(f"· {t}", v) for t, v in irr.by_solution_type.items()]
     for label, s in subs:
@@ -67,10 +75,10 @@ def agreement_table(rq5: RQ5, meta: Meta) -> Table | Missing:
             rows.append(
                 [
                     label,
-                    f"n={integer(s.n)}×{k}",
-                    f"ICC(2,1) raw {f(s.icc_2_1_raw, 2)}",
-                    f"ICC(2,k) raw {f(s.icc_2_k_raw, 2)}",
-                    f"ICC(2,k) gp {f(s.icc_2_k_gp, 2)}",
+                    f"n={dash(integer(s.n))}×{k}",
+                    f"ICC(2,1) {word} {dash(f(s.icc_2_1_raw, 2))}",
+                    f"ICC(2,k) {word} {dash(f(s.icc_2_k_raw, 2))}",
+                    f"ICC(2,k) gp {dash(f(s.icc_2_k_gp, 2))}",
                 ]
             )
     for pool in ("human", "llm"):
@@ -155,15 +163,15 @@ def irr_table(irr: Irr) -> Table | Missing:
         )
     bal = irr.balanced_subset
     notes = []
+    word = "%" if scale_note(irr) else "raw"
     if bal is not None:
         raw, gp = bal.raw or IccPair(), bal.grade_points or IccPair()
         notes.append(
-            f"Balanced subset (raters {', '.join(bal.raters)}; n={integer(bal.n)}): "
-            f"ICC(2,1) raw {f(raw.icc_2_1, 2)}, ICC(2,k) raw {f(raw.icc_2_k, 2)}, "
-            f"ICC(2,k) gp {f(gp.icc_2_k, 2)}."
+            f"Balanced subset (raters {', '.join(bal.raters)}; n={dash(integer(bal.n))}): "
+            f"ICC(2,1) {word} {dash(f(raw.icc_2_1, 2))}, ICC(2,k) {word} {dash(f(raw.icc_2_k, 2))}, "
+            f"ICC(2,k) gp {dash(f(gp.icc_2_k, 2))}."
         )
     inputs, method = provenance(irr)
-    word = "%" if scale_note(irr) else "raw"
     return Table(
         "rq5_irr",
         f"Human inter-rater reliability, k={irr_k(irr)} blind reviewers (RQ5)",
@@ -195,19 +203,19 @@ def alt_test_table(alt: Mapping[str, Mapping[str, AltTest]], pool: str, meta: Me
     rows: list[list[Cell]] = []
     groups: dict[int, str] = {}
     for judge, a in blocks.items():
-        verdict = "passes" if a.passes else "fails"
+        verdict = _verdict(a)
         cp = a.omega_ci95 or [None, None]
         groups[len(rows)] = (
-            f"{judge_label(judge, meta.judge_labels)}: ω={f(a.omega, 2)} {verdict}, "
-            f"CP 95% CI {ci(cp[0], cp[1], 2) or '—'}, ρ={f(a.rho, 2)}, "
-            f"ε={f(a.epsilon, 2)}"
+            f"{judge_label(judge, meta.judge_labels)}: ω={dash(f(a.omega, 2))} {verdict}, "
+            f"CP 95% CI {ci(cp[0], cp[1], 2) or '—'}, ρ={dash(f(a.rho, 2))}, "
+            f"ε={dash(f(a.epsilon, 2))}"
         )
         for p in a.per_annotator:
             rows.append(
                 [
                     p.grader,
                     integer(p.n_j),
-                    f"{f(p.rho_f, 2)} / {f(p.rho_h, 2)}",
+                    f"{dash(f(p.rho_f, 2))} / {dash(f(p.rho_h, 2))}",
                     f(p.d_bar, 3),
                     p.test,
                     pval(p.p_value),

@@ -9,7 +9,7 @@ from typing import Any
 from benger.analysis.results._models import Meta
 from benger.analysis.results._models_rq5 import Calibration, CreatorCalibration, PerDimension
 from benger.analysis.results._rows import DimensionAgreement
-from benger.report._fmt import ci, f, integer, judge_label, pool_label, provenance, pval, signed
+from benger.report._fmt import ci, dash, f, integer, judge_label, pool_label, provenance, pval, signed
 from benger.report._model import Cell, Missing, Table
 from benger.report._tables_agreement import scale_note
 
@@ -30,9 +30,9 @@ def calibration_table(cal: Calibration, meta: Meta) -> Table | Missing:
             [
                 label,
                 integer(r.n),
-                f"{signed(r.judge_minus_pool_mean, 2) or '—'} (sd {f(r.judge_minus_pool_sd, 2)})",
+                f"{signed(r.judge_minus_pool_mean, 2) or '—'} (sd {dash(f(r.judge_minus_pool_sd, 2))})",
                 f"{f(r.judge_pool_ttest_t, 2) or '—'} ({pval(r.judge_pool_ttest_p)})",
-                f"{signed(r.diff_mean, 2) or '—'} (sd {f(r.diff_sd, 2)})",
+                f"{signed(r.diff_mean, 2) or '—'} (sd {dash(f(r.diff_sd, 2))})",
                 f(r.sw_diff_p, 2),
                 f"{f(r.ttest_t, 2) or '—'} ({pval(r.ttest_p)})",
             ]
@@ -92,7 +92,7 @@ def _omega_cell(b: Any) -> str | None:
     cp = b.get("ci_clopper") or [None, None]
     boot: Mapping[str, Any] = b["boot"] if isinstance(b.get("boot"), Mapping) else {}
     interval = ci(boot.get("low"), boot.get("high"), 2) or ci(cp[0], cp[1], 2)
-    return f"{f(b.get('omega'), 2)} (ρ {f(b.get('rho'), 2)}) {interval or ''}".rstrip()
+    return f"{dash(f(b.get('omega'), 2))} (ρ {dash(f(b.get('rho'), 2))}) {interval or ''}".rstrip()
 
 
 def creator_calibration_table(cc: CreatorCalibration, meta: Meta) -> Table | Missing:

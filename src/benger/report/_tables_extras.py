@@ -7,8 +7,9 @@ from collections.abc import Mapping
 
 from benger.analysis.results._models import Meta, PairedSystems
 from benger.analysis.results._top import RQ5
-from benger.report._fmt import ci, f, integer, judge_label, provenance, pval, signed
+from benger.report._fmt import ci, dash, f, integer, judge_label, provenance, pval, signed
 from benger.report._model import Cell, Missing, Table
+from benger.report._tables_agreement import scale_note
 
 
 def checks_table(rq5: RQ5, meta: Meta) -> Table | Missing:
@@ -18,14 +19,14 @@ def checks_table(rq5: RQ5, meta: Meta) -> Table | Missing:
         [
             "Creator vs mean blind",
             integer(cvb.n),
-            f"r={f(cvb.pearson, 2)}",
-            f"MAE {f(cvb.mae_raw)}, offset {signed(cvb.offset_raw)}",
+            f"r={dash(f(cvb.pearson, 2))}",
+            f"MAE{' %' if scale_note(cvb) else ''} {dash(f(cvb.mae_raw))}, offset {dash(signed(cvb.offset_raw))}",
         ],
         [
             "Primary judge repeats (within-generation SD)",
             integer(ij.n_generations),
-            f"mean {f(ij.mean_within_sd, 2)}, median {f(ij.median_within_sd, 2)}",
-            f"max {f(ij.max_within_sd, 2)}",
+            f"mean {dash(f(ij.mean_within_sd, 2))}, median {dash(f(ij.median_within_sd, 2))}",
+            f"max {dash(f(ij.max_within_sd, 2))}",
         ],
     ]
     for judge, b in ijr.judges.items():
@@ -35,8 +36,8 @@ def checks_table(rq5: RQ5, meta: Meta) -> Table | Missing:
             [
                 f"System ranking: {judge_label(judge, meta.judge_labels)} vs primary",
                 integer(b.n_systems),
-                f"ρ={f(b.spearman, 2)}",
-                f"τ={f(b.kendall, 2)}",
+                f"ρ={dash(f(b.spearman, 2))}",
+                f"τ={dash(f(b.kendall, 2))}",
             ]
         )
     return Table(

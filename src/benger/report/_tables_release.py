@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from benger.analysis.results._models import AppendixA, Departures, GutachtenValidity, Operational
 from benger.analysis.results._models_rq5 import JudgeSwap
 from benger.analysis.results._rows import FeatureRho, MeanCell
-from benger.report._fmt import f, integer, pct, provenance
+from benger.report._fmt import dash, f, integer, pct, provenance
 from benger.report._model import Cell, Missing, Table
 
 
@@ -65,7 +65,7 @@ def judge_swap_table(js: JudgeSwap, names: Mapping[str, str]) -> Table | Missing
             parts = (f(cell.mean_raw), pct(cell.pass_rate), pct(cell.pass_rate_offset_corrected)) if cell else ()
             row.append(" / ".join(p or "—" for p in parts) if cell else None)
         rows.append(row)
-    ranks: list[Cell] = [f"{f(judges[j].spearman, 3)} / {f(judges[j].kendall, 3)}" for j in order]
+    ranks: list[Cell] = [f"{dash(f(judges[j].spearman, 3))} / {dash(f(judges[j].kendall, 3))}" for j in order]
     offsets: list[Cell] = [f(judges[j].offset_raw, 2) for j in order]
     rows.append(["Spearman ρ / Kendall τ-b vs primary", *ranks])
     rows.append(["Offset Δ_dir (LLM picks)", *offsets])
@@ -90,7 +90,7 @@ def _pmc(cell: MeanCell | None, scale: float = 1.0, digits: int = 1) -> str | No
         return None
     half = cell.halfwidth
     mean = f(scale * cell.mean, digits)
-    return mean if half is None else f"{mean} ± {f(scale * half, digits)}"
+    return mean if half is None else f"{mean} ± {dash(f(scale * half, digits))}"
 
 
 def appendix_table2(a: AppendixA | None, names: Mapping[str, str]) -> Table | Missing:

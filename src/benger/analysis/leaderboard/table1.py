@@ -68,4 +68,7 @@ def table1_from_study(data: Any, *, seed: int = 0, n_boot: int = 2000) -> dict[s
         g for g in board.groups() if any(r.judge == data.primary_judge and r.n for r in board.rows if r.group == g)
     ]
     bench = str((data.inputs or {}).get("corpus") or "benchathon")
-    return table1(board, group=groups[0] if groups else None, bench_corpus=bench)
+    # the primary judge configuration's group (judge, config and rubric: a task's own Bewertungsbogen makes its own)
+    key = (data.inputs or {}).get("primary_judge_config") or {}
+    mine = [g for g in groups if any(r.group == g and r.rubric == key.get("rubric") for r in board.rows)]
+    return table1(board, group=(mine or groups or [None])[0], bench_corpus=bench)

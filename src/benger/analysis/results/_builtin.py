@@ -14,7 +14,7 @@ from benger.analysis._appendix_a_summaries import summary_tables
 from benger.analysis._creator import creator_calibration
 from benger.analysis._data import POOLS
 from benger.analysis._departures import departures
-from benger.analysis._percent import PERCENT_SCALE, as_percent
+from benger.analysis._percent import PERCENT_SCALE, RAW, as_percent, on_own_rubric, own_scale
 from benger.analysis._release_tables import judge_swap_block, operational_block
 from benger.analysis._rq12 import group_aggregates, leaderboard, task_system
 from benger.analysis._rq34 import cocreation, metric_validity
@@ -23,13 +23,15 @@ from benger.analysis.results import _models_rq5 as m5
 from benger.analysis.results._base import Context, statistic
 from benger.stats import krippendorff_alpha_interval, paired_system_comparisons
 
-RAW = "raw score 0-100"
-
 
 @statistic("rq1.leaderboard", m.Leaderboard, paper_ref="Table 1", unit=RAW, order=100)
 def _leaderboard(ctx: Context) -> Any:
-    """Per system and corpus: n, mean raw with a 95% interval, pass rate; then the human rows."""
-    return leaderboard(ctx.data, seed=ctx.seed, n_boot=ctx.n_boot)
+    """Per system and corpus: n, mean raw with a 95% interval, pass rate; then the human rows. Under a user's own
+    rubric the unit names that rubric's scale (``raw score 0-30``), never the paper's 0-100."""
+    block = leaderboard(ctx.data, seed=ctx.seed, n_boot=ctx.n_boot)
+    if on_own_rubric(ctx.data):
+        block["unit"] = own_scale(ctx.data, {r.get("rubric") for r in block["rows"] if r.get("rubric")})
+    return block
 
 
 @statistic("rq1.task_system", m.TaskSystem, paper_ref="Figure (task x system heatmap)", unit=RAW, order=110)

@@ -54,6 +54,7 @@ def leaderboard(store: Any, statuses: dict[str, str], corpora: frozenset[str] | 
     groups = []
     for g, name in enumerate(board.groups()):
         rows = [r for r in board.rows if r.group == name]
+        top, pass_mark, own = _bar_scale(rows)
         figures = []
         for c, corpus in enumerate(dict.fromkeys(r.corpus for r in rows)):
             items = [
@@ -62,7 +63,8 @@ def leaderboard(store: Any, statuses: dict[str, str], corpora: frozenset[str] | 
                 if r.corpus == corpus and r.mean is not None
             ]
             if items:
-                figures.append((corpus, _svg.bars(f"{name} – {corpus}", items, f"fig-{g}-{c}")))
+                label = f"{corpus} · {own} (0–{top:g})" if own else corpus
+                figures.append((label, _svg.bars(f"{name} – {corpus}", items, f"fig-{g}-{c}", top, pass_mark)))
         judge = rows[0].judge if rows else None
         groups.append(
             {
@@ -72,9 +74,29 @@ def leaderboard(store: Any, statuses: dict[str, str], corpora: frozenset[str] | 
                 "status": rows[0].judge_status if rows else None,  # benger.analysis.leaderboard.judge_status
                 "meaningful": all(r.scores_meaningful for r in rows),
                 "here": statuses.get(judge or "", ""),
+                "own_scale": bool(own),
             }
         )
     return Page("leaderboard.html", "Rangliste", {"board": board, "groups": groups})
+
+
+def _bar_scale(rows: list[Any]) -> tuple[float, float | None, str]:
+    """The figure scale of one judge group: (axis top, pass line, own rubric id or ""). The paper's rubrics: 0-100
+    with the pass mark 50; a user's own rubric: 0 to its total where the viewer knows the rubric (registered),
+    else to the largest value drawn, and its own pass mark or none."""
+    from benger.judge._rubric import BUILTIN_RUBRICS
+
+    rubric_ids = {r.rubric for r in rows if r.rubric}
+    if not rubric_ids or all(i.split("@")[0] in BUILTIN_RUBRICS for i in rubric_ids):
+        return 100.0, 50.0, ""
+    own = ", ".join(sorted(rubric_ids))
+    rubric = _rubric(next(iter(rubric_ids))) if len(rubric_ids) == 1 else None
+    if rubric is not None:  # the pass line: the lowest half-point total that passes by the rubric's own rule
+        total = float(rubric.max_total)
+        mark = next((x / 2 for x in range(int(2 * total) + 1) if rubric.passed(x / 2)), None)
+        return total, mark, own
+    drawn = [v for r in rows for v in (r.mean, r.ci_high) if v is not None]
+    return (max(drawn) if drawn and max(drawn) > 0 else 1.0), None, own
 
 
 # -- one solution -----------------------------------------------------------------------------------------

@@ -53,6 +53,9 @@ EN: dict[str, str] = {
     "Abbildungen": "Figures",
     "Mittlere Rohpunkte (0–100) mit 95%-KI; gepunktete Linie: Bestehensgrenze 50.":
         "Mean raw points (0–100) with 95% CI; dotted line: pass mark 50.",
+    "Mittlere Rohpunkte mit 95%-KI auf der Skala der eigenen Rubrik (bis zu ihrer Gesamtpunktzahl, sonst bis zum "
+    "größten Wert); gepunktete Linie: ihre Bestehensgrenze, falls sie eine hat.": "Mean raw points with 95% CI on "
+    "the own rubric's scale (up to its total, else to the largest value); dotted line: its pass mark, if it has one.",
     "Methode": "Method",
     "Skala": "Scale",
     "Aufgabe": "Task",

@@ -1,7 +1,7 @@
 """Inline SVG figures of the viewer (no script, no external file): leaderboard bars and judge-vs-reviewer scatter.
 
 Each figure is ``role="img"`` with a ``<title>`` and ``<desc>``; the numbers it draws are also in the table
-beside it (the accessible alternative). Coordinates are raw points 0-100.
+beside it (the accessible alternative). Coordinates are raw points 0-100 (bars: the rubric's own scale).
 """
 
 from __future__ import annotations
@@ -20,11 +20,12 @@ class Bar:
     high: float | None
 
 
-def bars(title: str, items: Sequence[Bar], fig_id: str) -> Markup:
-    """Horizontal bars of the mean raw score (0-100), whiskers = the 95% CI, dotted pass line at 50."""
+def bars(title: str, items: Sequence[Bar], fig_id: str, top: float = 100.0, pass_mark: float | None = 50.0) -> Markup:
+    """Horizontal bars of the mean raw score on 0..``top`` (the paper's 0-100, or a user's own rubric's scale),
+    whiskers = the 95% CI, a dotted pass line at ``pass_mark`` (none: no pass line)."""
     row, left, width = 22, 170, 360
     height = row * len(items) + 40
-    x = lambda v: left + width * max(0.0, min(100.0, v)) / 100  # noqa: E731
+    x = lambda v: left + width * max(0.0, min(top, v)) / top  # noqa: E731
     parts = [
         f'<svg class="figure" role="img" aria-labelledby="{fig_id}-t {fig_id}-d" viewBox="0 0 {left + width + 60} '
         f'{height}" width="{left + width + 60}" height="{height}" xmlns="http://www.w3.org/2000/svg">',
@@ -39,9 +40,10 @@ def bars(title: str, items: Sequence[Bar], fig_id: str) -> Markup:
             parts.append(f'<line x1="{x(b.low):.1f}" x2="{x(b.high):.1f}" y1="{y + 10}" y2="{y + 10}" class="ci"/>')
         parts.append(f'<text x="{x(b.mean) + 4:.1f}" y="{y + 14}" class="val">{b.mean:.1f}</text>')
     axis = 10 + row * len(items)
-    parts.append(f'<line x1="{x(50):.1f}" x2="{x(50):.1f}" y1="6" y2="{axis}" class="pass"/>')
-    for tick in (0, 25, 50, 75, 100):
-        parts.append(f'<text x="{x(tick):.1f}" y="{axis + 16}" text-anchor="middle" class="tick">{tick}</text>')
+    if pass_mark is not None:
+        parts.append(f'<line x1="{x(pass_mark):.1f}" x2="{x(pass_mark):.1f}" y1="6" y2="{axis}" class="pass"/>')
+    for tick in (top * q / 4 for q in range(5)):
+        parts.append(f'<text x="{x(tick):.1f}" y="{axis + 16}" text-anchor="middle" class="tick">{tick:g}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))
 
