@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from benger.analysis import StudyData
@@ -303,3 +305,40 @@ def test_viewer_leaderboard_figure_on_the_own_rubric_scale(tmp_path: Path) -> No
     ticks = re.findall(r'class="tick">([^<]*)<', svg)
     assert ticks[0] == "0" and "100" not in ticks and float(ticks[-1]) < 100
     assert re.search(r"<figcaption>meine · drei@1\+\w+ \(0–[\d.]+\)</figcaption>", text)
+
+
+@given(
+    reviews=st.lists(
+        st.tuples(
+            st.sampled_from([20.0, 30.0, 100.0]),
+            st.floats(0, 1),
+            st.one_of(st.none(), st.integers(0, 4)),
+            st.one_of(st.none(), st.booleans()),
+        ),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_as_percent_never_makes_up_grades(reviews: list[tuple[float, float, int | None, bool | None]]) -> None:
+    """Property: a review keeps "no grade points" / "no pass" on the percent scale; what it has is the paper's
+    0-18 table of its percent, and the percent lies in 0..100."""
+    from benger.analysis._data import ReviewRow, Solution
+    from benger.analysis._percent import as_percent
+    from benger.judge import grade_points, passed
+
+    ids = [f"s{i}" for i in range(len(reviews))]
+    rows = [ReviewRow(sid, "g", "blind", share * total, gp, ok, {}, i)
+            for i, (sid, (total, share, gp, ok)) in enumerate(zip(ids, reviews, strict=True))]  # fmt: skip
+    data = StudyData(
+        systems={}, task_areas={}, generations=[], solutions={s: Solution(s, "llm", "llm_system", "t", None, None)
+        for s in ids}, reviews=rows, judge_scores={}, judge_labels={}, primary_judge="j", repeats={},
+    )  # fmt: skip
+    out = as_percent(data, {sid: total for sid, (total, *_) in zip(ids, reviews, strict=True)})
+    for before, after, (_, share, _, _) in zip(rows, out.reviews, reviews, strict=True):
+        assert after.raw == pytest.approx(100 * share) and 0 <= after.raw <= 100 + 1e-9
+        assert (after.grade_points is None) == (before.grade_points is None)
+        assert (after.passed is None) == (before.passed is None)
+        if after.grade_points is not None:
+            assert after.grade_points == grade_points(min(after.raw, 100.0))
+        if after.passed is not None:
+            assert after.passed == passed(min(after.raw, 100.0))
