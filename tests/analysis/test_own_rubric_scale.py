@@ -141,9 +141,17 @@ def test_irr_creator_and_alt_test_on_the_same_scale(results: dict) -> None:
     assert kripp["unit"] == PERCENT_SCALE
 
 
-def test_viewer_validation_on_percent_of_the_rubric_total(tmp_path: Path) -> None:
-    """The viewer's judge-validation block: the table names the scale and its offset is in percent points."""
-    db, _ = _store(tmp_path, per_task=True)
+@pytest.mark.parametrize("where", ["task Bewertungsbogen", "kept in the store"])
+def test_viewer_validation_on_percent_of_the_rubric_total(tmp_path: Path, where: str) -> None:
+    """The viewer's judge-validation block: the table names the scale and its offset is in percent points; the
+    rubric is each task's own Bewertungsbogen, or the corpus rubric the store keeps (a run keeps it)."""
+    from benger.judge._stored import save_rubrics
+
+    db, rubric_file = _store(tmp_path, per_task=where == "task Bewertungsbogen")
+    if where == "kept in the store":
+        store = open_store(db)
+        save_rubrics(store, [load_rubric(rubric_file)])
+        store.close()
     page = _validation_page(db)
     text = html.unescape(page)
     assert PERCENT_SCALE in text
@@ -171,7 +179,7 @@ def _validation_page(db: Path) -> str:
 
 
 def test_viewer_refuses_an_own_rubric_it_cannot_scale(tmp_path: Path) -> None:
-    """A corpus rubric from the run config's file: the store keeps its id only, so the viewer cannot put the
+    """A corpus rubric the store does not keep (judged before the store kept rubrics): the viewer cannot put the
     scores on percent of its total; it says so instead of showing raw points with the paper's grade table."""
     db, _ = _store(tmp_path)
     text = " ".join(html.unescape(_validation_page(db)).split())

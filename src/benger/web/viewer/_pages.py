@@ -54,7 +54,7 @@ def leaderboard(store: Any, statuses: dict[str, str], corpora: frozenset[str] | 
     groups = []
     for g, name in enumerate(board.groups()):
         rows = [r for r in board.rows if r.group == name]
-        top, pass_mark, own = _bar_scale(rows)
+        top, pass_mark, own = _bar_scale(rows, store)
         figures = []
         for c, corpus in enumerate(dict.fromkeys(r.corpus for r in rows)):
             items = [
@@ -80,17 +80,17 @@ def leaderboard(store: Any, statuses: dict[str, str], corpora: frozenset[str] | 
     return Page("leaderboard.html", "Rangliste", {"board": board, "groups": groups})
 
 
-def _bar_scale(rows: list[Any]) -> tuple[float, float | None, str]:
+def _bar_scale(rows: list[Any], store: Any) -> tuple[float, float | None, str]:
     """The figure scale of one judge group: (axis top, pass line, own rubric id or ""). The paper's rubrics: 0-100
-    with the pass mark 50; a user's own rubric: 0 to its total where the viewer knows the rubric (registered),
-    else to the largest value drawn, and its own pass mark or none."""
+    with the pass mark 50; a user's own rubric: 0 to its total where the viewer knows the rubric (registered or
+    kept in the store), else to the largest value drawn, and its own pass mark or none."""
     from benger.judge._rubric import BUILTIN_RUBRICS
 
     rubric_ids = {r.rubric for r in rows if r.rubric}
     if not rubric_ids or all(i.split("@")[0] in BUILTIN_RUBRICS for i in rubric_ids):
         return 100.0, 50.0, ""
     own = ", ".join(sorted(rubric_ids))
-    rubric = _rubric(next(iter(rubric_ids))) if len(rubric_ids) == 1 else None
+    rubric = _rubric(next(iter(rubric_ids)), store) if len(rubric_ids) == 1 else None
     if rubric is not None:  # the pass line: the lowest half-point total that passes by the rubric's own rule
         total = float(rubric.max_total)
         mark = next((x / 2 for x in range(int(2 * total) + 1) if rubric.passed(x / 2)), None)
@@ -311,12 +311,13 @@ def _validation_block(store: Any, reader: Any, corpus: str) -> dict[str, Any]:
     from benger.analysis import StudyData
     from benger.analysis._percent import PERCENT_SCALE, as_percent
     from benger.analysis._validate_judge import headers, table_rows, validate_judge
+    from benger.pipeline._corpus_rubrics import corpus_rubrics
 
-    # rubrics={}: each reviewed solution's rubric (its task's Bewertungsbogen, a registered rubric its judgements
-    # name, else the built-in one); an own rubric the store holds no content of is refused with the reason
+    # each reviewed solution's rubric: its task's Bewertungsbogen, else the corpus rubric its judgements were made
+    # with (registered or kept in the store), else the built-in one; an own rubric known to neither is refused
     try:
-        data = StudyData.from_store(store, corpus=corpus, rubrics={})
-    except InputError as exc:  # an own rubric from a file: the store keeps its id, not its total
+        data = StudyData.from_store(store, corpus=corpus, rubrics=corpus_rubrics(store, [corpus]))
+    except InputError as exc:  # an own rubric the store does not keep (judged before it kept rubrics)
         reason = exc.reason.partition("; name the")[0]
         raise InputError(
             f"{reason}. The viewer cannot put these scores on percent of that rubric's total; `benger validate-judge "
