@@ -161,7 +161,8 @@ async def test_max_tokens_cap_stops_cleanly_and_a_rerun_resumes(release_store: P
         with run_stub_server(latency_ms=1) as stub:
             config = _config(stub.base_url).model_copy(update={"concurrency": 1, "judges": []})
             guard = BudgetGuard(max_tokens=12_000)
-            first = await run_config(config, store, stages=("generate",), model_factory=guard.wrap(_factory()))
+            with guard.bound(store):
+                first = await run_config(config, store, stages=("generate",), model_factory=guard.wrap(_factory()))
             assert not first.complete and guard.refused > 0
             assert guard.spent_tokens <= 12_000
             done = [g for g in store.generations(status="ok") if g.system == "stub"]
@@ -175,19 +176,24 @@ async def test_max_tokens_cap_stops_cleanly_and_a_rerun_resumes(release_store: P
         store.close()
 
 
-def test_max_cost_without_prices_refuses_rather_than_counting_free() -> None:
+def test_max_cost_without_prices_refuses_rather_than_counting_free(tmp_path: Path) -> None:
     from benger.llm import ChatMessage, ChatRequest
     from benger.pipeline._budget import BudgetExceeded
     from benger.schema import SystemConfig
 
     system = SystemConfig(name="x", provider="openai-compatible", model="m", base_url="http://h/v1")
     request = ChatRequest(messages=[ChatMessage(role="user", content="Sachverhalt " * 10)])
-    with pytest.raises(BudgetExceeded, match="no catalog price"):
-        BudgetGuard(max_cost=1.0).check(system, request)
-    priced = system.model_copy(update={"price_in_per_mtok": 1.0, "price_out_per_mtok": 2.0, "max_output_tokens": 1000})
-    BudgetGuard(max_cost=1.0).check(priced, request)  # worst case 0.002 USD: allowed
-    with pytest.raises(BudgetExceeded, match="max-cost"):
-        BudgetGuard(max_cost=0.001).check(priced, request)
+    with open_store(tmp_path / "ledger.db") as store:
+        with BudgetGuard(max_cost=1.0).bound(store) as guard, pytest.raises(BudgetExceeded, match="no catalog price"):
+            guard.check(system, request)
+        assert guard.refused == 1
+        priced = system.model_copy(
+            update={"price_in_per_mtok": 1.0, "price_out_per_mtok": 2.0, "max_output_tokens": 1000}
+        )
+        with BudgetGuard(max_cost=1.0).bound(store) as guard:
+            assert guard.check(priced, request) == (1038, pytest.approx(0.002038))  # 38 input + 1000 output
+        with BudgetGuard(max_cost=0.001).bound(store) as guard, pytest.raises(BudgetExceeded, match="max-cost"):
+            guard.check(priced, request)
 
 
 def test_cli_dry_run_calls_nothing_and_caps_exit_3_then_resume(release_store: Path, tmp_path: Path) -> None:

@@ -88,6 +88,7 @@ def _objects(org: Org, target: Org) -> dict[str, Any]:
         "token": "kein-gueltiger-link",
         "rubric": f"ref:{target.rubric}",
         "run_id": target.run,
+        "validation_id": target.validation,
     }
 
 
@@ -115,7 +116,7 @@ def test_every_route_refuses_the_other_organisation(pg_store: Store, orgs: tuple
         for method, template in scoped:
             cap = MATRIX[(method, template)].capability
             expect(role, method, template, _objects(b, b), {404})  # B's id, B's objects: not a member
-            if re.search(r"{(label|task_id|ref|user_id|run_id)}", template):  # A's id, B's objects
+            if re.search(r"{(label|task_id|ref|user_id|run_id|validation_id)}", template):  # A's id, B's objects
                 expect(role, method, template, _objects(a, b), {404} if cap in holds else {403})
             if cap not in holds:  # A's id, A's own objects, a capability the role lacks
                 expect(role, method, template, _objects(a, a) | {"rubric": ""}, {403})
@@ -252,3 +253,40 @@ def test_results_pages_show_a_member_only_their_organisations_results(pg_store: 
         OrgRole.OWNER,
         OrgRole.ORGANISER,
     }
+
+
+# -- an organisation's studies: their admin pages open for its owners and organisers only --------------------
+def _study_routes() -> list[tuple[str, str]]:
+    """Every per-study admin route (``/admin/studies/{study_id}...``), read from the app."""
+    return sorted(key for key in _all_routes() if key[1].startswith("/admin/studies/{study_id}"))
+
+
+def _all_routes() -> set[tuple[str, str]]:
+    return {(m, r.path) for router in ROUTERS for r in router.routes if isinstance(r, APIRoute) for m in r.methods}
+
+
+def test_a_member_of_one_organisation_administers_none_of_anothers_studies(
+    pg_store: Store, orgs: tuple[Org, Org]
+) -> None:
+    """Every role of A on every per-study admin route with B's study id: 403, nothing changed; A's owner and
+    organiser open A's own study's admin page (200), its grader and participant do not (403)."""
+    a, b = orgs
+    app = create_app(pg_store)
+    routes = _study_routes()
+    assert ("GET", "/admin/studies/{study_id}") in routes and len(routes) >= 8
+    before = dump(pg_store)
+    refused = []
+    for role in ROLES:
+        client = login(TestClient(app), a.names[role])
+        csrf = csrf_of(client, "/orgs")
+        for method, template in routes:
+            path = template.format(study_id=b.study, name="study.json")
+            form = {"csrf_token": csrf, "action": "open", "on": "1", "groups": ""}
+            status = client.request(method, path, data=form if method == "POST" else None,
+                                    follow_redirects=False).status_code  # fmt: skip
+            if status != 403:
+                refused.append(f"{role} {method} {path}: {status}")
+        own = client.get(f"/admin/studies/{a.study}").status_code
+        assert own == (200 if role in ("owner", "organiser") else 403), (role, own)
+    assert refused == []
+    assert dump(pg_store) == before

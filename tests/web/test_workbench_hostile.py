@@ -148,3 +148,29 @@ def test_a_problem_of_the_whole_file_names_the_file(
     assert resp.status_code == 422
     rows = re.findall(r"<tr><td>([^<]*)</td><td>([^<]*)</td></tr>", resp.text.split('id="problems"')[-1])
     assert rows and rows[0][0] == name, rows  # was "file"
+
+
+@pytest.mark.parametrize(
+    ("name", "lang", "text"),
+    [
+        ("Lehrstuhl", "de", "Name: Die Organisation Lehrstuhl gibt es schon."),
+        ("  Lehrstuhl ", "de", "Name: Die Organisation Lehrstuhl gibt es schon."),
+        ("L" * 201, "de", "Name: Ein Name braucht 1 bis 200 druckbare Zeichen."),
+        ("a\x07b", "en", "Name: A name needs 1 to 200 printable characters."),
+        ("   ", "en", "Name: A name needs 1 to 200 printable characters."),
+    ],
+)
+def test_an_organisation_name_refused_is_shown_on_the_form_naming_the_field(
+    site: tuple[Store, TestClient, str], name: str, lang: str, text: str
+) -> None:
+    """Was the general error page (the form and what was typed gone); now the form again with a 422, the
+    message next to the field it names, the input marked invalid and pointing at it; nothing stored."""
+    store, client, _ = site
+    client.cookies.set("lang", lang)
+    before = dump(store)
+    resp = client.post("/orgs", data={"csrf_token": csrf_of(client, "/orgs"), "name": name}, follow_redirects=False)
+    assert resp.status_code == 422, resp.text[:300]
+    form = resp.text.split('id="new-org"', 1)[1].split("</form>", 1)[0]
+    assert f'<p class="error" role="alert" id="name-error">{text}</p>' in form
+    assert 'name="name"' in form and 'aria-invalid="true" aria-describedby="name-error"' in form
+    assert dump(store) == before

@@ -34,6 +34,8 @@ class Org:
     rubric: int  # an uploaded rubric's ref
     names: dict[str, str]  # role -> user name
     run: int = 0  # a draft run (benger.web.runs) of this organisation
+    validation: int = 0  # a finished validation (benger.web.validations) of that run
+    study: int = 0  # a human study of the organisation (benger.web._orgstudies)
 
 
 def _org(store: Store, name: str, only: str) -> Org:
@@ -53,7 +55,10 @@ def _org(store: Store, name: str, only: str) -> Org:
     rubric = scope.add_rubric(falloesung_rubric(), "falloesung.yaml")
     scope.attach_rubric("faelle", "builtin:falloesung")
     scope.invite("grader")  # an open invitation
-    return Org(org_id, users, only, f"{only}-t1", rubric, names, _run_and_key(store, scope, users["owner"]))
+    run = _run_and_key(store, scope, users["owner"])
+    study = scope.create_study(f"Studie {name}", "faelle", 1, 3600)
+    return Org(org_id, users, only, f"{only}-t1", rubric, names, run, _validation(store, scope, run, users["owner"]),
+               study)  # fmt: skip
 
 
 def _run_and_key(store: Store, scope: OrgScope, owner: int) -> int:
@@ -71,6 +76,19 @@ def _run_and_key(store: Store, scope: OrgScope, owner: int) -> int:
         session.add(OrgApiKey(organisation_id=scope.org_id, name="OPENAI_API_KEY", ciphertext="sealed", set_by=owner))
         session.flush()
         return run.id
+
+
+def _validation(store: Store, scope: OrgScope, run: int, owner: int) -> int:
+    """A finished validation of the organisation's run (no result table); its id."""
+    from benger.study._workbench_models import WorkbenchValidation
+
+    with store.session() as session:
+        row = WorkbenchValidation(organisation_id=scope.org_id, run_id=run, judge="richter", source="corpus",
+                                  corpus=scope.stored_name("faelle"), executor="local", status="failed", done=0,
+                                  total=0, message="zu wenige Bewertungen", created_by=owner)  # fmt: skip
+        session.add(row)
+        session.flush()
+        return row.id
 
 
 def two_orgs(store: Store) -> tuple[Org, Org]:
@@ -131,4 +149,15 @@ MATRIX: dict[tuple[str, str], Case] = {
     ("GET", "/orgs/{org_id}/keys"): Case(OrgCap.RUNS_READ, {}),
     ("POST", "/orgs/{org_id}/keys"): Case(OrgCap.KEYS, {"name": "OPENAI_API_KEY", "key": "sk-ersetzt"}),
     ("POST", "/orgs/{org_id}/keys/delete"): Case(OrgCap.KEYS, {"name": "OPENAI_API_KEY"}),
+    # the organisation's human studies (benger.web.workbench._studies)
+    ("GET", "/orgs/{org_id}/studies"): Case(OrgCap.STUDIES, {}),
+    ("POST", "/orgs/{org_id}/studies"): Case(OrgCap.STUDIES, {"name": "neu", "corpus": "faelle", "seed": "1"}),
+    ("POST", "/orgs/{org_id}/studies/assign"): Case(OrgCap.STUDIES_ASSIGN, {"study_id": "1"}),
+    # validation runs (benger.web.validations)
+    ("GET", "/orgs/{org_id}/runs/{run_id}/validations/new"): Case(OrgCap.RUNS_READ, {}),
+    ("POST", "/orgs/{org_id}/runs/{run_id}/validations"): Case(OrgCap.RUNS_WRITE, {"judge": "s", "source": "corpus"}),
+    ("GET", "/orgs/{org_id}/validations"): Case(OrgCap.RESULTS_READ, {}),
+    ("GET", "/orgs/{org_id}/validations/{validation_id}"): Case(OrgCap.RESULTS_READ, {}),
+    ("GET", "/orgs/{org_id}/validations/{validation_id}/progress"): Case(OrgCap.RESULTS_READ, {}),
+    ("POST", "/orgs/{org_id}/validations/{validation_id}/launch"): Case(OrgCap.RUNS_WRITE, {}),
 }

@@ -242,6 +242,7 @@ def _execute_then(
 ) -> tuple[Any, Any]:
     """(RunResult, ``then(store, config, result)`` or None): ``then`` runs on the open store after the run."""
     import asyncio
+    import contextlib
 
     from benger.pipeline import ProgressReporter, run_config
     from benger.pipeline._budget import guarded_factory
@@ -249,8 +250,11 @@ def _execute_then(
     store = _open(db, config, loads_corpora=True)
     reporter = ProgressReporter(_err(), enabled=not quiet)
     factory = guarded_factory(config, guard) if guard is not None else None
+    refused = 0
     try:
-        result = asyncio.run(run_config(config, store, stages=stages, progress=reporter, model_factory=factory))
+        with guard.bound(store) if guard is not None else contextlib.nullcontext():
+            result = asyncio.run(run_config(config, store, stages=stages, progress=reporter, model_factory=factory))
+            refused = guard.refused if guard is not None else 0
         extra = then(store, config, result) if then is not None else None
         reasons = [] if result.complete else failure_reasons(store, result)
     except KeyboardInterrupt:
@@ -258,8 +262,8 @@ def _execute_then(
         raise typer.Exit(130) from None
     finally:
         store.close()
-    if guard is not None and guard.refused:
-        _err().print(f"budget cap reached: {guard.refused} call(s) not made; rerun with a higher cap to continue")
+    if refused:
+        _err().print(f"budget cap reached: {refused} call(s) not made; rerun with a higher cap to continue")
     for stats in (result.generation, result.judgement):
         if stats is not None and stats.errors:
             for key, message in stats.errors[:5]:

@@ -16,14 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import statistics
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from benger.cli._budget import print_estimate, show_estimate
-from benger.cli._judging import judge_picks
 from benger.cli._options import (
     ConcOpt,
     ConfigArg,
@@ -87,37 +85,14 @@ def recorded_scores(name: str, data: Any) -> tuple[dict[str, float], str, dict[s
     return dict(data.judge_scores[name]), f"recorded {data.judge_labels.get(name, name)} (release)", {}
 
 
-def pick_targets(data: Any) -> list[tuple[str, str, str]]:
-    """(target_kind, target_id, task_kind) of every released validation pick (human solution or generation)."""
-    return [
-        ("generation" if s.pool == "llm" else "human_solution", sid, "falloesung")
-        for sid, s in sorted(data.solutions.items())
-    ]
-
-
-def picks_judge_key(config: Any, judge: Any) -> tuple[str, str]:
-    """(judge config hash, rubric id) of the judgements ``judge_picks`` makes: the key of the judge's rows."""
-    from benger.pipeline._orchestrate import run_prompts
-    from benger.pipeline._units import rubric_for_kind
-
-    rubric = rubric_for_kind("falloesung")
-    return run_prompts(config).judge_config_hash(judge, rubric), rubric.id
-
-
 def _store_validation(db: str | None, result: dict[str, Any], provenance: dict[str, Any]) -> None:
     """Saves the candidate's validation (``validation_record``) in the store, for its rows' judge status."""
-    from benger.analysis._validate_judge import validation_record
+    from benger.analysis._validate_run import store_validation
     from benger.cli._execute import _open
 
-    record = validation_record(
-        result,
-        judge=provenance["judge"],
-        judge_config_hash=provenance["judge_config_hash"],
-        rubric_id=provenance["rubric_id"],
-    )
     store = _open(db)
     try:
-        store.save_judge_validation(record)
+        store_validation(store, result, provenance)
     finally:
         store.close()
 
@@ -182,7 +157,7 @@ def validate_judge(
     reviews, beside the paper's six judges: agreement, kappa, calibration offset, ICC(2,k) placement, alt-test."""
     from benger.analysis._data import StudyData
     from benger.analysis._validate_judge import to_markdown
-    from benger.analysis._validate_judge import validate_judge as run_validation
+    from benger.analysis._validate_run import release_result
     from benger.cli._execute import ModelOptions
 
     models = ModelOptions(judge_model=judge_model, judge_base_url=judge_model_base_url, judge_args=judge_model_arg)
@@ -226,13 +201,7 @@ def validate_judge(
             data, path, config, judge_, db, repeats or 1, concurrency, quiet, dry_run, models, limit
         )
         provenance.update(judged)
-    from benger import __version__
-
-    provenance["benger"] = __version__
-    try:
-        result = run_validation(data, scores, label=label, provenance=provenance)
-    except ValueError as exc:
-        raise InputError(str(exc)) from None
+    result = release_result(data, scores, label, provenance)
     if "judge_config_hash" in provenance:  # a judge configuration was judged into a store: keep the verdict there
         _store_validation(db, result, provenance)
     markdown = to_markdown(result)
@@ -262,6 +231,7 @@ def _judge_release(
 ) -> tuple[dict[str, float], str, dict[str, Any], bool]:
     """Judge the picks with the configured judge (importing the release into the store once); returns
     (mean score per pick, label, provenance, incomplete)."""
+    from benger.analysis._validate_run import judge_release, release_targets
     from benger.cli._execute import _config, _err, _open
     from benger.pipeline import ProgressReporter
 
@@ -281,42 +251,23 @@ def _judge_release(
     cfg.resolved_judges()
     store = _open(db, cfg)
     try:
-        targets = pick_targets(data)
-        if store.get_human_solution(next(t[1] for t in targets if t[0] == "human_solution")) is None:
-            _err().print(f"importing the release {path} into the store (once)")
-            store.import_release(path)
-        targets = targets[:limit] if limit is not None else targets
+        targets = release_targets(store, data, path, limit=limit, say=_err().print)
         if dry_run:
             from benger.pipeline._estimate import Observed, estimate_judging
 
             print_estimate(estimate_judging(cfg, store, targets, observed=Observed.from_release(path)))
             raise typer.Exit(0)
         reporter = ProgressReporter(_err(), enabled=not quiet)
-        stats, per_pick, unscored, judge = asyncio.run(judge_picks(store, cfg, targets, progress=reporter))
+        scores, label, provenance, incomplete, stats, unscored = asyncio.run(
+            judge_release(store, cfg, targets, progress=reporter)
+        )
     finally:
         store.close()
     for key, message in stats.errors[:5]:
         _err().print(f"error {key}: {message}")
     for sid, reason in sorted(unscored.items())[:5]:
         _err().print(f"unscored pick {sid}: {reason}")
-    sds = [statistics.pstdev(v) for v in per_pick.values() if len(v) >= 2]
-    scores = {sid: statistics.fmean(v) for sid, v in per_pick.items()}
-    judge_hash, rubric_id = picks_judge_key(cfg, judge)
-    provenance = {
-        "judge": judge.name,
-        "judge_config": judge.config_hash()[:8],
-        "judge_config_hash": judge_hash,
-        "rubric_id": rubric_id,
-        "model": f"{judge.provider}:{judge.model}",
-        "repeats": cfg.repeats,
-        "within_judge_sd_mean": statistics.fmean(sds) if sds else None,
-        "unscored": len(unscored),
-        "scored": len(per_pick),
-        "picks": len(targets),
-    }
-    # exit 0 only when every pick has a score (docs/cli.md, "Exit codes"): "picks scored: 0 of 45" is no result
-    incomplete = len(per_pick) < len(targets) or bool(stats.errors)
-    return scores, f"{judge.name} [{judge.config_hash()[:8]}]", provenance, incomplete
+    return scores, label, provenance, incomplete
 
 
 def estimate(

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import DateTime, Float, ForeignKey, ForeignKeyConstraint, Integer, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, DateTime, Float, ForeignKey, ForeignKeyConstraint, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from benger.store._base import Base, JSONType, utcnow
@@ -212,6 +212,24 @@ class RubricRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class BudgetRow(Base):
+    """The ledger of one run's budget caps (``--max-cost`` / ``--max-tokens``), shared by every process that
+    makes the run's calls (the in-process runner and Celery workers alike): the caps, what the finished calls
+    used (``spent_*``), the worst case of the calls in flight (``reserved_*``) and the calls refused."""
+
+    __tablename__ = "budget_ledger"
+
+    budget_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    max_tokens: Mapped[int | None] = mapped_column(BigInteger)
+    max_cost: Mapped[float | None] = mapped_column(Float)
+    spent_tokens: Mapped[int] = mapped_column(BigInteger, default=0)
+    spent_cost: Mapped[float] = mapped_column(Float, default=0.0)
+    reserved_tokens: Mapped[int] = mapped_column(BigInteger, default=0)
+    reserved_cost: Mapped[float] = mapped_column(Float, default=0.0)
+    refused: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 CORE_TABLES: tuple[str, ...] = (
     "corpora",
     "tasks",
@@ -224,4 +242,5 @@ CORE_TABLES: tuple[str, ...] = (
     "claims",
     "judge_validations",
     "rubrics",
+    "budget_ledger",
 )

@@ -39,6 +39,7 @@ AUDIT_ACTIONS: tuple[str, ...] = (
     "cancel",
     "resume",
     "key",
+    "assign",
 )
 _ROLE_CHECK = "role IN ('owner', 'organiser', 'grader', 'participant')"
 

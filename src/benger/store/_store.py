@@ -27,6 +27,7 @@ from benger.schema import (
 from benger.store import _convert as conv
 from benger.store._bulk import BulkWritesMixin
 from benger.store._claims import ClaimsMixin
+from benger.store._ledger import LedgerMixin
 from benger.store._corpora import CorpusChange, apply_corpus, corpus_of_task
 from benger.store._import import RecordBundle, write_records
 from benger.store._import import import_release as _import_release
@@ -64,7 +65,7 @@ def _id_filter(stmt: Select[Any], column: Any, ids: Iterable[str] | None) -> tup
     return stmt, set(wanted)
 
 
-class Store(BulkWritesMixin, ValidationsMixin, RubricsMixin, ClaimsMixin, StoreBase):
+class Store(BulkWritesMixin, ValidationsMixin, RubricsMixin, ClaimsMixin, LedgerMixin, StoreBase):
     """Typed access to the benger database (SQLite file or PostgreSQL); safe across threads and processes."""
 
     # -- corpora and tasks -------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import uuid
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -41,8 +42,12 @@ def create_study(
     seed: int,
     time_limit_s: int = DEFAULT_TIME_LIMIT_S,
     authors: dict[str, int] | None = None,
+    on_created: Callable[[Session, int], None] | None = None,
 ) -> int:
-    """Create a study (state ``draft``) over the Falllösung tasks of ``corpus``; returns its id."""
+    """Create a study (state ``draft``) over the Falllösung tasks of ``corpus``; returns its id.
+
+    ``on_created(session, study_id)`` runs in the same transaction (the workbench records the study's
+    organisation there: a failure stores neither)."""
     if time_limit_s < 1:
         raise StudyError("Die Bearbeitungszeit muss mindestens eine Sekunde betragen.", field="time_limit_s")
     if not name.strip():
@@ -76,6 +81,8 @@ def create_study(
                         author_id=(authors or {}).get(task.task_id),
                     )
                 )
+            if on_created is not None:
+                on_created(session, study.id)
             return study.id
     except IntegrityError as exc:
         raise StudyError("Eine Studie namens {name} gibt es bereits.", field="name", name=name) from exc

@@ -10,12 +10,13 @@ from the store's generations and judgements, never kept here, so it survives a r
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from benger.store._base import Base, utcnow
-from benger.store._text import StorableString, StorableText
+from benger.store._text import StorableJSON, StorableString, StorableText
 
 #: A run's status: draft (set up, estimate shown, not launched), queued (launched, thread not started),
 #: running, cancelling (asked to stop), then one of finished (complete), incomplete (items failed or were
@@ -59,3 +60,32 @@ class WorkbenchRun(Base):
     reused: Mapped[int] = mapped_column(Integer, default=0)
     launches: Mapped[int] = mapped_column(Integer, default=0)
     message: Mapped[str | None] = mapped_column(StorableText)
+
+
+#: Where a validation's human reviews come from: the release's 45 picks and 180 reviews, or a corpus's own.
+VALIDATION_SOURCES: tuple[str, ...] = ("release", "corpus")
+
+
+class WorkbenchValidation(Base):
+    """A ``validate-judge`` run launched from a finished run's page (migration ``0015_study_orgs``): the
+    judge (a name among the run's judges), against the release's picks or a corpus's own reviews, its status
+    (the run states), progress (judgements done of total) and the result table (``validate_judge``'s dict)."""
+
+    __tablename__ = "workbench_validations"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    organisation_id: Mapped[int] = mapped_column(ForeignKey("organisations.id"), index=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("workbench_runs.id"), index=True)
+    judge: Mapped[str] = mapped_column(StorableString(200))
+    source: Mapped[str] = mapped_column(String(20))
+    corpus: Mapped[str | None] = mapped_column(StorableString(200))
+    executor: Mapped[str] = mapped_column(String(20))
+    status: Mapped[str] = mapped_column(String(20))
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    total: Mapped[int] = mapped_column(Integer, default=0)
+    result: Mapped[dict[str, Any] | None] = mapped_column(StorableJSON)
+    message: Mapped[str | None] = mapped_column(StorableText)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("study_users.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

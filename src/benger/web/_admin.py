@@ -1,4 +1,4 @@
-"""Admin pages: accounts (create, roles, password reset, deactivation) and invitations, studies with their
+"""Admin pages (the per-study ones also for the staff of the organisation holding the study): accounts (create, roles, password reset, deactivation) and invitations, studies with their
 lifecycle, task authors, pick selection, review assignment, the progress dashboard and coverage, and the switch
 of formative feedback for participants after closing (benger.study._feedback)."""
 
@@ -41,8 +41,12 @@ from benger.study._tables import REVIEW_COLUMNS, SUBMISSION_COLUMNS, agreement, 
 from benger.web._participant import ARM_LABELS
 from benger.web._render import render
 from benger.web._security import Admin, admin_guard, check_csrf, store_of
+from benger.web.access import study_admin_access
 
 router = APIRouter(prefix="/admin", dependencies=[Depends(admin_guard)])
+#: The per-study routes: the platform's organisers, or the staff of the organisation holding the study (the
+#: access layer's ``study_admin_access`` decides; docs/workbench.md).
+study_router = APIRouter(prefix="/admin", dependencies=[Depends(study_admin_access)])
 
 
 @router.get("")
@@ -126,7 +130,7 @@ def add_study(
     return RedirectResponse(f"/admin/studies/{study_id}", status_code=303)
 
 
-@router.get("/studies/{study_id}")
+@study_router.get("/studies/{study_id}")
 def study_admin(request: Request, study_id: int) -> Response:
     with store_of(request).session() as session:
         study = session.get(Study, study_id)
@@ -165,7 +169,7 @@ def study_admin(request: Request, study_id: int) -> Response:
 _STEPS: dict[str, Callable[[Store, int], object]] = {"open": open_study, "close": close_study, "finish": finish_study}
 
 
-@router.post("/studies/{study_id}/groups", dependencies=[Depends(check_csrf)])
+@study_router.post("/studies/{study_id}/groups", dependencies=[Depends(check_csrf)])
 def study_groups(request: Request, study_id: int, groups: str = Form("")) -> Response:
     """Restrict the study to participants of these groups (empty: everyone sees it)."""
     store = store_of(request)
@@ -173,7 +177,7 @@ def study_groups(request: Request, study_id: int, groups: str = Form("")) -> Res
     return RedirectResponse(f"/admin/studies/{study_id}", status_code=303)
 
 
-@router.post("/studies/{study_id}/state", dependencies=[Depends(check_csrf)])
+@study_router.post("/studies/{study_id}/state", dependencies=[Depends(check_csrf)])
 def study_state(request: Request, study_id: int, action: str = Form(...)) -> Response:
     """Lifecycle controls: open (draft or closed -> open), close (open -> closed), finish (in_review -> done)."""
     store = store_of(request)
@@ -184,7 +188,7 @@ def study_state(request: Request, study_id: int, action: str = Form(...)) -> Res
     return RedirectResponse(f"/admin/studies/{study_id}", status_code=303)
 
 
-@router.post("/studies/{study_id}/feedback", dependencies=[Depends(check_csrf)])
+@study_router.post("/studies/{study_id}/feedback", dependencies=[Depends(check_csrf)])
 def study_feedback(request: Request, study_id: int, on: str = Form(...)) -> Response:
     """Let participants read the judge's feedback on their own submissions (``on=1``; only once submissions
     have closed) or stop it (``on=0``)."""
@@ -192,7 +196,7 @@ def study_feedback(request: Request, study_id: int, on: str = Form(...)) -> Resp
     return RedirectResponse(f"/admin/studies/{study_id}#feedback", status_code=303)
 
 
-@router.post("/studies/{study_id}/authors", dependencies=[Depends(check_csrf)])
+@study_router.post("/studies/{study_id}/authors", dependencies=[Depends(check_csrf)])
 async def set_authors(request: Request, study_id: int) -> Response:
     store = store_of(request)
     form = await request.form()
@@ -204,14 +208,14 @@ async def set_authors(request: Request, study_id: int) -> Response:
     return RedirectResponse(f"/admin/studies/{study_id}", status_code=303)
 
 
-@router.post("/studies/{study_id}/picks", dependencies=[Depends(check_csrf)])
+@study_router.post("/studies/{study_id}/picks", dependencies=[Depends(check_csrf)])
 def picks(request: Request, study_id: int) -> Response:
     store = store_of(request)
     run_picks(store, study_id)
     return RedirectResponse(f"/admin/studies/{study_id}", status_code=303)
 
 
-@router.post("/studies/{study_id}/assignments", dependencies=[Depends(check_csrf)])
+@study_router.post("/studies/{study_id}/assignments", dependencies=[Depends(check_csrf)])
 def assignments(request: Request, study_id: int) -> Response:
     store = store_of(request)
     run_assignment(store, study_id)
@@ -222,7 +226,7 @@ def _download(body: str, filename: str, media_type: str) -> Response:
     return Response(body, media_type=media_type, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
-@router.get("/studies/{study_id}/export/{name}")
+@study_router.get("/studies/{study_id}/export/{name}")
 def export(request: Request, study_id: int, name: str) -> Response:
     """Downloads: submissions.csv, reviews.csv, study.json (both tables, picks; pseudonyms only)."""
     with store_of(request).session() as session:

@@ -33,6 +33,8 @@ from benger.web._render import HERE, lang_of, render
 from benger.web._security import SECURITY_HEADERS, CsrfError, Forbidden, LoginRequired
 from benger.web.runs import RunLauncher
 from benger.web.runs import router as runs_router
+from benger.web.validations import ValidationLauncher
+from benger.web.validations import router as validations_router
 from benger.web.viewer import mount_static as mount_viewer_static
 from benger.web.viewer import router as viewer_router
 from benger.web.workbench import ROUTERS as WORKBENCH_ROUTERS
@@ -44,9 +46,11 @@ ROUTERS = (
     _participant.router,
     _grading.router,
     _admin.router,
+    _admin.study_router,
     viewer_router,
     *WORKBENCH_ROUTERS,
     runs_router,
+    validations_router,
 )
 SESSION_COOKIE = "benger_session"
 _LOG = logging.getLogger(__name__)
@@ -113,6 +117,8 @@ def create_app(
     app.state.store = store
     app.state.run_launcher = RunLauncher(store, run_executor)
     app.state.run_launcher.recover()  # runs left active by a stopped server: interrupted (resume continues)
+    app.state.validation_launcher = ValidationLauncher(store, run_executor)
+    app.state.validation_launcher.recover()
     with store.session() as session:
         key = secret_key(session)
     app.state.secret_key = key

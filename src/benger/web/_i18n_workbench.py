@@ -100,5 +100,17 @@ WORKBENCH_EN: dict[str, str] = {
     "Teilnehmer*in": "Participant",
     "Läufe": "Runs",
     "API-Schlüssel": "API keys",
+    "Validierungen": "Validations",
+    "Studien": "Studies",
+    "Angelegt": "Created",
+    "Die Organisation hat noch keine Studien.": "The organisation has no studies yet.",
+    "Neue Studie": "New study",
+    "Zufalls-Seed": "Random seed",
+    "Bearbeitungszeit (Sekunden)": "Time limit (seconds)",
+    "Bestehende Studie zuordnen": "Assign an existing study",
+    "Studien-ID": "Study id",
+    "Zuordnen": "Assign",
+    "Die Studie ist angelegt.": "The study is created.",
+    "Die Studie gehört jetzt der Organisation.": "The study belongs to the organisation now.",
 }
 # fmt: on

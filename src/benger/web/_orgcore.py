@@ -49,6 +49,8 @@ class OrgCap(StrEnum):
     RESULTS_READ = "results:read"  # the results pages (/view) of the organisation's corpora
     RESULTS_EXPORT = "results:export"  # download configs and results
     KEYS = "keys:write"  # store or replace the organisation's API keys
+    STUDIES = "studies:manage"  # the organisation's human studies: list, create, administer (/admin/studies/ID)
+    STUDIES_ASSIGN = "studies:assign"  # give an existing study of the platform to the organisation
 
 
 _ALL = frozenset(OrgRole)
@@ -66,6 +68,8 @@ ORG_POLICY: dict[OrgCap, frozenset[OrgRole]] = {
     OrgCap.RESULTS_READ: _STAFF,  # not graders (they review blind) nor participants
     OrgCap.RESULTS_EXPORT: _STAFF,
     OrgCap.KEYS: frozenset({OrgRole.OWNER}),
+    OrgCap.STUDIES: _STAFF,
+    OrgCap.STUDIES_ASSIGN: frozenset({OrgRole.OWNER}),
 }
 assert set(ROLES) == {r.value for r in OrgRole}
 #: How long an invitation link works.

@@ -34,12 +34,14 @@ from benger.study import LoggedIn, StudyError
 from benger.study._accounts import _HASHER, aware, check_password, check_username, now_utc
 from benger.study._models import StudyUser
 from benger.web._orgcore import ORG_POLICY, Member, NotFound, OrgCap, OrgInfo, OrgRole, hash_token
-from benger.web._orgdata import CorporaData, MembersData
+from benger.web._orgdata import MembersData
+from benger.web._orgstudies import StudiesData
 from benger.web._security import Forbidden, require, store_of
 
 
-class OrgScope(CorporaData, MembersData):
-    """The scope a workbench route receives: the core filters plus the organisation's data operations."""
+class OrgScope(StudiesData, MembersData):
+    """The scope a workbench route receives: the core filters plus the organisation's data operations
+    (corpora, rubrics and studies; members and the audit log)."""
 
 
 # -- the dependency ------------------------------------------------------------------------------

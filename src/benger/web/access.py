@@ -27,6 +27,9 @@ Rules (docs/viewer.md):
   study (benger.study._feedback decides). Every other request for such a page — another participant's
   submission, one of another study, a study still open, the switch off — is 404, as for a submission that
   does not exist; a role without the capability gets 403.
+* studies of organisations — a study's admin pages (``/admin/studies/ID/...``) open for the platform's
+  organisers and for the owners and organisers of the organisation that holds the study
+  (:func:`study_admin_access`, ``benger.web._orgstudies``); an organisation's pages list its studies only.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ from benger.web._orgscope import (
     organisations_of,
     results_corpora,
 )
+from benger.web._orgstudies import study_admin_access
 from benger.web._security import Forbidden, LoginRequired, store_of, user_of
 
 __all__ = [
@@ -79,6 +83,7 @@ __all__ = [
     "principal_of",
     "reads_results",
     "results_access",
+    "study_admin_access",
 ]
 
 #: The role of the study platform that organises studies (``benger study create-user NAME --role admin``).

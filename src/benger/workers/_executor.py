@@ -94,6 +94,11 @@ class CeleryExecutor:
         sealed = sealed_for_workers()  # an organisation's keys (workbench runs): ciphertext only, never in clear
         if sealed:
             options["api_keys"] = sealed
+        from benger.pipeline._budget import active_budget
+
+        budget = active_budget()  # the run's caps (its store's ledger row): every worker's calls count there
+        if budget is not None:
+            options["budget"] = budget
         return cls(store, prompts=run_prompts(config), options=options)
 
     # --- Redis health --------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from benger.pipeline import (
     execute_generation,
     execute_judgement,
 )
+from benger.pipeline._budget import BudgetGuard
 from benger.schema import SystemConfig
 from benger.workers._app import app
 from benger.workers._keys import Record, Unit, is_done, record_id, stored_record
@@ -141,7 +142,7 @@ def run_unit(task: Task, unit: Unit, payload: dict[str, Any]) -> dict[str, Any]:
                 return existing.model_dump(mode="json")
             record: Record
             if isinstance(unit, GenerationUnit):
-                model = _model(unit.system, options.get("retry") or {}, options.get("api_keys"))
+                model = _capped(store, options, unit.system)
                 record = _loop().run_until_complete(
                     execute_generation(
                         unit,
@@ -153,7 +154,7 @@ def run_unit(task: Task, unit: Unit, payload: dict[str, Any]) -> dict[str, Any]:
                     )
                 )
             else:
-                model = _model(unit.judge, options.get("retry") or {}, options.get("api_keys"))
+                model = _capped(store, options, unit.judge)
                 coro = execute_judgement(unit, store, model, prompts, reask_policy=_reask(options))
                 record = _loop().run_until_complete(coro)
             return record.model_dump(mode="json")
@@ -167,6 +168,16 @@ def run_unit(task: Task, unit: Unit, payload: dict[str, Any]) -> dict[str, Any]:
             raise
         retry_payload = {**payload, "redis_failures": failures}
         raise task.retry(args=(retry_payload,), exc=exc, countdown=REDIS_RETRY_COUNTDOWN) from None
+
+
+def _capped(store: Any, options: dict[str, Any], system: SystemConfig) -> Any:
+    """The model of ``system``, under the run's budget caps when it has any (``options["budget"]``: the
+    ledger row in the store that the run's sender and all its workers count in)."""
+    model = _model(system, options.get("retry") or {}, options.get("api_keys"))
+    budget = options.get("budget")
+    if budget is None:
+        return model
+    return BudgetGuard.of_ledger(store, str(budget)).guard_model(model, system)
 
 
 @app.task(name="benger.generate", bind=True, max_retries=None)

@@ -48,10 +48,10 @@ class _CancelGuard(BudgetGuard):
 
     cancelled: threading.Event = field(default_factory=threading.Event)
 
-    def check(self, system: SystemConfig, request: ChatRequest) -> None:
+    def check(self, system: SystemConfig, request: ChatRequest) -> tuple[int, float]:
         if self.cancelled.is_set():
             raise RunCancelled("cancelled: the run was cancelled before this call (resume makes it)")
-        super().check(system, request)
+        return super().check(system, request)
 
 
 @dataclass
@@ -157,17 +157,19 @@ class RunLauncher:
         guard = handle.guard
         guard.max_cost, guard.max_tokens = config.budget.max_cost, config.budget.max_tokens
         factory = guarded_factory(config, guard)
-        try:
-            result = asyncio.run(self._main(config, factory, handle))
-        except asyncio.CancelledError:
-            return "cancelled", "cancelled; resume continues the run"
+        with guard.bound(self.store):  # the ledger row the workers' calls are counted in too
+            try:
+                result = asyncio.run(self._main(config, factory, handle))
+            except asyncio.CancelledError:
+                return "cancelled", "cancelled; resume continues the run"
+            refused = guard.refused
         if guard.cancelled.is_set():
             return "cancelled", "cancelled; resume continues the run"
         if result.complete:
             return "finished", None
         notes = []
-        if guard.refused:
-            notes.append(f"budget cap reached: {guard.refused} call(s) not made")
+        if refused:
+            notes.append(f"budget cap reached: {refused} call(s) not made")
         left = ", ".join(f"{stage} {n}" for stage, n in result.remaining.items() if n)
         if left:
             notes.append(f"items failed or remain ({left}); resume continues them")

@@ -103,6 +103,7 @@ EN: dict[str, str] = {
     "Ausführung": "Executor",
     "Meldung": "Message",
     "Fehler in der Konfiguration": "Error in the config",
+    "Diesen Richter validieren": "Validate this judge",
 }
 # fmt: on
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from benger.web.workbench import _corpora, _orgs
+from benger.web.workbench import _corpora, _orgs, _studies
 
 #: The workbench's routers (the app includes each; the authorisation matrix walks their routes).
-ROUTERS: tuple[APIRouter, ...] = (_orgs.router, _corpora.router)
+ROUTERS: tuple[APIRouter, ...] = (_orgs.router, _corpora.router, _studies.router)
 
 __all__ = ["ROUTERS"]

@@ -42,7 +42,12 @@ def orgs_create(
     request: Request, principal: Annotated[Principal, Depends(org_creator)], name: str = Form(...)
 ) -> Response:
     assert principal.user_id is not None
-    org_id = create_organisation(store_of(request), name, principal.user_id)
+    try:
+        org_id = create_organisation(store_of(request), name, principal.user_id)
+    except StudyError as exc:  # a bad or taken name: the form again, the field named, what was typed kept
+        orgs = organisations_of(store_of(request), principal.user_id)
+        error = {"field": exc.field or "name", "text": message(exc, lang_of(request))}
+        return page(request, "orgs.html", None, 422, orgs=orgs, can_create=True, error=error, typed=name[:200])
     flash(request, "Die Organisation ist angelegt; Sie sind ihre Eigentümerin.")
     return RedirectResponse(f"/orgs/{org_id}", status_code=303)
 
