@@ -25,6 +25,7 @@ from benger.store import Store, open_store
 from benger.testing.stub_server import run_stub_server
 from benger.web import create_app
 
+
 @pytest.fixture
 def finished(tmp_path: Path) -> Iterator[tuple[Store, TestClient, str, str, Any]]:
     """A finished stub run of 6 tasks (6 generations, each judged once) of the organisation's corpus."""
@@ -69,7 +70,7 @@ def test_a_finished_runs_judge_is_validated_on_own_reviews_as_the_cli_does(
     finished: tuple[Store, TestClient, str, str, Any], tmp_path: Path
 ) -> None:
     store, client, run_url, corpus, stub = finished
-    blind = import_reviews(store, tmp_path / "reviews.csv")
+    blind = import_reviews(store, tmp_path / "reviews.csv", corpus)
     calls = len(stub.log)
     assert 'id="validate-link"' in client.get(run_url).text
     resp = launch(client, run_url, judge="stub-judge", source="corpus", corpus=corpus)
@@ -88,8 +89,11 @@ def test_a_finished_runs_judge_is_validated_on_own_reviews_as_the_cli_does(
     shown = re.search(r"llm solutions \(n = 6\): r ([-0-9.]+), rho [-0-9.–]+, MAE ([0-9.]+)", page)
     assert shown is not None, page[-3000:]
     assert shown.groups() == (f"{pearson:.2f}", f"{mae:.1f}")
-    assert _cells(page)["offset LLM"] == f"{statistics.fmean(a - b for a, b in zip(judge, mean, strict=True)):.1f}"
-    assert 'id="alt-llm"' in page and "<th scope=\"row\">R1</th>" in page
+    assert (
+        _cells(page)["offset LLM (% points)"]
+        == f"{statistics.fmean(a - b for a, b in zip(judge, mean, strict=True)):.1f}"
+    )
+    assert 'id="alt-llm"' in page and '<th scope="row">R1</th>' in page
     # the CLI on the run's downloaded config and the same store prints the same table
     from benger.cli import app
     from benger.cli._app import _register_commands
@@ -105,7 +109,7 @@ def test_a_finished_runs_judge_is_validated_on_own_reviews_as_the_cli_does(
     row = _cells(page)
     llm = cli["candidate"]["agreement"]["llm"]
     assert llm["pearson"] == pytest.approx(pearson) and llm["mae_raw"] == pytest.approx(mae)
-    assert row["offset LLM"] == f"{llm['offset_raw']:.1f}"
+    assert row["offset LLM (% points)"] == f"{llm['offset_raw']:.1f}"
     listing = client.get(run_url.rsplit("/runs/", 1)[0] + "/validations").text
     assert f'href="{url.split("://")[-1].split("testserver")[-1]}"' in listing
 
@@ -114,7 +118,7 @@ def test_too_few_blind_reviewers_is_refused_as_the_cli_says(
     finished: tuple[Store, TestClient, str, str, Any], tmp_path: Path
 ) -> None:
     store, client, run_url, corpus, _ = finished
-    import_reviews(store, tmp_path / "one.csv", blind={"R1": BLIND["R1"]})
+    import_reviews(store, tmp_path / "one.csv", corpus, blind={"R1": BLIND["R1"]})
     url = launch(client, run_url, judge="stub-judge", source="corpus", corpus=corpus).headers["location"]
     state = wait_validation(client, url)
     assert state["status"] == "failed"

@@ -6,91 +6,44 @@ validation form, a validation's page, the validations list, the organisation's s
 from __future__ import annotations
 
 import os
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 from runs_helpers import SECRET, org_with_corpus
-from study_helpers import PASSWORD, new_store, user
+from study_helpers import new_store, user
 from validation_helpers import import_reviews
 
 from benger.store import Store
 from benger.testing.stub_server import run_stub_server
 from benger.web import create_app
+from browser_helpers import axe_violations, log_in, serve
 
-CHROMIUM = Path("/usr/bin/chromium")
-AXE = Path(os.environ.get("AXE_CORE_JS", Path.home() / ".cache/benger/npm/node_modules/axe-core/axe.min.js"))
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-if not CHROMIUM.exists():
-    if os.environ.get("CI") == "true":
-        pytest.fail("browser tests need Debian chromium at /usr/bin/chromium", pytrace=False)
-    pytest.skip("browser tests need Debian chromium at /usr/bin/chromium", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int, Store, Path]]:
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int, Store, Path, str]]:
     os.environ.setdefault("BENGER_SECRET_KEY", SECRET)
     folder = tmp_path_factory.mktemp("validations-browser")
     store = new_store(folder)
-    org_id, _ = org_with_corpus(store, user(store, "admin", "admin"))
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(store), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", org_id, store, folder
-    server.should_exit = True
-    thread.join(10)
+    org_id, corpus = org_with_corpus(store, user(store, "admin", "admin"))
+    with serve(create_app(store)) as url:
+        yield url, org_id, store, folder, corpus
     store.close()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--headless", "--disable-background-networking", "--disable-gpu"],
-        )
-        yield b
-        b.close()
-
-
-def _axe(page: object) -> list[str]:
-    if not AXE.exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"axe-core not found at {AXE}")
-        pytest.skip(f"axe-core not found at {AXE}")
-    page.add_script_tag(path=str(AXE))  # type: ignore[attr-defined]
-    result = page.evaluate(  # type: ignore[attr-defined]
-        "async () => await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', "
-        "'wcag21aa']}})"
-    )
-    return [f"{v['id']}: {v['help']}" for v in result["violations"] if v["impact"] in ("serious", "critical")]
-
-
 def test_finished_run_validate_its_judge_and_read_the_table(
-    browser: object, site: tuple[str, int, Store, Path]
+    browser: object, site: tuple[str, int, Store, Path, str]
 ) -> None:
-    url, org_id, store, folder = site
+    url, org_id, store, folder, corpus = site
     errors: list[str] = []
-    page = browser.new_context(bypass_csp=True).new_page()  # type: ignore[attr-defined]  # axe is injected
+    page = browser.new_context().new_page()  # type: ignore[attr-defined]
     page.set_default_timeout(30_000)
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "404" not in m.text else None)
     page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     violations: dict[str, list[str]] = {}
-    page.goto(url + "/login")
-    page.fill("input[name=username]", "admin")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_load_state()
+    log_in(page, url, "admin")
     with run_stub_server(latency_ms=20) as stub:
         page.goto(f"{url}/orgs/{org_id}/runs/new")
         page.check("input[name=corpora]")
@@ -104,15 +57,15 @@ def test_finished_run_validate_its_judge_and_read_the_table(
         page.wait_for_function("() => document.getElementById('run-status').dataset.status === 'finished'",
                                timeout=90_000)  # fmt: skip
         page.wait_for_selector("#validate-link")  # the finished page (reloaded at the stream's end)
-        import_reviews(store, folder / "reviews.csv")  # the organisation's own reviews (benger import-reviews)
+        import_reviews(store, folder / "reviews.csv", corpus)  # the organisation's own reviews (benger import-reviews)
         calls = len(stub.log)
         page.click("#validate-link")
         page.wait_for_selector("#validation-form")
-        violations["form"] = _axe(page)
+        violations["form"] = axe_violations(page)
         page.check("#source-corpus")
         page.click("#validate")
         page.wait_for_selector("#validation-facts")
-        violations["validation"] = _axe(page)  # queued, running or finished: the page as it first shows
+        violations["validation"] = axe_violations(page)  # queued, running or finished: the page as it first shows
         page.wait_for_selector("#validation-table", timeout=60_000)  # the page reloads once it has ended
         assert len(stub.log) == calls  # the run's judgements were reused
     assert page.get_attribute("#validation-status", "data-status") == "finished"
@@ -120,20 +73,22 @@ def test_finished_run_validate_its_judge_and_read_the_table(
     assert candidate.startswith("stub-judge [")
     header = page.locator("#validation-table thead th").all_inner_texts()
     assert header[:4] == ["judge", "n human", "r", "rho"] and "kappa" in header
-    assert page.locator("p.agreement[data-pool=llm]").inner_text().startswith(
-        "Agreement with the mean blind review, llm solutions (n = 6): r "
+    assert (
+        page.locator("p.agreement[data-pool=llm]")
+        .inner_text()
+        .startswith("Agreement with the mean blind review, llm solutions (n = 6): r ")
     )
     assert page.locator("#alt-llm tbody tr").count() == 3  # R1, R2, R3
-    violations["finished"] = _axe(page)
+    violations["finished"] = axe_violations(page)
     page.goto(f"{url}/orgs/{org_id}/validations")
     assert page.locator("#validations tbody tr td[data-status=finished]").count() == 1
-    violations["list"] = _axe(page)
+    violations["list"] = axe_violations(page)
     page.goto(f"{url}/orgs/{org_id}/studies")
     page.fill("#new-study input[name=name]", "Klausur")
     page.click("#new-study button[type=submit]")
     page.wait_for_load_state()
     page.goto(f"{url}/orgs/{org_id}/studies")
     assert page.locator("#org-studies tbody tr[data-study]").count() == 1
-    violations["studies"] = _axe(page)
+    violations["studies"] = axe_violations(page)
     assert violations == {k: [] for k in violations}
     assert not errors

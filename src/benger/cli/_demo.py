@@ -30,8 +30,8 @@ def run_release_demo(release: Path, db: str, quiet: bool, out: Path | None, limi
     from benger.analysis import leaderboard_from_store
     from benger.analysis._data import StudyData
     from benger.analysis._validate_judge import HEADER, table_rows, validate_judge, validation_record
-    from benger.cli._execute import _err, _execute, _open, _out, _show
     from benger.analysis._validate_run import judge_picks, picks_judge_key
+    from benger.cli._execute import _err, _execute, _open, _out, _show
     from benger.corpora import load_release
     from benger.llm import load_catalog
     from benger.pipeline import ProgressReporter, RunConfig

@@ -13,8 +13,6 @@ import typer
 from benger.cli._options import DbOption
 from benger.errors import EXIT_INCOMPLETE, InputError
 
-
-
 RubricOption = Annotated[
     list[str] | None,
     typer.Option(

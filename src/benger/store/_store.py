@@ -27,10 +27,10 @@ from benger.schema import (
 from benger.store import _convert as conv
 from benger.store._bulk import BulkWritesMixin
 from benger.store._claims import ClaimsMixin
-from benger.store._ledger import LedgerMixin
 from benger.store._corpora import CorpusChange, apply_corpus, corpus_of_task
 from benger.store._import import RecordBundle, write_records
 from benger.store._import import import_release as _import_release
+from benger.store._ledger import LedgerMixin
 from benger.store._models import (
     ClaimRow,
     CorpusRow,

@@ -1,4 +1,6 @@
-"""Admin pages (the per-study ones also for the staff of the organisation holding the study): accounts (create, roles, password reset, deactivation) and invitations, studies with their
+"""Admin pages (the per-study ones also for the staff of the organisation holding the study).
+
+Accounts (create, roles, password reset, deactivation) and invitations, studies with their
 lifecycle, task authors, pick selection, review assignment, the progress dashboard and coverage, and the switch
 of formative feedback for participants after closing (benger.study._feedback)."""
 

@@ -109,7 +109,6 @@ WORKBENCH_EN: dict[str, str] = {
     "Bearbeitungszeit (Sekunden)": "Time limit (seconds)",
     "Bestehende Studie zuordnen": "Assign an existing study",
     "Studien-ID": "Study id",
-    "Zuordnen": "Assign",
     "Die Studie ist angelegt.": "The study is created.",
     "Die Studie gehört jetzt der Organisation.": "The study belongs to the organisation now.",
 }

@@ -50,7 +50,7 @@ class StudiesData(CorporaData):
     def studies(self) -> list[StudyLine]:
         with self.session() as session:
             ids = [int(k) for k in self.owned(session, STUDY)]
-            rows = session.scalars(select(Study).where(Study.id.in_(ids)).order_by(Study.id)) if ids else []
+            rows: list[Study] = list(session.scalars(select(Study).where(Study.id.in_(ids)).order_by(Study.id)))
             return [StudyLine(s.id, s.name, s.corpus, s.state, s.created_at) for s in rows]
 
     def create_study(self, name: str, label: str, seed: int, time_limit_s: int) -> int:

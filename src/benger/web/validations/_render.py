@@ -1,5 +1,5 @@
 """Rendering of the validation pages: the runs pages' frame and context, this package's templates and texts,
-and the result table as the CLI prints it (``benger.analysis._validate_judge``'s HEADER and rows)."""
+and the result table as the CLI prints it (``benger.analysis._validate_judge``'s headers and rows)."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def result_view(result: dict[str, Any] | None) -> dict[str, Any] | None:
     first), and the candidate's blind-pool alt-test per annotator, per pool."""
     if not result:
         return None
-    from benger.analysis._validate_judge import HEADER, table_rows
+    from benger.analysis._validate_judge import headers, table_rows
 
     coverage = result["coverage"]
     alt_tests = []
@@ -92,7 +92,7 @@ def result_view(result: dict[str, Any] | None) -> dict[str, Any] | None:
         "agreements": agreements if result["provenance"].get("corpus") else [],
         "provenance": sorted((str(k), str(v)) for k, v in result["provenance"].items()),
         "coverage": coverage,
-        "header": HEADER,
+        "header": headers(result),
         "rows": table_rows(result),
         "icc": result["candidate"]["icc_placement"],
         "method": result.get("method", ""),
