@@ -23,9 +23,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "study"))  # study_helpers
-
-from study_helpers import PASSWORD
+sys.path.insert(0, str(Path(__file__).resolve().parent / "study"))  # study_helpers, imported when used
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -111,6 +109,8 @@ def serve(app: FastAPI, trusted_proxies: list[str] | None = None) -> Iterator[st
 
 def log_in(page: Page, url: str, username: str) -> None:
     """Log ``username`` (password: study_helpers.PASSWORD) in through the login form of the app at ``url``."""
+    from study_helpers import PASSWORD
+
     page.goto(url + "/login")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", PASSWORD)
