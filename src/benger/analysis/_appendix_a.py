@@ -40,14 +40,14 @@ def _rubric_cells(
     if not paper_scale:
         raw = _cell(raws, seed, key, prefix + "raw", n_boot=n_boot, memo=memo)
         return {f"{prefix}raw": raw, f"{prefix}grade_points": None, f"{prefix}pass_rate": None}
+    # raws repeat (half-point scores): each distinct value is mapped once
+    mapped = {x: (float(grade_points(x)), float(passed(x))) for x in set(raws)}
     return {
         f"{prefix}raw": _cell(raws, seed, key, prefix + "raw", n_boot=n_boot, memo=memo),
         f"{prefix}grade_points": _cell(
-            [float(grade_points(x)) for x in raws], seed, key, prefix + "gp", n_boot=n_boot, memo=memo
+            [mapped[x][0] for x in raws], seed, key, prefix + "gp", n_boot=n_boot, memo=memo
         ),
-        f"{prefix}pass_rate": _cell(
-            [float(passed(x)) for x in raws], seed, key, prefix + "pass", n_boot=n_boot, memo=memo
-        ),
+        f"{prefix}pass_rate": _cell([mapped[x][1] for x in raws], seed, key, prefix + "pass", n_boot=n_boot, memo=memo),
     }
 
 
@@ -117,8 +117,13 @@ def appendix_a(
         row = {"row": f"human_{cond}", "kind": "human", "n": max((len(v) for v in per.values()), default=0)}
         row["metrics"] = {m: _cell(per[m], seed, cond, "metric", m, n_boot=n_boot, memo=memo) for m in names}
         table5.append(row)
+    by_system: dict[str, dict[str, list[float]]] = {m: defaultdict(list) for m in names}
+    for m in names:  # one pass over each metric's values, each system's in the metric's order
+        for gid, v in values[m].items():
+            if (owner := system_of.get(gid)) is not None:
+                by_system[m][owner].append(v)
     for system in order:
-        per = {m: [v for gid, v in values[m].items() if system_of.get(gid) == system] for m in names}
+        per = {m: by_system[m].get(system, []) for m in names}
         row = {"row": system, "kind": "system", "n": len(raws[system])}
         row["metrics"] = {m: _cell(per[m], seed, system, "metric", m, n_boot=n_boot, memo=memo) for m in names}
         table5.append(row)

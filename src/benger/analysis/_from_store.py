@@ -21,6 +21,7 @@ from benger.analysis._records import (
     CorpusSummary,
     GenScore,
     HumanAnnotation,
+    JsonDims,
     ReviewRow,
     Solution,
     StudyContents,
@@ -33,6 +34,7 @@ from benger.errors import InputError
 from benger.store._aggregate import (
     JudgementColumns,
     corpus_generations,
+    first_pass_dimensions,
     metric_columns,
     scored_judgements,
 )
@@ -197,7 +199,7 @@ def study_from_store(
         s.name: SystemMeta(s.name, s.display_name or s.name, s.tier, s.provider_family or s.provider, s.weights)
         for s in store.systems()
     }
-    tasks = store.load_corpus(corpus).tasks
+    tasks = store.load_corpus(corpus).tasks  # the tasks' own rubrics give the rubric scales
     task_areas = {t.task_id: t.area for t in tasks}
     gens = corpus_generations(store, corpus)
     gen_ids = {g.generation_id for g in gens}
@@ -205,21 +207,22 @@ def study_from_store(
     key = _primary(judgements, gen_ids, primary_judge)
     primary = key[0] if key else (primary_judge or "primary")
     means = _repeat_means(judgements, key)
-    first: dict[str, JudgementColumns] = {}
+    first: set[str] = set()
     repeats: dict[str, list[float]] = defaultdict(list)
     for j in judgements:
         if key is not None and (j.judge, j.judge_config_hash, j.rubric_id) == key and j.target_id in gen_ids:
             if j.repeat_index == 0:
-                first[j.target_id] = j
+                first.add(j.target_id)
             else:
                 repeats[j.target_id].append(float(j.total or 0.0))
+    dims = first_pass_dimensions(store, *key) if key is not None else {}
     generations = [
         GenScore(
             generation_id=g.generation_id,
             system=g.system,
             task_id=g.task_id,
             raw=means[g.generation_id],
-            dims=dict(first[g.generation_id].dimensions or {}),
+            dims=JsonDims(dims.get(g.generation_id)),  # decoded where read (the reviewed generations)
             superseded=g.status != "ok",  # the release stores its superseded generations as excluded
         )
         for g in gens

@@ -8,7 +8,8 @@ records; :class:`benger.analysis._study.StudyData` above them adds the construct
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -32,15 +33,45 @@ class SystemMeta:
     weights: str | None
 
 
+class JsonDims(Mapping[str, float]):
+    """Dimension points kept as their stored JSON text and decoded on first use: a store's generations carry
+    them, but only the reviewed ones are read (RQ5 per dimension), so a large store decodes a few (issue 26).
+    Compares equal to the dict it decodes to."""
+
+    __slots__ = ("_text", "_value")
+
+    def __init__(self, text: str | None) -> None:
+        self._text = text
+        self._value: dict[str, float] | None = None
+
+    def _decoded(self) -> dict[str, float]:
+        if self._value is None:
+            self._value = dict(json.loads(self._text) or {}) if self._text else {}
+            self._text = None
+        return self._value
+
+    def __getitem__(self, key: str) -> float:
+        return self._decoded()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._decoded())
+
+    def __len__(self) -> int:
+        return len(self._decoded())
+
+    def __repr__(self) -> str:
+        return repr(self._decoded())
+
+
 @dataclass(frozen=True)
 class GenScore:
-    """A generation with its primary-judge score."""
+    """A generation with its primary-judge score; ``dims``: its primary judge's first-pass dimension points."""
 
     generation_id: str
     system: str
     task_id: str
     raw: float
-    dims: dict[str, float]
+    dims: Mapping[str, float]
     superseded: bool = False
 
     @property

@@ -141,8 +141,9 @@ def task_system(data: StudyData) -> dict[str, Any]:
     for (s, _), v in cells.items():
         overall[s] += v
     systems = sorted(overall, key=lambda s: (-float(np.mean(overall[s])), s))
-    areas = list(dict.fromkeys(data.task_areas.values()))
-    tasks = sorted(data.task_areas, key=lambda t: (areas.index(data.task_areas[t]), list(data.task_areas).index(t)))
+    areas = {a: i for i, a in enumerate(dict.fromkeys(data.task_areas.values()))}  # first-appearance order
+    position = {t: i for i, t in enumerate(data.task_areas)}
+    tasks = sorted(data.task_areas, key=lambda t: (areas[data.task_areas[t]], position[t]))
     return {
         "method": "mean primary-judge raw score per system and task (final generations)",
         "inputs": {"generations": len(data.final_generations())},

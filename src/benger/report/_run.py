@@ -130,7 +130,7 @@ def analyze(
 
 def _chosen_corpora(store: Any, corpora: Sequence[str] | None) -> list[str]:
     """The corpora to analyse (each must be in the store and hold generations), or the default one."""
-    from benger.store._aggregate import corpus_generations
+    from benger.store._aggregate import corpus_generations, corpus_tasks
 
     stored = store.corpus_names()
     if corpora:
@@ -145,7 +145,7 @@ def _chosen_corpora(store: Any, corpora: Sequence[str] | None) -> list[str]:
         return list(dict.fromkeys(corpora))
     counts = {}
     for name in stored:
-        tasks = store.load_corpus(name).tasks
+        tasks = corpus_tasks(store, name)  # kinds only, no task texts
         if tasks and tasks[0].kind == "falloesung":
             counts[name] = len(corpus_generations(store, name))
     best = [n for n in sorted(counts, key=lambda n: (-counts[n], n)) if counts[n]]

@@ -28,9 +28,17 @@ def is_missing(value: object) -> bool:
 
 def to_float_array(values: Numbers, what: str = "values") -> np.ndarray:
     """A 1-d float array with NaN for every missing value; ``ValueError`` for non-numbers, infinities, ndim != 1."""
+    arr: np.ndarray | None = None
     if isinstance(values, np.ndarray) and values.dtype.kind in "fiub":
         arr = values.astype(float)
-    else:
+    elif isinstance(values, list | tuple):
+        # numpy converts None (and any NaN) to NaN itself: no per-value check in Python (issue 26); anything it
+        # refuses takes the per-value path below, which words the error
+        try:
+            arr = np.asarray(values, dtype=float)
+        except (TypeError, ValueError, OverflowError):
+            arr = None
+    if arr is None:
         try:
             arr = np.asarray([math.nan if is_missing(v) else v for v in values], dtype=float)
         except (TypeError, ValueError) as exc:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from sqlalchemy import Index, Select, and_, case, func, or_, select
+from sqlalchemy import Index, Select, Text, and_, case, cast, func, or_, select
 
 from benger.store._models import GenerationRow, JudgementRow, MetricValueRow, TaskRow
 
@@ -266,7 +266,6 @@ class JudgementColumns(NamedTuple):
     rubric_id: str
     repeat_index: int
     total: float
-    dimensions: dict[str, float] | None
 
 
 class GenerationColumns(NamedTuple):
@@ -280,22 +279,51 @@ class GenerationColumns(NamedTuple):
 
 
 def scored_judgements(store: Any) -> list[JudgementColumns]:
-    """Every scored judgement with a total, as short columns, ordered by target, judge and repeat."""
+    """Every scored judgement with a total, as short columns (no dimensions: :func:`first_pass_dimensions`),
+    ordered by target, judge and repeat."""
     stmt = (
-        select(
-            _J.target_kind,
-            _J.target_id,
-            _J.judge,
-            _J.judge_config_hash,
-            _J.rubric_id,
-            _J.repeat_index,
-            _J.total,
-            _J.dimensions,
-        )
+        select(_J.target_kind, _J.target_id, _J.judge, _J.judge_config_hash, _J.rubric_id, _J.repeat_index, _J.total)
         .where(_J.status == "scored", _J.total.is_not(None))
         .order_by(_J.target_kind, _J.target_id, _J.judge, _J.judge_config_hash, _J.rubric_id, _J.repeat_index)
     )
-    return [JudgementColumns(r[0], r[1], r[2], r[3], r[4], int(r[5]), float(r[6]), r[7]) for r in _rows(store, stmt)]
+    with store.engine.connect() as connection:  # streamed: one tuple per judgement, never the driver's row list
+        return [
+            JudgementColumns(r[0], r[1], r[2], r[3], r[4], int(r[5]), float(r[6])) for r in connection.execute(stmt)
+        ]
+
+
+def first_pass_dimensions(store: Any, judge: str, judge_config_hash: str, rubric_id: str) -> dict[str, str]:
+    """Generation id -> the stored JSON text of the dimension points of one judge configuration's scored first
+    pass (repeat 0), undecoded: a caller decodes the few it reads (``benger.analysis._records.JsonDims``)."""
+    stmt = (
+        select(_J.target_id, cast(_J.dimensions, Text))
+        .where(
+            _J.target_kind == "generation",
+            _J.judge == judge,
+            _J.judge_config_hash == judge_config_hash,
+            _J.rubric_id == rubric_id,
+            _J.repeat_index == 0,
+            _J.status == "scored",
+            _J.total.is_not(None),
+        )
+        .order_by(_J.target_id)
+    )
+    with store.engine.connect() as connection:
+        return {r[0]: r[1] for r in connection.execute(stmt) if r[1] is not None}
+
+
+class TaskColumns(NamedTuple):
+    """The short columns of a task (no facts, no reference, no rubric)."""
+
+    task_id: str
+    kind: str
+    area: str
+
+
+def corpus_tasks(store: Any, corpus: str) -> list[TaskColumns]:
+    """The tasks of one corpus as short columns, in the corpus's order (``Store.load_corpus`` reads every text)."""
+    stmt = select(_T.task_id, _T.kind, _T.area).where(_T.corpus == corpus).order_by(_T.position, _T.task_id)
+    return [TaskColumns(*r) for r in _rows(store, stmt)]
 
 
 def corpus_generations(store: Any, corpus: str) -> list[GenerationColumns]:
