@@ -12,9 +12,12 @@ reports its wall time and peak RSS (``ru_maxrss``):
 - ``analyze``: ``benger.report.analyze`` (results, tables, figures, HTML) — skipped above ``--analyze-max``;
 - ``sql``: the plain-SQL reference, one ``GROUP BY`` of the same per-row means with the ``sqlite3`` module.
 
-The growth exponent is the least-squares slope of log(time) over log(generations). Example (numbers in README):
+The growth exponent is the least-squares slope of log(time) over log(generations). ``--tree LABEL=SRC`` (more than
+once) measures other source trees side by side, e.g. main before a change. Examples (numbers in README):
 
     python benchmarks/bench_store.py --sizes 1000 8000 64000
+    python benchmarks/bench_store.py --sizes 8000 32000 64000 --kinds analyze --analyze-max 300000 \
+        --cache /tmp/bench --tree before=/tmp/main/src --tree after=src
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import subprocess
 import sys
 import tempfile
@@ -154,20 +158,26 @@ print(json.dumps({"seconds": end - start, "cpu_s": cpu() - start_cpu, "with_impo
 KINDS = ("sql", "leaderboard_normal", "leaderboard", "analyze")
 
 
-def measure(kind: str, db: Path, timeout: float, repeat: int = 1) -> dict[str, float | str]:
+def measure(kind: str, db: Path, timeout: float, repeat: int = 1, src: Path | None = None) -> dict[str, float | str]:
     """The fastest of ``repeat`` runs (wall ``seconds``), each in a fresh process: ``seconds`` after imports and
     opening the store (analyze: after imports), ``cpu_s`` the process's CPU seconds over the same span (less
     sensitive to other jobs on a shared machine), ``with_imports_s`` from interpreter start of the measurement,
     and the process's peak RSS."""
-    runs = [_measure_once(kind, db, timeout) for _ in range(repeat)]
+    runs = [_measure_once(kind, db, timeout, src) for _ in range(repeat)]
     done = [r for r in runs if "seconds" in r]
     return min(done, key=lambda r: float(r["seconds"])) if done else runs[-1]
 
 
-def _measure_once(kind: str, db: Path, timeout: float) -> dict[str, float | str]:
+def _measure_once(kind: str, db: Path, timeout: float, src: Path | None = None) -> dict[str, float | str]:
+    env = None if src is None else {**os.environ, "PYTHONPATH": str(src)}  # another source tree (--tree)
     try:
         proc = subprocess.run(
-            [sys.executable, "-c", _CHILD, kind, str(db)], capture_output=True, text=True, timeout=timeout, check=False
+            [sys.executable, "-c", _CHILD, kind, str(db)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+            env=env,
         )
     except subprocess.TimeoutExpired:
         return {"error": f"timeout after {timeout:.0f} s"}
@@ -203,7 +213,19 @@ def main() -> None:
     parser.add_argument(
         "--kinds", nargs="+", choices=KINDS, default=list(KINDS), help="measure only these (default: all)"
     )
+    parser.add_argument(
+        "--tree",
+        action="append",
+        default=[],
+        metavar="LABEL=SRC",
+        help="measure benger from this source folder too (PYTHONPATH=SRC), e.g. before=/tmp/main/src: each "
+        "measurement runs once per tree, side by side at the same load; columns are named kind@LABEL",
+    )
     args = parser.parse_args()
+    trees: dict[str, Path | None] = {label: Path(src) for label, _, src in (t.partition("=") for t in args.tree)}
+    columns = [
+        (f"{k}@{label}" if trees else k, k, src) for k in args.kinds for label, src in (trees or {"": None}).items()
+    ]
     sizes = sorted(set(args.sizes + ([256000] if args.huge else [])))
     results = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -217,14 +239,15 @@ def main() -> None:
                 db.unlink(missing_ok=True)
                 info = synthesise(db, n)
             row: dict[str, object] = {"generations": n, **info}
-            for kind in args.kinds:
+            row["load"] = os.getloadavg()[0]
+            for column, kind, src in columns:
                 if kind == "analyze" and n > args.analyze_max:
-                    row[kind] = {"error": f"skipped (> --analyze-max {args.analyze_max})"}
+                    row[column] = {"error": f"skipped (> --analyze-max {args.analyze_max})"}
                     continue
-                row[kind] = measure(kind, db, args.timeout, args.repeat)
+                row[column] = measure(kind, db, args.timeout, args.repeat, src)
             results.append(row)
             print(json.dumps(row), flush=True)
-    kinds = list(args.kinds)
+    kinds = [column for column, _, _ in columns]
     print("\ngenerations | " + " | ".join(f"{k} s [CPU s] (with imports), MiB" for k in kinds))
     for row in results:
         cells = []
@@ -236,10 +259,10 @@ def main() -> None:
             text = f"{m['seconds']:.2f}{cpu} ({m['with_imports_s']:.2f}), {m['peak_mib']:.0f}" if ok else ""
             text = text or str(m.get("error"))
             cells.append(text)
-        print(f"{row['generations']:>11} | " + " | ".join(cells))
+        print(f"{row['generations']:>11} | " + " | ".join(cells) + f"  (load {row['load']:.1f})")
     for row in results:
         sql = row.get("sql")
-        for kind in ("leaderboard_normal", "leaderboard"):
+        for kind in (c for c, k, _ in columns if k in ("leaderboard_normal", "leaderboard")):
             m = row.get(kind)
             if isinstance(sql, dict) and isinstance(m, dict) and "seconds" in sql and "seconds" in m:
                 ratio = float(m["seconds"]) / max(float(sql["seconds"]), 1e-6)

@@ -125,3 +125,23 @@ def test_pairs_with_missing_tasks_equal_the_per_task_loop(systems: int, cells: l
     got = paired_system_comparisons(scores, n_resamples=150, seed=seed)
     want = reference_pairs(scores, 150, seed)
     assert [(r.a, r.b, r.n, r.delta, r.low, r.high, r.p_value, r.n_missing) for r in got] == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.one_of(st.floats(allow_nan=False, allow_infinity=False), st.just(-0.0), st.just(0.0)),
+        min_size=0,
+        max_size=3,
+    )
+)
+def test_heatmap_cell_mean_is_numpys_mean(values: list[float]) -> None:
+    from benger.analysis._rq12 import _cell_mean
+
+    got = _cell_mean(values)
+    if not values:
+        assert got is None
+        return
+    want = float(np.mean(values))
+    assert got is not None and (got == want or (math.isnan(got) and math.isnan(want)))
+    assert math.copysign(1.0, got) == math.copysign(1.0, want)

@@ -132,6 +132,15 @@ def leaderboard(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> dict[s
     }
 
 
+def _cell_mean(values: list[float] | None) -> float | None:
+    """np.mean of a heatmap cell (None when empty); a cell of one generation is its value without a numpy call
+    (a store has one per system and task unless it repeats generations): ``v + 0.0``, as numpy's sum from 0.0
+    gives it (-0.0 becomes 0.0)."""
+    if not values:
+        return None
+    return float(values[0]) + 0.0 if len(values) == 1 else float(np.mean(values))
+
+
 def task_system(data: StudyData) -> dict[str, Any]:
     """Mean primary-judge raw per (system, task), systems by overall mean, tasks grouped by area."""
     cells: dict[tuple[str, str], list[float]] = defaultdict(list)
@@ -156,7 +165,7 @@ def task_system(data: StudyData) -> dict[str, Any]:
             for s in systems
         ],
         "tasks": [{"task_id": t, "label": f"T{i + 1:02d}", "area": data.task_areas[t]} for i, t in enumerate(tasks)],
-        "values": [[float(np.mean(cells[(s, t)])) if cells.get((s, t)) else None for t in tasks] for s in systems],
+        "values": [[_cell_mean(cells.get((s, t))) for t in tasks] for s in systems],
         "n": [[len(cells.get((s, t), [])) for t in tasks] for s in systems],
     }
 
