@@ -78,7 +78,7 @@ def test_generations_carry_the_primary_first_pass_points(tmp_path: Path) -> None
 
 def test_an_unknown_corpus_is_refused_by_name(tmp_path: Path) -> None:
     store = _store(tmp_path / "unknown.db")
-    with pytest.raises(InputError, match="no corpus named 'zjs'.*benchathon"):
+    with pytest.raises(InputError, match=r"no corpus named 'zjs'.*benchathon"):
         StudyData.from_store(store, corpus="zjs")
     store.close()
 
