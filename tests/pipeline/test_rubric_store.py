@@ -13,6 +13,7 @@ import yaml
 from sqlalchemy import delete
 from typer.testing import CliRunner
 
+from benger.analysis._percent import PERCENT_SCALE
 from benger.cli import app
 from benger.cli._app import _register_commands
 from benger.errors import InputError
@@ -22,6 +23,9 @@ from benger.report import analyze
 from benger.store import open_store
 from benger.store._models import RubricRow
 from benger.testing.stub_server import run_stub_server
+from benger.web.access import Access
+from benger.web.viewer._pages import validation_blocks
+from benger.web.viewer._reader import ResultsReader
 
 from .test_own_study import _factory, check_judgements, own_study
 
@@ -69,6 +73,10 @@ async def test_analyze_finds_the_kept_rubric_without_a_flag(tmp_path: Path) -> N
     named = analyze(str(db), tmp_path / "b", n_boot=200, corpora=["faelle"], rubrics={"faelle": kurz3})
     assert _numbers(plain) == _numbers(named)
     assert (tmp_path / "a" / "report.html").is_file()
+    with open_store(db) as reopened:  # the viewer's judge validation: on percent of the kept rubric's total
+        (block,) = validation_blocks(reopened, ResultsReader(Access(reopened, None)))
+    assert block["corpus"] == "faelle" and "error" not in block, block.get("error")
+    assert block["scale"] == PERCENT_SCALE
     # another rubric than the one judged with (same name and version, one descriptor edited): refused, both named
     data = rubric_data(kurz3)
     data["dimensions"][0]["bands"][0]["description"] += " (geändert)"
@@ -105,6 +113,9 @@ async def test_a_store_without_the_kept_rubric_asks_for_it(tmp_path: Path) -> No
     assert done.exit_code == 0, done.output
     with pytest.raises(InputError, match=r"name the corpus's rubric with --rubric faelle=FILE"):
         analyze(str(db), tmp_path / "a", n_boot=200, corpora=["faelle"])
+    with open_store(db) as reopened:  # the viewer says why it cannot scale them, never raw points
+        (block,) = validation_blocks(reopened, ResultsReader(Access(reopened, None)))
+    assert "cannot put these scores on percent" in block["error"] and kurz3.id in block["error"]
     named = analyze(str(db), tmp_path / "b", n_boot=200, corpora=["faelle"], rubrics={"faelle": kurz3})
     assert named["provenance"]["corpus"] == "faelle"
 
