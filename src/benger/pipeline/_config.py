@@ -243,7 +243,10 @@ def dump_run_config(config: RunConfig) -> str:
     """The YAML text of ``config`` (only what differs from the defaults): ``parse_run_config`` reads it back
     to an equal config, so a config set up in the browser is the file ``benger run`` takes."""
     data = config.model_dump(mode="json", exclude_defaults=True)
-    return str(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    text = str(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    if yaml.safe_load(text) != data:  # PyYAML writes U+0085 raw in a quoted scalar and reads it back as a space
+        text = str(yaml.safe_dump(data, sort_keys=False, allow_unicode=False))  # every such character escaped
+    return text
 
 
 def parse_run_config(text: str, path: str | Path) -> RunConfig:
