@@ -149,3 +149,20 @@ def test_plan_judgements_redoes_items_judged_under_an_edited_rubric(
     units = plan_judgements(store, targets, [judge], prompts)
     assert [(u.target_id, u.rubric_id) for u in units] == [("g1", edited.id)]
     store.close()
+
+
+@pytest.mark.parametrize(
+    ("text", "got"),
+    [("", "got nothing (empty)"), ("# only a comment\n", "got nothing (empty)"), ("- a\n- b\n", "got a list"),
+     ("kurz3\n", "got a str"), ("7\n", "got a int")],
+    ids=["empty", "comment only", "list", "scalar", "number"],
+)  # fmt: skip
+def test_a_rubric_file_that_is_no_mapping_is_named_as_such(tmp_path: Path, text: str, got: str) -> None:
+    # before: "invalid rubric: Input should be a valid dictionary or instance of Rubric" (pydantic's words)
+    path = tmp_path / "bogen.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        load_rubric(path)
+    assert info.value.file is not None and Path(str(info.value.file)) == path
+    assert str(info.value).endswith(f"a rubric must be a mapping of its fields (name, version, dimensions, ...), {got}")
+    assert "instance of Rubric" not in str(info.value)

@@ -44,11 +44,13 @@ def import_reviews(
     """Import your own human reviews (blind and creator) of stored solutions; all or nothing."""
     from benger.config import require_existing_store
     from benger.corpora._reviews import load_reviews_file
+    from benger.pipeline._corpus_rubrics import corpus_rubrics as kept_rubrics
     from benger.store import open_store
 
     rubrics = corpus_rubrics(rubric)
     store = open_store(require_existing_store(db))
     try:
+        rubrics = kept_rubrics(store, store.corpus_names(), rubrics)  # the store's rubric; --rubric must agree
         reviews = load_reviews_file(source, store, rubrics=rubrics)
         store.add_human_reviews(reviews)
     finally:

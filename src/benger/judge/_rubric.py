@@ -238,7 +238,9 @@ def rubric_from_data(data: Any, source: str | Path = "rubric") -> Rubric:
         except RubricProblem as exc:
             raise InputError(f"invalid rubric: {exc}", file=source, field=exc.field) from None
     if not isinstance(data, dict):
-        raise InputError(f"a rubric must be a mapping, got {type(data).__name__}", file=source)
+        got = "nothing (empty)" if data is None else f"a {type(data).__name__}"
+        raise InputError(f"a rubric must be a mapping of its fields (name, version, dimensions, ...), got {got}",
+                         file=source)  # fmt: skip
     return _validated(data, source)
 
 
@@ -260,7 +262,7 @@ def load_rubric_file(path: str | Path) -> Rubric:
         raise InputError(f"not UTF-8 text (byte {exc.start})", file=path) from None
     except OSError as exc:
         raise InputError(f"cannot read the rubric: {exc.strerror or exc}", file=path) from None
-    return _validated(load_yaml(text, path), path)
+    return rubric_from_data(load_yaml(text, path), path)
 
 
 @cache
