@@ -290,3 +290,45 @@ def test_a_member_of_one_organisation_administers_none_of_anothers_studies(
         assert own == (200 if role in ("owner", "organiser") else 403), (role, own)
     assert refused == []
     assert dump(pg_store) == before
+
+
+def test_an_organisations_study_names_no_account_of_another(pg_store: Store, orgs: tuple[Org, Org]) -> None:
+    """A's owner and organiser on A's study: no name of B's members on its admin page, whose author choices
+    are A's creators; naming B's creator (or any B member) as an author by id is refused (422), nothing
+    changed. A's grader and participant: 403 on the same write."""
+    from study_helpers import user
+
+    from benger.study._models import StudyTask
+    from benger.web._orgcore import Member, OrgInfo
+    from benger.web._orgscope import OrgScope, accept_invitation
+
+    a, b = orgs
+    creators = {}
+    for org, name in ((a, "a-autorin"), (b, "b-autor")):
+        creators[org.id] = user(pg_store, name, "creator")
+        scope = OrgScope(pg_store, OrgInfo(org.id, "", ""), Member(org.users["owner"], "", OrgRole.OWNER))
+        accept_invitation(pg_store, scope.invite("grader"), creators[org.id], name)
+    with pg_store.session() as session:
+        positions = list(session.scalars(select(StudyTask.position).where(StudyTask.study_id == a.study)))
+    app = create_app(pg_store)
+    page = f"/admin/studies/{a.study}"
+    before = dump(pg_store)
+    wrong = []
+    for role in ROLES:
+        client = login(TestClient(app), a.names[role])
+        csrf = csrf_of(client, "/orgs")
+        staff = role in ("owner", "organiser")
+        if staff:
+            text = client.get(page).text
+            assert f'value="{creators[a.id]}"' in text and "a-autorin" in text
+            shown = [n for n in [*b.names.values(), "b-autor"] if n in text]
+            if shown:
+                wrong.append(f"{role}: B's accounts {shown} on A's study page")
+        for forged in (creators[b.id], *b.users.values()):
+            form = {"csrf_token": csrf} | {f"author_{p}": str(creators[a.id]) for p in positions}
+            form[f"author_{positions[0]}"] = str(forged)
+            status = client.post(f"{page}/authors", data=form, follow_redirects=False).status_code
+            if status != (422 if staff else 403):
+                wrong.append(f"{role} author {forged}: {status}")
+    assert wrong == []
+    assert dump(pg_store) == before

@@ -21,6 +21,7 @@ from benger.study._models import (
     Submission,
 )
 from benger.study._picks import DEFAULT_TIERS, Expertise, HumanCandidate, LlmCandidate, pick_humans, pick_llm
+from benger.study._scope import account_scope
 from benger.study._service import study_tasks
 from benger.study._state import require_state
 
@@ -135,7 +136,7 @@ def _run_assignment(store: Store, study_id: int, seed: int | None) -> int:
         picks = list(session.scalars(select(Pick).filter_by(study_id=study_id).order_by(Pick.code)))
         if not picks:
             raise StudyError("Es gibt keine Picks; bitte zuerst die Picks auswählen.", field="picks")
-        active = session.scalars(select(StudyUser).where(StudyUser.active.is_(True)))
+        active = session.scalars(account_scope(session, study_id).accounts().where(StudyUser.active.is_(True)))
         graders = [str(u.id) for u in active if u.has("grader") and not u.has("admin")]  # admins see provenance
         authors = {t.task_id: str(t.author_id) for t in tasks.values() if t.author_id is not None}
         specs = [

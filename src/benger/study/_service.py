@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -26,6 +26,7 @@ from benger.study._accounts import aware, now_utc
 from benger.study._assign import assign_arms
 from benger.study._errors import AlreadySubmitted, DraftConflict, StudyError
 from benger.study._models import EXPERTISE_LEVELS, Attempt, Enrolment, Study, StudyTask, StudyUser, Submission
+from benger.study._scope import account_scope
 from benger.study._state import parse_groups, require_state, visible
 
 DEFAULT_TIME_LIMIT_S = 2 * 60 * 60
@@ -90,16 +91,31 @@ def create_study(
 
 def set_author(store: Store, study_id: int, task_id: str, user_id: int | None) -> None:
     """Record the creator (author) of a study task; they review its picks un-blind (before reviews start)."""
+    set_authors(store, study_id, {task_id: user_id})
+
+
+def set_authors(store: Store, study_id: int, authors: Mapping[str, int | None]) -> None:
+    """Record the authors of several tasks (task id -> account id, None for none) in one transaction: an
+    author must hold the role ``creator`` and be an account the study may name (benger.study._scope: a
+    member of the organisation holding the study); one refused author stores none of them."""
     with store.session() as session:
         require_state(session, study_id, "draft", "open", "closed", "picked", lock=True)
-        task = session.scalar(select(StudyTask).filter_by(study_id=study_id, task_id=task_id))
-        if task is None:
-            raise StudyError("Aufgabe {task} gehört nicht zu dieser Studie.", field="task_id", task=task_id)
-        if user_id is not None:
-            user = session.get(StudyUser, user_id)
-            if user is None or not user.has("creator"):
-                raise StudyError("Eine Aufgabenautorin / ein Aufgabenautor braucht die Rolle creator.", field="author")
-        task.author_id = user_id
+        scope = account_scope(session, study_id)
+        for task_id, user_id in authors.items():
+            task = session.scalar(select(StudyTask).filter_by(study_id=study_id, task_id=task_id))
+            if task is None:
+                raise StudyError("Aufgabe {task} gehört nicht zu dieser Studie.", field="task_id", task=task_id)
+            if user_id is not None:
+                user = session.get(StudyUser, user_id) if scope.admits(user_id) else None
+                if user is None:  # no such account, or one of another organisation: the same answer
+                    raise StudyError(
+                        "Das Konto {account} gibt es für diese Studie nicht.", field="author", account=user_id
+                    )
+                if not user.has("creator"):
+                    raise StudyError(
+                        "Eine Aufgabenautorin / ein Aufgabenautor braucht die Rolle creator.", field="author"
+                    )
+            task.author_id = user_id
 
 
 def set_study_groups(store: Store, study_id: int, groups: list[str] | str) -> None:

@@ -27,7 +27,7 @@ from benger.study import (
     run_assignment,
     run_picks,
     set_active,
-    set_author,
+    set_authors,
     set_groups,
     set_password,
     set_roles,
@@ -37,6 +37,7 @@ from benger.study._accounts import account_page
 from benger.study._feedback import CLOSED_STATES, feedback_shown, judged_submissions, set_feedback
 from benger.study._models import ROLES, Enrolment, Pick, ReviewAssignment, Study, StudyUser, Submission
 from benger.study._progress import coverage, grader_progress, participant_progress, problem_reports
+from benger.study._scope import account_scope
 from benger.study._service import study_tasks
 from benger.study._state import STATE_LABELS
 from benger.study._tables import REVIEW_COLUMNS, SUBMISSION_COLUMNS, agreement, review_rows, submission_rows
@@ -138,17 +139,18 @@ def study_admin(request: Request, study_id: int) -> Response:
         study = session.get(Study, study_id)
         if study is None:
             raise StudyError("Die Studie {study} gibt es nicht.", field="study_id", study=study_id)
-        users = {u.id: u for u in session.scalars(select(StudyUser))}
+        accounts = list(session.scalars(account_scope(session, study_id).accounts()))  # the study's only
         picks = list(session.scalars(select(Pick).filter_by(study_id=study_id).order_by(Pick.code)))
         assignments = list(session.scalars(select(ReviewAssignment).filter_by(study_id=study_id)))
-        load = Counter((users[a.grader_id].username, a.role) for a in assignments)
+        reviewers = select(StudyUser.id, StudyUser.username).where(StudyUser.id.in_({a.grader_id for a in assignments}))
+        names = {uid: name for uid, name in session.execute(reviewers)}
+        load = Counter((names[a.grader_id], a.role) for a in assignments)
         return render(
             request,
             "admin_study.html",
             study=study,
             tasks=study_tasks(session, study_id),
-            users=users,
-            creators=[u for u in users.values() if u.has("creator")],
+            creators=[u for u in accounts if u.has("creator")],
             picks=picks,
             load=sorted(load.items()),
             n_participants=session.scalar(select(func.count()).select_from(Enrolment).filter_by(study_id=study_id)),
@@ -199,14 +201,16 @@ def study_feedback(request: Request, study_id: int, on: str = Form(...)) -> Resp
 
 
 @study_router.post("/studies/{study_id}/authors", dependencies=[Depends(check_csrf)])
-async def set_authors(request: Request, study_id: int) -> Response:
+async def study_authors(request: Request, study_id: int) -> Response:
     store = store_of(request)
     form = await request.form()
     with store.session() as session:
         tasks = study_tasks(session, study_id)
-    for task in tasks:
-        value = str(form.get(f"author_{task.position}", "")).strip()
-        set_author(store, study_id, task.task_id, int(value) if value else None)
+    chosen = {t.task_id: str(form.get(f"author_{t.position}", "")).strip() for t in tasks}
+    bad = next((v for v in chosen.values() if v and not (v.isdigit() and len(v) < 10)), None)
+    if bad is not None:
+        raise StudyError("Das Konto {account} gibt es für diese Studie nicht.", field="author", account=bad)
+    set_authors(store, study_id, {task: int(v) if v else None for task, v in chosen.items()})
     return RedirectResponse(f"/admin/studies/{study_id}", status_code=303)
 
 

@@ -189,6 +189,7 @@ EN: dict[str, str] = {
     "Eine Studie namens {name} gibt es bereits.": "A study named {name} exists already.",
     "Aufgabe {task} gehört nicht zu dieser Studie.": "Task {task} is not part of this study.",
     "Eine Aufgabenautorin / ein Aufgabenautor braucht die Rolle creator.": "A task author needs the creator role.",
+    "Das Konto {account} gibt es für diese Studie nicht.": "There is no account {account} for this study.",
     "Bitte einen Ausbildungsstand wählen.": "Please choose a level of training.",
     "Die Kompetenz in {area} muss 1 bis 5 sein.": "The competence in {area} must be 1 to 5.",
     "Die Examensnote muss zwischen 0 und 18 Punkten liegen.": "The exam grade must be between 0 and 18 points.",

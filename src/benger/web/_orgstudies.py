@@ -11,6 +11,10 @@ organisation's studies); anonymous visitors the login page.
 Giving an existing study to an organisation (``studies:assign``: its owner) also needs the owner to hold the
 platform's ``admin`` role, who administers that study already: an organisation never takes a study its
 owner could not see.
+
+Which accounts such a study names (its authors, its reviewers, the accounts its admin pages list) is decided
+by the study layer's account scope (``benger.study._scope.account_scope``): the members of the organisation
+holding it, whoever administers it; the platform's accounts for a study of no organisation.
 """
 
 from __future__ import annotations
@@ -25,12 +29,13 @@ from sqlalchemy.orm import Session
 from benger.store._orgs import Membership, OrgObject
 from benger.study import StudyError, create_study
 from benger.study._models import Study, StudyUser
+from benger.study._scope import STUDY_KIND
 from benger.web._orgcore import ORG_POLICY, OrgCap
 from benger.web._orgdata import CorporaData
 from benger.web._security import Forbidden, require, store_of
 
-#: The kind of a study in ``organisation_objects``.
-STUDY = "study"
+#: The kind of a study in ``organisation_objects`` (one name, benger.study._scope).
+STUDY = STUDY_KIND
 #: The platform role that administers every study.
 PLATFORM_ORGANISER = "admin"
 
