@@ -270,3 +270,20 @@ def test_an_organiser_without_the_platform_admin_role_gets_the_results_links(sto
     organiser_page = login(TestClient(create_app(store)), "orga").get(url).text
     assert 'id="leaderboard-link"' in organiser_page and 'id="results-note"' not in organiser_page
     assert login(TestClient(create_app(store)), "orga").get("/view/").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("field", "raw"),
+    [("repeats", "²"), ("concurrency", "³"), ("limit", "¹⁰"), ("repeats", "-3"), ("concurrency", "2.5"),
+     ("limit", "zehn"), ("max_tokens", "1e6")],
+)  # fmt: skip
+def test_a_count_on_the_form_that_is_no_whole_number_is_named_on_the_form(store: Store, field: str, raw: str) -> None:
+    # before: a superscript digit passed str.isdigit() and int() raised ValueError: 500 instead of the form
+    client = TestClient(create_app(store), raise_server_exceptions=False)
+    login(client, "admin")
+    token = form_token(client, _org() + "/runs/new")
+    form = {**stub_form("http://127.0.0.1:9/v1", **{field: raw}), "csrf_token": token}
+    resp = client.post(_org() + "/runs", data=form, follow_redirects=False)
+    assert resp.status_code == 422, resp.text[:500]
+    text = resp.text.replace("&#39;", "'")
+    assert f"field '{field}': '{raw}' is not a whole number of 0 or more" in text

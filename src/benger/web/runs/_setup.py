@@ -89,8 +89,8 @@ def _int(form: Mapping[str, Any], name: str, default: int | None) -> int | None:
     raw = str(form.get(name) or "").strip()
     if not raw:
         return default
-    if not raw.isdigit():
-        raise InputError(f"{raw!r} is not a whole number", field=name)
+    if not (raw.isascii() and raw.isdigit()):  # str.isdigit alone takes '²', which int() refuses
+        raise InputError(f"{raw!r} is not a whole number of 0 or more", field=name)
     return int(raw)
 
 
