@@ -282,3 +282,39 @@ def test_an_author_of_an_organisations_study_is_a_member_creator(
             after = {t.task_id: t.author_id for t in rows}
         assert refused == (not ok), (study, choice)
         assert after == (before | wanted if ok else before)
+
+
+def test_an_organisations_open_study_takes_its_members_only(world: tuple[Store, dict[str, int], str]) -> None:
+    """A's open study: on the study list of A's member (platform role participant) and open to enrol; B's
+    member with the same platform role does not see it, its page and enrolment answer as for no study, and
+    nothing is stored."""
+    from benger.study import open_study, save_expertise
+
+    store, ids, _ = world
+    competence = {"Zivilrecht": 3, "Strafrecht": 3, "Öffentliches Recht": 3}
+    for org, owner, name in (("a", "boss", "a-teil"), ("b", "bea", "b-teil")):
+        uid = _member(store, ids[org], ids[owner], name, "participant")
+        save_expertise(store, uid, "law_student", competence, None)
+    study = OrgScope(store, *_owner_of(store, ids["a"], ids["boss"])).create_study("Offen A", "mini", 4, 600)
+    open_study(store, study)
+    mine, theirs = _client(store, "a-teil"), _client(store, "b-teil")
+    assert f"/studies/{study}" in mine.get("/studies").text
+    assert f"/studies/{study}" not in theirs.get("/studies").text
+    assert theirs.get(f"/studies/{study}").status_code == 422
+    before = dump(store)
+    token = csrf_of(theirs, "/studies")
+    resp = theirs.post(f"/studies/{study}/enrol", data={"csrf_token": token, "consent": "yes"}, follow_redirects=False)
+    assert resp.status_code == 422
+    assert dump(store) == before
+    token = csrf_of(mine, "/studies")
+    resp = mine.post(f"/studies/{study}/enrol", data={"csrf_token": token, "consent": "yes"}, follow_redirects=False)
+    assert resp.status_code == 303
+
+
+def _owner_of(store: Store, org_id: int, owner: int) -> tuple[OrgInfo, Member]:
+    from benger.store._orgs import Organisation
+
+    with store.session() as session:
+        org = session.get(Organisation, org_id)
+        assert org is not None
+        return OrgInfo(org.id, org.name, org.slug), Member(owner, "", OrgRole.OWNER)

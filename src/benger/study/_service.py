@@ -163,7 +163,7 @@ def enrol(store: Store, study_id: int, user_id: int, tries: int = 20, consent: b
                 # lock the study row: enrolments of one study queue up for the next position (PostgreSQL)
                 study = require_state(session, study_id, "open", lock=True)
                 user = session.get(StudyUser, user_id)
-                if user is None or not visible(study, user):
+                if user is None or not visible(session, study, user):
                     raise StudyError("Die Studie {study} gibt es nicht.", field="study_id", study=study_id)
                 position = session.scalar(select(func.count()).select_from(Enrolment).filter_by(study_id=study_id))
                 now = now_utc()

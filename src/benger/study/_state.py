@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from benger.study._errors import StudyError, WrongState
 from benger.study._models import STATES, Study, StudyUser
+from benger.study._scope import account_scope
 
 #: German labels of the states (translated by the web UI's table).
 STATE_LABELS: dict[str, str] = {
@@ -46,10 +47,12 @@ def parse_groups(groups: list[str] | str) -> str:
     return joined
 
 
-def visible(study: Study, user: StudyUser) -> bool:
-    """Whether a participant may see (and enrol in) the study: it has no groups, or shares one with them."""
+def visible(session: Session, study: Study, user: StudyUser) -> bool:
+    """Whether a participant may see (and enrol in) the study: it has no groups, or shares one with them, and
+    the study names them (benger.study._scope: a study an organisation holds, its members only)."""
     mine = set(study.groups.split())
-    return not mine or bool(mine & set(user.groups.split()))
+    grouped = not mine or bool(mine & set(user.groups.split()))
+    return grouped and account_scope(session, study.id).admits(user.id)
 
 
 def require_state(session: Session, study_id: int, *states: str, lock: bool = False, share: bool = False) -> Study:

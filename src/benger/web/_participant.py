@@ -52,7 +52,8 @@ def studies(request: Request, user: Participant) -> Response:
         rows = [
             s
             for s in session.scalars(select(Study).order_by(Study.id))
-            if (s.state == "open" and me is not None and visible(s, me)) or (s.id in enrolled and s.state != "draft")
+            if (s.state == "open" and me is not None and visible(session, s, me))
+            or (s.id in enrolled and s.state != "draft")
         ]
         return render(
             request, "studies.html", studies=rows, enrolled=enrolled, has_profile=user.expertise_level is not None
@@ -84,7 +85,7 @@ def study_page(request: Request, user: Participant, study_id: int) -> Response:
         tasks = {t.task_id: t for t in study_tasks(session, study_id)}
         if not rows:  # not enrolled yet: the start page with the rules and the consent
             me = session.get(StudyUser, user.id)
-            if me is None or not visible(study, me) or study.state != "open":
+            if me is None or not visible(session, study, me) or study.state != "open":
                 raise StudyError("Die Studie {study} gibt es nicht.", field="study_id", study=study_id)
             return render(
                 request,
