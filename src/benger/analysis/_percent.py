@@ -12,6 +12,7 @@ A review that has no grade points (its rubric has no grade table) gets none here
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import TypeVar
 
 from benger.analysis._records import StudyContents
@@ -38,10 +39,15 @@ def on_own_rubric(data: StudyContents) -> bool:
 
 
 def own_scale(data: StudyContents, rubric_ids: set[str]) -> str:
-    """The unit of raw scores judged under ``rubric_ids`` (own rubrics): ``raw score 0-30`` for one known total,
-    each rubric's total where they differ, and where a rubric's total is unknown (a rubric file not given) its
-    id, never the paper's 0-100."""
-    known = getattr(data, "rubric_scales", {}) or {}
+    """The unit of raw scores judged under ``rubric_ids`` (own rubrics) of ``data``: :func:`scale_text` of its
+    ``rubric_scales``."""
+    return scale_text(getattr(data, "rubric_scales", {}) or {}, rubric_ids)
+
+
+def scale_text(known: Mapping[str, float], rubric_ids: set[str]) -> str:
+    """The unit of raw scores judged under ``rubric_ids`` (``known``: rubric id -> total): ``raw score 0-30`` for
+    one known total, each rubric's total where they differ, and where a rubric's total is unknown (a rubric file
+    not given) its id, never the paper's 0-100."""
     parts = []
     for rid in sorted(rubric_ids):
         total = known.get(rid)
@@ -76,4 +82,4 @@ def as_percent(data: D, totals: dict[str, float]) -> D:
     return dataclasses.replace(data, reviews=rows, judge_scores=judges, repeats={})
 
 
-__all__ = ["PERCENT_SCALE", "RAW", "as_percent", "on_own_rubric", "own_scale", "percent"]
+__all__ = ["PERCENT_SCALE", "RAW", "as_percent", "on_own_rubric", "own_scale", "percent", "scale_text"]

@@ -88,6 +88,16 @@ def _group_labels(groups: Mapping[GroupKey, RowSums]) -> dict[JudgeKey, str]:
     }
 
 
+def _judged_by_config(groups: Mapping[GroupKey, RowSums]) -> dict[tuple[RowKey, tuple[str, str]], int]:
+    """Per row and judge configuration (name, config hash): its scored generations under all of its rubrics. A
+    task's own Bewertungsbogen makes one group per rubric; a generation judged under one rubric is no unjudged
+    generation of the other's group, so each group's unjudged count is the row's ok generations less these."""
+    out: dict[tuple[RowKey, tuple[str, str]], int] = defaultdict(int)
+    for (rk, jkey), s in groups.items():
+        out[(rk, (jkey[0], jkey[1]))] += s.n
+    return out
+
+
 def _moved(items: Sequence[ItemScore], remap: Mapping[RowKey, RowKey]) -> list[ItemScore]:
     """The ok items, and the superseded ones that ``remap`` moves into another row (as ok items of it)."""
     kept = []
@@ -125,6 +135,7 @@ def build(inputs: BoardInputs, context: LeaderboardContext) -> Leaderboard:
     for m in inputs.metric_rows:
         metric_by_row[(m.system, m.config_hash, m.corpus)][m.metric] = MetricMean(mean=m.mean, n=m.n)
     keys: list[tuple[RowKey, JudgeKey | None]] = [*groups]
+    judged = _judged_by_config(groups)
     judged_rows = {rk for rk, _ in groups}
     keys += [(rk, None) for rk in status if rk not in judged_rows]
     raw: list[dict[str, Any]] = []
@@ -186,7 +197,7 @@ def build(inputs: BoardInputs, context: LeaderboardContext) -> Leaderboard:
                 "failed": cell.get("failed", 0),
                 "truncated": cell.get("truncated", 0),
                 "unscored": s.unscored,
-                "unjudged": cell.get("ok", 0) - s.n,
+                "unjudged": cell.get("ok", 0) - (judged[(rk, jkey[:2])] if jkey is not None else 0),
                 "superseded": superseded_in.get(rk, 0),
                 "metrics": dict(sorted(metric_by_row.get(rk, {}).items())),
             }

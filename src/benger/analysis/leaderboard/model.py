@@ -75,6 +75,9 @@ class LeaderboardRow(BaseModel):
     unscored: int
     unjudged: int
     superseded: int = 0
+    #: the unit of ``mean`` (its rubric's total, ``benger.analysis.leaderboard.scales``): "raw score 0-30 (rubric
+    #: ...)"; None for a row without a judge
+    scale: str | None = None
     metrics: dict[str, MetricMean] = {}
 
 
@@ -109,6 +112,8 @@ class Leaderboard(BaseModel):
     #: a requested system name -> the other names of its configuration, whose rows it selected
     #: (:func:`benger.analysis.leaderboard.identity.same_configuration`)
     system_aliases: dict[str, list[str]] = {}
+    #: rubric id -> its total (the scale of the means judged under it), for the rubrics whose content is known
+    rubric_scales: dict[str, float] = {}
 
     def groups(self) -> list[str]:
         """The judge groups in display order."""

@@ -14,6 +14,7 @@ from benger.analysis.leaderboard.context import LeaderboardContext
 from benger.analysis.leaderboard.identity import display_names
 from benger.analysis.leaderboard.metrics import MetricRecord, choose_signatures, resolve_signatures
 from benger.analysis.leaderboard.model import Leaderboard
+from benger.analysis.leaderboard.scales import with_scales
 from benger.schema import FalloesungTask, Generation, Judgement, PrincipleItem, SystemConfig
 from benger.store._aggregate import Answer, ConfigProvenance, GenerationCount, MetricGroupMean
 from benger.store._aggregate_items import ItemScore
@@ -147,4 +148,4 @@ def leaderboard(
         superseded=superseded,
         validations=validations,
     )
-    return build(inputs, ctx)
+    return with_scales(build(inputs, ctx), tasks=tasks.values())

@@ -12,7 +12,9 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, get_args
 
+from benger.analysis._percent import scale_text
 from benger.analysis.leaderboard.metrics import short_label
+from benger.analysis.leaderboard.scales import row_rubrics
 from benger.analysis.leaderboard.validity import NOT_MEANINGFUL
 from benger.spreadsheet import write_csv
 from benger.stats import NO_INTERVAL
@@ -173,7 +175,11 @@ def provenance_lines(board: Leaderboard) -> list[str]:
         rubrics = sorted({r.rubric for r in board.rows if r.group == group and r.rubric})
         configs = sorted({r.judge_config_id for r in board.rows if r.group == group and r.judge_config_id})
         if rubrics:
-            lines.append(f"Judge group {group}: judge config {', '.join(configs) or '–'}; rubric {', '.join(rubrics)}.")
+            scale = scale_text(board.rubric_scales, {rid for r in rubrics for rid in row_rubrics(r)})
+            lines.append(
+                f"Judge group {group}: judge config {', '.join(configs) or '–'}; rubric {', '.join(rubrics)}; "
+                f"Mean: {scale}."
+            )
     failed = sorted({f"{r.judge} [{r.judge_config_id}]" for r in board.rows if not r.scores_meaningful})
     if failed:
         lines.append(f"Judge validation failed for {', '.join(failed)}: those rows' {NOT_MEANINGFUL}.")
@@ -219,12 +225,14 @@ _RICH_SKIP = (3, 5)  # tier and judge config id: in the exports, the Markdown an
 def to_rich(board: Leaderboard) -> Any:
     """A rich Table: one section per judge group, then per system configuration. Metric means are in the
     Markdown/CSV/JSON exports (named in the caption), to keep the terminal table readable."""
+    from rich.markup import escape
     from rich.table import Table
 
     caption = "Ranks are within a judge group (judges are never mixed). " + " ".join(provenance_lines(board))
     if board.metric_signatures:
         caption += " Metric means: see the --out exports."
-    table = Table(title="BenGER leaderboard", caption=caption, caption_justify="left")
+    # escaped: a split group's label "J [3fd396f8, kurz3@1+...]" is text, not a markup tag that rich drops
+    table = Table(title="BenGER leaderboard", caption=escape(caption), caption_justify="left")
     for header in _RICH:
         left = header in _LEFT
         table.add_column(header, justify="left" if left else "right", overflow="fold", no_wrap=not left)

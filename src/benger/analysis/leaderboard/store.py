@@ -15,6 +15,7 @@ from benger.analysis.leaderboard.context import LeaderboardContext
 from benger.analysis.leaderboard.identity import display_names, same_configuration
 from benger.analysis.leaderboard.metrics import resolve_signatures
 from benger.analysis.leaderboard.model import Leaderboard
+from benger.analysis.leaderboard.scales import with_scales
 from benger.schema import PrincipleItem
 
 
@@ -71,5 +72,5 @@ def leaderboard_from_store(store: Any, context: LeaderboardContext | None = None
         superseded=superseded,
         validations=store.judge_validations(),
     )
-    board = build(inputs, ctx)
+    board = with_scales(build(inputs, ctx), store)
     return board.model_copy(update={"system_aliases": aliases}) if aliases else board
