@@ -147,3 +147,18 @@ def test_reviews_under_a_rubric_without_grade_table_keep_raw_points_only(tmp_pat
     assert len(stored) == 9
     assert {(r.grade_points, r.passed) for r in stored.values()} == {(None, None)}
     assert stored[("g1", "R2")].raw_score == 18 and stored[("g1", "R2")].meta["rubric_id"] == rubric.id
+
+
+def test_the_validation_names_the_judge_config_hash_of_the_judgements_it_read(tmp_path: Path) -> None:
+    # before: only the judge's model hash (judge_config), not the judgements' judge_config_hash the leaderboard names
+    db, config, reviews = _setup(tmp_path)
+    imported = runner.invoke(app, ["import-reviews", str(reviews), "--db", str(db), "--rubric", f"meine={KURZ3}"])
+    assert imported.exit_code == 0, imported.output
+    out = tmp_path / "vj"
+    result = runner.invoke(app, ["validate-judge", str(config), "--db", str(db), "--corpus", "meine", "--out",
+                                 str(out), "--quiet"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    judge = load_run_config(config).resolved_judges()[0]
+    expected = default_prompts().judge_config_hash(judge, load_rubric(KURZ3))
+    assert f"judge_config_hash: {expected}" in result.output
+    assert json.loads((out / "validate-judge.json").read_text())["provenance"]["judge_config_hash"] == expected

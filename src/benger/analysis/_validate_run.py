@@ -204,6 +204,7 @@ async def validate_on_corpus(store: Any, config: Any, corpus: str, *, progress: 
     from benger.analysis._validate_judge import validate_judge
     from benger.pipeline import rubric_for_task
     from benger.pipeline._corpus_rubrics import corpus_rubrics
+    from benger.pipeline._orchestrate import run_prompts
 
     rubrics = config.resolved_rubrics()
     config.resolved_judges()
@@ -231,6 +232,8 @@ async def validate_on_corpus(store: Any, config: Any, corpus: str, *, progress: 
         "corpus": corpus,
         "judge": judge.name,
         "judge_config": judge.config_hash()[:8],
+        # the judgements' key (what the leaderboard names "judge config"): one per rubric of the solutions
+        "judge_config_hash": ", ".join(sorted({run_prompts(config).judge_config_hash(judge, t[2]) for t in targets})),
         "rubrics": ", ".join(sorted({t[2].id for t in targets})),
         "scale": PERCENT_SCALE,
         "unscored": len(unscored),
