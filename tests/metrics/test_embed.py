@@ -120,3 +120,17 @@ def test_bertscore_idf_equals_bert_score_and_is_batch_independent(encoder: Token
     assert [s.value for s in ours] == pytest.approx(f_lib.tolist(), abs=1e-5)
     alone = bertscore(CANDS[:1], refs[:1], encoder, idf=True, idf_corpus=refs)[0].value
     assert alone == pytest.approx(ours[0].value, abs=1e-7)
+
+
+def test_scoring_leaves_the_shared_token_states_unchanged(encoder: TokenEncoder) -> None:
+    """bert-score's greedy_cos_idf normalised the cached token states in place: a MoverScore (or a second
+    BERTScore) of the same texts later in the process differed in the last digits from a fresh one, so values
+    depended on what had run before (found comparing ``benger metrics --workers 2`` with one worker)."""
+    fresh = TokenEncoder(str(gt.get_model_path()))  # its own cache: nothing has touched these states
+    texts, refs = [CANDS[0], PARAGRAPH], [REF, REF]
+    first = bertscore(texts, refs, encoder)
+    assert [s.value for s in bertscore(texts, refs, encoder)] == [s.value for s in first]
+    after = moverscore(texts, refs, encoder)
+    assert [s.details for s in after] == [s.details for s in moverscore(texts, refs, fresh)]
+    assert [s.value for s in after] == [s.value for s in moverscore(texts, refs, fresh)]
+    assert not encoder.encode(REF).vectors.flags.writeable

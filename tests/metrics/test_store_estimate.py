@@ -1,24 +1,15 @@
-"""The time estimate printed before ``benger metrics`` runs the embedding metrics (issue 26)."""
+"""The words still to score, counted before ``benger metrics`` runs (the estimate: tests/metrics/test_workers.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-from benger.metrics._store import WORDS_PER_SECOND, estimate_seconds, score_store
+from benger.metrics._store import score_store
 from benger.schema import Corpus, FalloesungTask, Generation, SystemConfig
 from benger.store import open_store
 
 REFERENCE = "Der Käufer schuldet dem Verkäufer nach § 433 Abs. 2 BGB die Zahlung des Kaufpreises."  # 15 words
 TEXT = "Nach § 433 Abs. 2 BGB schuldet der Käufer die Zahlung."  # 11 words
-
-
-def test_estimate_is_words_over_the_measured_throughput() -> None:
-    words = {"bertscore": 8_000, "moverscore": 1_000, "semantic_similarity": 0, "bleu": 5_000}
-    seconds = estimate_seconds(words)
-    assert seconds == pytest.approx({"bertscore": 8_000 / 80.0, "moverscore": 1_000 / 100.0})
-    assert set(WORDS_PER_SECOND) == {"semantic_similarity", "bertscore", "moverscore"}  # the embedding metrics
 
 
 def test_the_plan_counts_candidate_and_reference_words_still_to_score(tmp_path: Path) -> None:

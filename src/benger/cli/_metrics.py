@@ -31,6 +31,14 @@ def register(app: typer.Typer) -> None:
             str | None, typer.Option("--encoder", help="Local HF model directory for BERTScore/MoverScore.")
         ] = None,
         layer: Annotated[int | None, typer.Option("--layer", help="Encoder layer (default: last).")] = None,
+        workers: Annotated[
+            int,
+            typer.Option(
+                "--workers",
+                min=1,
+                help="Processes for the embedding metrics (each loads the encoder, ~1 GB; threads split the cores).",
+            ),
+        ] = 1,
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
         list_: Annotated[
             bool, typer.Option("--list", help="Print every registered metric with its signature and exit.")
@@ -49,7 +57,7 @@ def register(app: typer.Typer) -> None:
 
         from benger._console import console as new_console
         from benger.metrics import EmbeddingOptions
-        from benger.metrics._store import estimate_seconds, score_store
+        from benger.metrics._store import score_store
         from benger.store import open_store
 
         store = open_store(db)
@@ -65,32 +73,42 @@ def register(app: typer.Typer) -> None:
             disable=quiet,
         ) as progress:
             task = progress.add_task("metrics", total=None)
-            summary = score_store(
-                store,
-                metrics,
-                corpus=corpus,
-                systems=systems,
-                limit=limit,
-                include_humans=humans,
-                embedding=options,
-                on_total=lambda n: progress.update(task, total=n),
-                on_advance=lambda n: progress.advance(task, n),
-                on_plan=lambda words: _print_estimate(console, estimate_seconds(words), words),
-            )
+            try:
+                summary = score_store(
+                    store,
+                    metrics,
+                    corpus=corpus,
+                    systems=systems,
+                    limit=limit,
+                    include_humans=humans,
+                    embedding=options,
+                    on_total=lambda n: progress.update(task, total=n),
+                    on_advance=lambda n: progress.advance(task, n),
+                    workers=workers,
+                    on_estimate=lambda estimate: _print_estimate(console, estimate),
+                )
+            except KeyboardInterrupt:
+                progress.stop()
+                console.print("interrupted: every finished batch is saved; run the same command again to continue")
+                raise typer.Exit(130) from None
         for m in summary.written:
             typer.echo(f"{m}: {summary.written[m]} computed, {summary.skipped[m]} already stored")
         if summary.no_reference:
             typer.echo(f"{summary.no_reference} targets skipped: empty text or no reference")
 
 
-def _print_estimate(console: Any, seconds: dict[str, float], words: dict[str, int]) -> None:
-    """One line before the embedding metrics run: their rough time on one laptop core (metrics/_store.py)."""
-    if not seconds:
+def _print_estimate(console: Any, estimate: Any) -> None:
+    """One line before the bulk of the embedding metrics: their time, measured on a sample of each."""
+    if not estimate.seconds:
         return
-    parts = ", ".join(f"{m} {words[m]:,} words ~{s / 60:.0f} min" for m, s in seconds.items())
+    parts = ", ".join(
+        f"{m} {estimate.words[m]:,} words ~{s / 60:.1f} min (from {estimate.sampled[m]} pairs)"
+        for m, s in estimate.seconds.items()
+    )
+    workers = "1 worker" if estimate.workers == 1 else f"{estimate.workers} workers"
     console.print(
-        f"embedding metrics: about {sum(seconds.values()) / 60:.0f} min on one laptop core ({parts}; "
-        "rough, from measured throughput: the progress bar shows the real remaining time)"
+        f"embedding metrics: about {sum(estimate.seconds.values()) / 60:.1f} min left with {workers} ({parts}; "
+        "measured on this machine now: the progress bar shows the real remaining time)"
     )
 
 

@@ -120,11 +120,13 @@ def bertscore(
     out = []
     for cand, ref in zip(candidates, references, strict=True):
         c, r = states(cand), states(ref)
+        # copies: greedy_cos_idf normalises its embeddings in place, which changed the encoder's cached states
+        # (a later BERTScore or MoverScore of the same text in this process differed in the last digits)
         p, rec, f = greedy_cos_idf(
-            torch.from_numpy(r.vectors)[None],
+            torch.tensor(r.vectors)[None],
             torch.ones(1, len(r.ids)),
             weights(r),
-            torch.from_numpy(c.vectors)[None],
+            torch.tensor(c.vectors)[None],
             torch.ones(1, len(c.ids)),
             weights(c),
         )

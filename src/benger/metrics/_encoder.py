@@ -83,6 +83,7 @@ class TokenEncoder:
             self._cache.move_to_end(text)
             return cached
         states = self._encode(text)
+        states.vectors.setflags(write=False)  # shared by every metric of the process: nobody may change them
         self._cache[text] = states
         if len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)

@@ -14,6 +14,8 @@ from typing import Any
 
 from benger.errors import InputError
 from benger.metrics._api import EmbeddingOptions, compute, parse_metrics, signatures
+from benger.metrics._registry import get_metric
+from benger.metrics._workers import Batch, BatchRunner, estimate_seconds, pair_words
 from benger.schema import FalloesungTask
 
 
@@ -138,16 +140,19 @@ def score_target(
     return written
 
 
-#: Rough throughput of the embedding metrics with the default encoder on one core of the 2-core development machine
-#: (candidate + reference words per second; docs/metrics.md "Performance": semantic similarity 1,200 words/s,
-#: BERTScore 160 and MoverScore 200 with MiniLM-L6, which has half the layers of the default multilingual-e5-small).
-#: Only for the estimate printed before a run; the progress bar's remaining time takes over once it runs.
-WORDS_PER_SECOND = {"semantic_similarity": 1200.0, "bertscore": 80.0, "moverscore": 100.0}
+#: Pairs of each embedding metric scored (and stored) first, timed, for the estimate printed before the rest run
+SAMPLE_PAIRS = 2
 
 
-def estimate_seconds(words: dict[str, int]) -> dict[str, float]:
-    """Seconds per embedding metric for ``words`` (metric -> candidate + reference words still to score)."""
-    return {m: n / WORDS_PER_SECOND[m] for m, n in words.items() if m in WORDS_PER_SECOND and n}
+@dataclass(frozen=True)
+class Estimate:
+    """The measured time of the embedding metrics still to score: seconds per metric (``workers`` sharing them),
+    from ``sampled`` pairs per metric scored after loading the encoder."""
+
+    seconds: dict[str, float]
+    words: dict[str, int]
+    sampled: dict[str, int]
+    workers: int
 
 
 def score_store(
@@ -162,11 +167,16 @@ def score_store(
     on_total: Callable[[int], None] | None = None,
     on_advance: Callable[[int], None] | None = None,
     on_plan: Callable[[dict[str, int]], None] | None = None,
+    workers: int = 1,
+    on_estimate: Callable[[Estimate], None] | None = None,
 ) -> StoreRunSummary:
-    """Compute the missing values and save each batch as it finishes (a rerun skips what is stored).
+    """Compute the missing values and save each batch as it finishes, one transaction per batch (a rerun skips
+    what is stored).
 
-    ``on_plan(words)``, before any value is computed: metric -> candidate + reference words still to score
-    (what :func:`estimate_seconds` turns into a time)."""
+    ``on_plan(words)``, before any value is computed: metric -> candidate + reference words still to score.
+    The embedding metrics run in ``workers`` processes (``_workers``; values identical to one worker); before
+    their bulk, ``SAMPLE_PAIRS`` pairs of each are scored and timed, and ``on_estimate`` gets the time of the
+    rest."""
     names = parse_metrics(metrics)
     signatures(names, embedding)  # dependencies and encoder checked before any work, even with nothing to do
     targets = collect_targets(store, corpus, systems, include_humans, limit)
@@ -193,37 +203,89 @@ def score_store(
             todo = [t for t in group if (t.kind, t.target_id) not in done]
             summary.skipped[m] += len(group) - len(todo)
             plan.append((m, options, sigs[m], todo))
+
+    def reference(t: Target) -> str:
+        return references[(t.corpus, t.task_id)] or ""
+
+    words: dict[str, int] = dict.fromkeys(names, 0)
+    for m, _options, _sig, todo in plan:
+        words[m] += pair_words([t.text for t in todo], [reference(t) for t in todo])
     if on_plan:
-        words: dict[str, int] = dict.fromkeys(names, 0)
-        for m, _options, _sig, todo in plan:
-            words[m] += sum(len(t.text.split()) + len((references[(t.corpus, t.task_id)] or "").split()) for t in todo)
         on_plan(words)
     if on_total:
         on_total(sum(len(todo) for *_, todo in plan))
-    from benger.store._convert import MetricValue as StoredValue
 
-    for m, options, sig, todo in plan:
+    def save(m: str, sig: str, batch: Sequence[Target], rows: Sequence[Any]) -> None:
+        from benger.store._convert import MetricValue as StoredValue
+
+        values: list[StoredValue] = []
+        for row in rows:
+            if row.signature != sig:
+                raise InputError(f"signature changed during the run: {row.signature} != {sig}", field=m)
+            t = batch[row.index]
+            values.append(
+                StoredValue(
+                    target_kind=t.kind,
+                    target_id=t.target_id,
+                    metric=m,
+                    signature=row.signature,
+                    value=row.value,
+                    details=row.details,
+                )
+            )
+        store.save_metric_values(values)  # one transaction per batch (issue 26)
+        summary.written[m] += len(batch)
+        if on_advance:
+            on_advance(len(batch))
+
+    embedded = {k for k in names if get_metric(k).family == "embedding"}
+    for m, options, sig, todo in plan:  # lexical metrics: in this process, as they always ran
+        if m in embedded:
+            continue
         for start in range(0, len(todo), batch_size):
             batch = todo[start : start + batch_size]
-            refs = [references[(t.corpus, t.task_id)] or "" for t in batch]
-            rows = compute([t.text for t in batch], refs, [m], embedding=options)
-            values: list[StoredValue] = []
-            for row in rows:
-                if row.signature != sig:
-                    raise InputError(f"signature changed during the run: {row.signature} != {sig}", field=m)
-                t = batch[row.index]
-                values.append(
-                    StoredValue(
-                        target_kind=t.kind,
-                        target_id=t.target_id,
-                        metric=m,
-                        signature=row.signature,
-                        value=row.value,
-                        details=row.details,
-                    )
-                )
-            store.save_metric_values(values)  # one transaction per batch (issue 26)
-            summary.written[m] += len(batch)
-            if on_advance:
-                on_advance(len(batch))
+            save(m, sig, batch, compute([t.text for t in batch], [reference(t) for t in batch], [m], embedding=options))
+
+    # embedding metrics: a timed sample of each, the estimate, then the rest, in ``workers`` processes
+    jobs: list[tuple[str, str, list[Target], Batch]] = []
+    sample_jobs: list[tuple[str, str, list[Target], Batch]] = []
+    for m, options, sig, todo in plan:
+        if m not in embedded or not todo:
+            continue
+        rest = todo
+        if on_estimate and not any(job[0] == m for job in sample_jobs):
+            head, rest = todo[:SAMPLE_PAIRS], todo[SAMPLE_PAIRS:]
+            sample_jobs.append((m, sig, head, _batch(m, options, head, reference, timed=True)))
+        # several workers: at least 4 batches each, so the pairs spread over all of them
+        size = batch_size if workers <= 1 else max(min(batch_size, len(rest) // (4 * workers)), 1)
+        for start in range(0, len(rest), size):
+            part = rest[start : start + size]
+            jobs.append((m, sig, part, _batch(m, options, part, reference)))
+    if not jobs and not sample_jobs:
+        return summary
+    with BatchRunner(workers) as runner:
+        if sample_jobs:
+            sample: dict[str, tuple[float, int]] = {}
+            for i, result in runner.run(job[3] for job in sample_jobs):
+                m, sig, part, timed = sample_jobs[i]
+                save(m, sig, part, result.values)
+                sample[m] = (result.seconds, pair_words(timed.candidates, timed.references))
+            left = {m: words[m] - sample[m][1] for m in sample}
+            sampled = {job[0]: len(job[2]) for job in sample_jobs}
+            if on_estimate:
+                share = min(runner.workers, max(len(jobs), 1))
+                on_estimate(Estimate(estimate_seconds(sample, left, share), left, sampled, share))
+        for i, result in runner.run(job[3] for job in jobs):
+            m, sig, part, _ = jobs[i]
+            save(m, sig, part, result.values)
     return summary
+
+
+def _batch(
+    m: str,
+    options: EmbeddingOptions,
+    targets: Sequence[Target],
+    reference: Callable[[Target], str],
+    timed: bool = False,
+) -> Batch:
+    return Batch(m, options, tuple(t.text for t in targets), tuple(reference(t) for t in targets), timed)

