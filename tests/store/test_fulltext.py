@@ -1,4 +1,4 @@
-"""Full-text search (``benger.store._fulltext``, migration 0016_fulltext) on SQLite and PostgreSQL: the same
+"""Full-text search (``benger.store._fulltext``, migration 0014_fulltext) on SQLite and PostgreSQL: the same
 answers as "``q.lower()`` occurs in ``text.lower()``" for umlauts, ß / ẞ, §-citations, case and LIKE's wildcards,
 through the index and through the scan; the index follows every write path (the Store API, Core bulk inserts,
 replacements, deletes, VACUUM); the migration indexes the rows already there and a downgrade removes it."""

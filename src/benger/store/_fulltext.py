@@ -2,7 +2,7 @@
 
 A text matches a query ``q`` when ``q.lower()`` is a substring of ``text.lower()``: Unicode lower case (Ä = ä,
 ẞ = ß; ß is not "ss"; no accent folding), LIKE's wildcards ``%`` and ``_`` are plain characters. Both backends
-answer the same (tests/store/test_fulltext.py); migration ``0016_fulltext`` creates the indexes
+answer the same (tests/store/test_fulltext.py); migration ``0014_fulltext`` creates the indexes
 (:func:`install`), each kept up to date by the database itself on every write, whichever path writes
 (the ORM, Core ``executemany``, a raw ``sqlite3`` connection):
 
@@ -89,7 +89,7 @@ class TextSearch:
         return text.like(f"%{like_escaped(self.q)}%", escape="\\")  # SQLite's LIKE: ASCII case-insensitive
 
 
-# -- the indexes (migration 0016_fulltext) ---------------------------------------------------------------------
+# -- the indexes (migration 0014_fulltext) ---------------------------------------------------------------------
 def _sqlite_ddl(table: str, fts: str) -> list[str]:
     index = f"INSERT INTO {fts}(rowid, text) VALUES (new.rowid, new.text);"
     unindex = f"INSERT INTO {fts}({fts}, rowid, text) VALUES ('delete', old.rowid, old.text);"

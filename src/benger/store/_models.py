@@ -209,7 +209,7 @@ class JudgeValidationRow(_Timestamps, Base):
 
 
 class RubricRow(Base):
-    """A rubric's content as its judgements were made with it (migration ``0014_rubric_store``), keyed by its
+    """A rubric's content as its judgements were made with it (migration ``0015_rubric_store``), keyed by its
     content hash (sha256 hex); ``rubric_id`` (``name@version+sha8``) is the judgements' key column, so the
     rubric of any judgement is found by its id without the rubric file. ``payload``: the canonical rubric
     mapping (``benger.judge.rubric_data``)."""

@@ -3,7 +3,7 @@ own rubric is analysed, reported and shown without the rubric file (``benger.jud
 
 The store keeps the canonical mapping and its content hash; it does not interpret them (the judge layer checks
 that the content still hashes to its key when it reads a rubric back). A store migrated from before
-``0014_rubric_store`` has none for its older judgements: their rubric comes from the registry or a rubric file.
+``0015_rubric_store`` has none for its older judgements: their rubric comes from the registry or a rubric file.
 """
 
 from __future__ import annotations

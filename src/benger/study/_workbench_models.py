@@ -67,7 +67,7 @@ VALIDATION_SOURCES: tuple[str, ...] = ("release", "corpus")
 
 
 class WorkbenchValidation(Base):
-    """A ``validate-judge`` run launched from a finished run's page (migration ``0015_study_orgs``): the
+    """A ``validate-judge`` run launched from a finished run's page (migration ``0016_budget_validations``): the
     judge (a name among the run's judges), against the release's picks or a corpus's own reviews, its status
     (the run states), progress (judgements done of total) and the result table (``validate_judge``'s dict)."""
 

@@ -14,7 +14,7 @@ beyond what one page needs:
    primary key, and their judge aggregates for those targets only.
 
 The full-text filter (``q``) is :class:`benger.store._fulltext.TextSearch` (Unicode case-insensitive substring;
-SQLite's FTS5 trigram index or PostgreSQL's folded column with its pg_trgm index, migration ``0016_fulltext``),
+SQLite's FTS5 trigram index or PostgreSQL's folded column with its pg_trgm index, migration ``0014_fulltext``),
 applied in each branch (the texts never enter a union).
 """
 

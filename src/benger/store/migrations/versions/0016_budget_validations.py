@@ -5,11 +5,10 @@
 * ``workbench_validations``: ``validate-judge`` runs launched from a finished run's page (organisation, run,
   judge, source of the reviews, status, progress, the result table).
 
-The revision id is the one given for the session's organisation work (studies belonging to organisations use
-the existing ``organisation_objects`` table and need no schema change of their own).
+Studies belonging to organisations use the existing ``organisation_objects`` table and need no schema change.
 
-Revision ID: 0015_study_orgs
-Revises: 0014_rubric_store
+Revision ID: 0016_budget_validations
+Revises: 0015_rubric_store
 """
 
 from __future__ import annotations
@@ -21,8 +20,8 @@ from alembic import op
 
 from benger.store._base import JSONType
 
-revision: str = "0015_study_orgs"
-down_revision: str | None = "0014_rubric_store"
+revision: str = "0016_budget_validations"
+down_revision: str | None = "0015_rubric_store"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -64,7 +63,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    op.drop_index("ix_workbench_validations_run_id", table_name="workbench_validations")
-    op.drop_index("ix_workbench_validations_organisation_id", table_name="workbench_validations")
-    op.drop_table("workbench_validations")
-    op.drop_table("budget_ledger")
+    # idempotent: SQLite may keep a refused downgrade's DDL (a later revision below refusing, see 0007)
+    op.execute("DROP TABLE IF EXISTS workbench_validations")
+    op.execute("DROP TABLE IF EXISTS budget_ledger")

@@ -3,8 +3,8 @@
 ``name@version+sha8``) without the rubric file (issue 31). Judgements stored before it keep working: their rubric
 comes from the registry or a ``--rubric`` file, as before.
 
-Revision ID: 0014_rubric_store
-Revises: 0016_fulltext
+Revision ID: 0015_rubric_store
+Revises: 0014_fulltext
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from alembic import op
 
 from benger.store._base import JSONType
 
-revision: str = "0014_rubric_store"
-down_revision: str | None = "0016_fulltext"
+revision: str = "0015_rubric_store"
+down_revision: str | None = "0014_fulltext"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

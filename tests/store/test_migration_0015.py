@@ -1,4 +1,4 @@
-"""Migration 0014_rubric_store and the kept rubrics (SQLite and PostgreSQL): a store just below it, judged, is
+"""Migration 0015_rubric_store and the kept rubrics (SQLite and PostgreSQL): a store just below it, judged, is
 upgraded and keeps every row, the rubrics it keeps read back exactly (a NUL and umlauts included), a changed row is
 refused, and a downgrade drops the table; a kept rubric round-trips for any valid rubric (hypothesis)."""
 
@@ -25,8 +25,8 @@ from benger.store._models import RubricRow
 
 
 def _below() -> str:
-    """The revision 0014_rubric_store revises (main's head when it landed)."""
-    source = (MIGRATIONS_DIR / "versions" / "0014_rubric_store.py").read_text(encoding="utf-8")
+    """The revision 0015_rubric_store revises (main's head when it landed)."""
+    source = (MIGRATIONS_DIR / "versions" / "0015_rubric_store.py").read_text(encoding="utf-8")
     match = re.search(r'^down_revision: str \| None = "([^"]+)"', source, re.M)
     assert match is not None
     return match.group(1)
@@ -78,13 +78,13 @@ def _judged(store: Store, rubric_id: str) -> None:
                                    dimensions={"ergebnis": 5.0, "aufbau": 4.0}, total=9.0))  # fmt: skip
 
 
-def test_migration_0014_keeps_rows_and_the_rubrics_read_back(db_url: str) -> None:
+def test_migration_0015_keeps_rows_and_the_rubrics_read_back(db_url: str) -> None:
     rubric = _own("Ergebnis\x00getroffen – Grundsätze")  # a NUL: PostgreSQL stores it escaped
     _migrate(db_url, _below(), up=True)
     assert "rubrics" not in _tables(db_url)
-    with open_store(db_url) as store:  # a store just below 0014, opened by this benger: upgraded
+    with open_store(db_url) as store:  # a store just below 0015_rubric_store, opened by this benger: upgraded
         assert "rubrics" in _tables(db_url)
-        _judged(store, rubric.id)  # a judgement saved without its rubric, as before 0014
+        _judged(store, rubric.id)  # a judgement saved without its rubric, as before 0015_rubric_store
         assert [j.judgement_id for j in store.judgements()] == ["j1"]
         assert stored_rubric(store, rubric.id) is None  # judged before: nothing kept, nothing invented
         save_rubrics(store, [rubric, rubric, falloesung_rubric()])

@@ -3,7 +3,7 @@ table per text table with the triggers that keep it, on PostgreSQL a generated `
 ``pg_trgm`` GIN index over it (the index only where the extension is available; a warning otherwise). Existing
 rows are indexed; nothing else changes. A downgrade drops them again.
 
-Revision ID: 0016_fulltext
+Revision ID: 0014_fulltext
 Revises: 0013_ungraded_reviews
 """
 
@@ -15,7 +15,7 @@ from alembic import op
 
 from benger.store import _fulltext
 
-revision: str = "0016_fulltext"
+revision: str = "0014_fulltext"
 down_revision: str | None = "0013_ungraded_reviews"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
