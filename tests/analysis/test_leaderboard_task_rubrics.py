@@ -56,7 +56,7 @@ def _board() -> Leaderboard:
 
 
 def _store_board(tmp_path: Path, scores: list[tuple[str, str, str, float]] = SCORES, **options: Any) -> Leaderboard:
-    """The same generations and judgements in a store that keeps both rubrics (as a run does, migration 0015_rubric_store)."""
+    """The same generations and judgements in a store that keeps both rubrics (as a run does, migration 0015)."""
     tmp_path.mkdir(parents=True, exist_ok=True)
     store = open_store(tmp_path / "own.db")
     try:

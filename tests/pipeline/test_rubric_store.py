@@ -1,6 +1,6 @@
 """The store keeps the rubric of every judgement (issue 31, migration 0015_rubric_store): a store judged under an
 own 3-dimension rubric is analysed (and its reviews imported) without `--rubric`; a given rubric file that is not
-the kept one is refused, naming both; a store without the kept rubric (judged before 0015_rubric_store) still asks for it."""
+the kept one is refused, naming both; a store without the kept rubric (judged before 0015) still asks for it."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ async def test_analyze_finds_the_kept_rubric_without_a_flag(tmp_path: Path) -> N
 
 @pytest.mark.slow
 async def test_a_store_without_the_kept_rubric_asks_for_it(tmp_path: Path) -> None:
-    """Judgements stored before 0015_rubric_store have no kept rubric: the rubric file is needed, as before, and named."""
+    """Judgements stored before 0015 have no kept rubric: the rubric file is needed, as before, and named."""
     with run_stub_server(latency_ms=5) as stub:
         path = own_study(tmp_path, stub.base_url)
         db = tmp_path / "study.db"

@@ -111,6 +111,6 @@ def test_a_batch_with_an_unknown_task_writes_nothing(store: Store) -> None:
     store.add_corpus(make_corpus())
     before = dump(store)
     batch = [_gen("demo-t1", 0, "ok", "a"), _gen("nowhere-t9", 0, "ok", "b")]
-    with pytest.raises(InputError, match="'b': task 'nowhere-t9'.*nothing of this batch was written"):
+    with pytest.raises(InputError, match=r"'b': task 'nowhere-t9'.*nothing of this batch was written"):
         store.save_generations(batch)
     assert dump(store) == before

@@ -2,7 +2,7 @@
 rubric and "of 100" under the paper's (issue 31).
 
 :func:`rubric_totals` finds the totals (a task's own Bewertungsbogen, the registry, the rubrics a store keeps since
-migration 0015_rubric_store); :func:`with_scales` names them on a finished board: ``Leaderboard.rubric_scales`` (rubric id ->
+migration 0015); :func:`with_scales` names them on a finished board: ``Leaderboard.rubric_scales`` (rubric id ->
 total) and each row's ``scale`` (:func:`benger.analysis._percent.scale_text`), which the provenance line of its
 judge group repeats. A rubric neither holds keeps no total, and its scale says so (never the paper's 0-100).
 """
