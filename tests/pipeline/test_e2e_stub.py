@@ -20,7 +20,9 @@ FAULTS = {
     "FALL-01": ["429:1"],  # rate limited once, Retry-After 1 s -> ok
     "FALL-02": ["500", "500"],  # two server errors -> ok on the third attempt
     "FALL-03": ["timeout"],  # client timeout (the 5 s deadline; the stub holds 10 s) -> retried -> ok
-    "FALL-04": ["malformed"] * 4,  # malformed on every re-ask (1 + 3) -> excluded with reason
+    # malformed on every re-ask (1 + 3) -> excluded with reason; 8, not 4: a transient retry under load (a call past its
+    # 5 s deadline, full suite 2026-12-02) took one of 4 faults and the fifth call came out ok
+    "FALL-04": ["malformed"] * 8,
     "FALL-05": ["badjson"],  # a body that is not JSON -> transient -> ok
     # the judge's reply malformed 4 times -> unscored; the Musterlösung is only in the judge's prompt, so no retry of
     # the generation can take these (a "delay:0" for the generation first: a transient retry of it shifted them)
