@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
+from jinja2 import ChoiceLoader, FileSystemLoader
 
 from benger.study._errors import de_number
 from benger.web._i18n import DEFAULT_LANG, JS_STRINGS, LANGS, message, translator
@@ -25,6 +26,15 @@ def lang_of(request: Request) -> str:
 HERE = Path(str(resources.files("benger.web")))
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
 TEMPLATES.env.filters["markdown"] = render_markdown
+
+
+def router_templates(here: Path) -> Jinja2Templates:
+    """Templates of a router package at ``here``: its own ``templates/`` first, then the app's (layout, macros)."""
+    templates = Jinja2Templates(directory=str(here / "templates"))
+    templates.env.loader = ChoiceLoader(
+        [FileSystemLoader(str(here / "templates")), FileSystemLoader(str(HERE / "templates"))]
+    )
+    return templates
 
 
 def render(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:

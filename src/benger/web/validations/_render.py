@@ -8,20 +8,14 @@ from typing import Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse
-from fastapi.templating import Jinja2Templates
-from jinja2 import ChoiceLoader, FileSystemLoader
 
 from benger.web._i18n import EN as APP_EN
-from benger.web._render import HERE as APP_HERE
-from benger.web._render import lang_of
+from benger.web._render import lang_of, router_templates
 from benger.web._security import csrf_token
 from benger.web.runs._render import EN as RUNS_EN
 
 HERE = Path(__file__).resolve().parent
-TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
-TEMPLATES.env.loader = ChoiceLoader(
-    [FileSystemLoader(str(HERE / "templates")), FileSystemLoader(str(APP_HERE / "templates"))]
-)
+TEMPLATES = router_templates(HERE)
 
 # fmt: off
 EN: dict[str, str] = {
