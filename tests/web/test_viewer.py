@@ -296,3 +296,17 @@ def test_a_row_without_pass_values_reads_unknown_with_the_reason(tmp_path: Path)
         "pass rule, or judged before it had one) and benger knows no rule to derive one"
     )
     assert page.text.count(f'<span data-field="pass_note" title="{note}">unbekannt ({note})</span>') == 2
+
+
+def test_validation_page_never_calls_a_stores_judge_the_papers(tmp_path: Path) -> None:
+    # the demo store on the release showed its local judge as "qwen2.5-coder-0.5b-instruct (judge) (paper)": the
+    # viewer's validation table reused validate-judge's " (paper)" for every judge beside the primary one
+    from viewer_helpers import _judgement
+
+    world = build(tmp_path)
+    world.store.save_judgement(_judgement("human_solution", "hs-1", "judge-y", 0, 0.4))
+    with TestClient(create_viewer_app(world.store, Principal.local())) as c:
+        text = c.get("/view/validation", params={"lang": "en"}).text
+    world.store.close()
+    cells = re.findall(r"<t[hd][^>]*>\s*(judge-[xy][^<]*)<", text)
+    assert sorted(c.strip() for c in cells) == ["judge-x", "judge-y"], cells

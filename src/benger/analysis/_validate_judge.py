@@ -152,8 +152,9 @@ def _verdict(alt: Mapping[str, Any]) -> str:
     return "passes" if alt["passes"] else "fails"
 
 
-def _row(key: str, block: Mapping[str, Any], n_human: int | None = None) -> list[str]:
-    """One table row; ``n_human``: the human picks the judge scored (the agreement block is absent below 3)."""
+def _row(key: str, block: Mapping[str, Any], n_human: int | None = None, suffix: str = " (paper)") -> list[str]:
+    """One table row; ``n_human``: the human picks the judge scored (the agreement block is absent below 3);
+    ``suffix`` follows the name of every judge but the candidate."""
     h = block["agreement"].get("human") or {}
     llm = block["agreement"].get("llm") or {}
     alt = block["alt_test_blind"].get("human") or {}
@@ -162,7 +163,7 @@ def _row(key: str, block: Mapping[str, Any], n_human: int | None = None) -> list
     icc = block["icc_placement"]
     verdict = _verdict(alt) if alt.get("omega") is not None else "–"
     return [
-        block["label"] if key == CANDIDATE else f"{block['label']} (paper)",
+        block["label"] if key == CANDIDATE else f"{block['label']}{suffix}",
         str(h.get("n", n_human if n_human is not None else 0)),
         _f(h.get("pearson")),
         _f(h.get("spearman")),
@@ -213,10 +214,12 @@ def headers(result: Mapping[str, Any]) -> list[str]:
     return [_ON_PERCENT.get(h, h) for h in HEADER]
 
 
-def table_rows(result: Mapping[str, Any]) -> list[list[str]]:
-    """The side-by-side table: the candidate first, then the paper's judges (columns: :data:`HEADER`)."""
+def table_rows(result: Mapping[str, Any], others: str = " (paper)") -> list[list[str]]:
+    """The side-by-side table: the candidate first, then the other judges (columns: :data:`HEADER`), each name
+    followed by ``others``: the paper's judges beside a candidate are " (paper)"; a caller whose other judges
+    are a store's own (the viewer) passes ""."""
     rows = [_row(CANDIDATE, result["candidate"], n_human=result["coverage"]["by_pool"].get("human", 0))]
-    rows += [_row(k, v) for k, v in result["paper_judges"].items()]
+    rows += [_row(k, v, suffix=others) for k, v in result["paper_judges"].items()]
     return rows
 
 
