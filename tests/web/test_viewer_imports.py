@@ -27,3 +27,17 @@ def test_the_viewer_does_not_import_the_study_app() -> None:
         [sys.executable, "-c", PROBE], capture_output=True, text=True, env=env, check=True, timeout=120
     )
     assert json.loads(out.stdout) == {"viewer": [], "app": "benger.web._app", "loaded": True}
+
+
+def test_the_access_layer_does_not_import_scipy() -> None:
+    # benger.web.access -> benger.study (its __init__) -> _export -> _tables imported benger.stats and scipy.stats
+    # at module level: ~0.5 s of every viewer and serve start-up, for the study agreement table only
+    probe = (
+        "import json, sys; import benger.web.access; "
+        "print(json.dumps(sorted(m for m in sys.modules if m == 'scipy' or m.startswith(('scipy.', 'benger.stats')))))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True, timeout=120
+    )
+    assert json.loads(out.stdout) == []

@@ -17,7 +17,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from benger.stats import icc2, krippendorff_alpha_interval
 from benger.study._accounts import aware
 from benger.study._models import Attempt, Pick, Review, ReviewAssignment, StudyUser, Submission
 from benger.study._service import study_tasks
@@ -151,6 +150,8 @@ def agreement(session: Session, study_id: int) -> Agreement:
                 max(totals) - min(totals) if len(totals) >= 2 else None,
             )
         )
+    from benger.stats import icc2, krippendorff_alpha_interval  # scipy: only when a study's agreement is asked for
+
     units = [list(v.values()) for v in by_pick.values() if len(v) >= 2]
     alpha = krippendorff_alpha_interval(units) if len(units) >= 2 else None
     complete = [[v[s] for s in ("A", "B", "C")] for v in by_pick.values() if set(v) == {"A", "B", "C"}]
