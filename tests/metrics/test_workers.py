@@ -86,34 +86,6 @@ def _values(db: str) -> dict[tuple[str, str], tuple[str, float, object]]:
         return {(v.target_id, v.metric): (v.signature, v.value, v.details) for v in store.metric_values()}
 
 
-def _score_with_workers(
-    tmp_path: Path,
-    options: EmbeddingOptions,
-    stored: dict[int, dict[tuple[str, str], tuple[str, float, object]]],
-    estimates: list[Estimate],
-) -> None:
-    """Score the texts with 1 and with 2 workers into ``stored``, the one-worker run at the workers' thread count
-    (cores // 2): another count may sum in another order (MoverScore's last digits moved between 2 threads and 1
-    on a 2-core Xeon)."""
-    import torch
-
-    for workers in (1, 2):
-        db = _store(tmp_path / f"w{workers}.db", TEXTS)
-        torch.set_num_threads(threads_per_worker(2, usable_cores()))
-        with open_store(db) as store:
-            summary = score_store(
-                store,
-                "bertscore,moverscore",
-                include_humans=False,
-                embedding=options,
-                batch_size=1,  # one pair per batch: the pairs spread over both workers
-                workers=workers,
-                on_estimate=estimates.append,
-            )
-        assert summary.written == {"bertscore": 5, "moverscore": 5}
-        stored[workers] = _values(db)
-
-
 def test_two_workers_store_the_same_values_bit_for_bit_as_one(tmp_path: Path) -> None:
     pytest.importorskip("transformers")
     pytest.importorskip("ot")
@@ -123,9 +95,25 @@ def test_two_workers_store_the_same_values_bit_for_bit_as_one(tmp_path: Path) ->
     estimates: list[Estimate] = []
     import torch
 
+    # the one-worker run at the workers' thread count (cores // 2): another count may sum in another order
+    # (MoverScore's last digits moved between 2 threads and 1 on a 2-core Xeon)
     threads = torch.get_num_threads()
+    torch.set_num_threads(threads_per_worker(2, usable_cores()))
     try:
-        _score_with_workers(tmp_path, options, stored, estimates)
+        for workers in (1, 2):
+            db = _store(tmp_path / f"w{workers}.db", TEXTS)
+            with open_store(db) as store:
+                summary = score_store(
+                    store,
+                    "bertscore,moverscore",
+                    include_humans=False,
+                    embedding=options,
+                    batch_size=1,  # one pair per batch: the pairs spread over both workers
+                    workers=workers,
+                    on_estimate=estimates.append,
+                )
+            assert summary.written == {"bertscore": 5, "moverscore": 5}
+            stored[workers] = _values(db)
     finally:
         torch.set_num_threads(threads)
     assert len(stored[1]) == 10

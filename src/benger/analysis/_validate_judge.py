@@ -214,12 +214,12 @@ def headers(result: Mapping[str, Any]) -> list[str]:
     return [_ON_PERCENT.get(h, h) for h in HEADER]
 
 
-def table_rows(result: Mapping[str, Any], others: str = " (paper)") -> list[list[str]]:
+def table_rows(result: Mapping[str, Any], suffix: str = " (paper)") -> list[list[str]]:
     """The side-by-side table: the candidate first, then the other judges (columns: :data:`HEADER`), each name
-    followed by ``others``: the paper's judges beside a candidate are " (paper)"; a caller whose other judges
+    followed by ``suffix``: the paper's judges beside a candidate are " (paper)"; a caller whose other judges
     are a store's own (the viewer) passes ""."""
     rows = [_row(CANDIDATE, result["candidate"], n_human=result["coverage"]["by_pool"].get("human", 0))]
-    rows += [_row(k, v, suffix=others) for k, v in result["paper_judges"].items()]
+    rows += [_row(k, v, suffix=suffix) for k, v in result["paper_judges"].items()]
     return rows
 
 

@@ -367,7 +367,7 @@ def _validation_block(store: Any, reader: Any, corpus: str) -> dict[str, Any]:
         "corpus": corpus,
         "header": headers(result),
         "scale": scale.get("scale"),
-        "rows": table_rows(result, others=""),  # the store's judges: none is "the paper's" here
+        "rows": table_rows(result, suffix=""),  # the store's judges: none is "the paper's" here
         "blocks": blocks,
         "coverage": result["coverage"],
         "method": result["method"],
