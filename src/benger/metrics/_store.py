@@ -174,9 +174,9 @@ def score_store(
     what is stored).
 
     ``on_plan(words)``, before any value is computed: metric -> candidate + reference words still to score.
-    The embedding metrics run in ``workers`` processes (``_workers``; values identical to one worker); before
-    their bulk, ``SAMPLE_PAIRS`` pairs of each are scored and timed, and ``on_estimate`` gets the time of the
-    rest."""
+    The embedding metrics run in ``workers`` processes (``_workers``; values equal to one worker's up to float32
+    rounding); before their bulk, ``SAMPLE_PAIRS`` pairs of each are scored and timed, and ``on_estimate`` gets
+    the time of the rest."""
     names = parse_metrics(metrics)
     signatures(names, embedding)  # dependencies and encoder checked before any work, even with nothing to do
     targets = collect_targets(store, corpus, systems, include_humans, limit)

@@ -2,12 +2,13 @@
 
 A batch is one metric over some (candidate, reference) pairs with fixed options; its values depend only on
 those pairs (pairwise metrics, IDF fitted on the corpus given in the options), so the values are the same
-whichever process computes them and in whatever order the batches finish. With one worker the batches run in
-this process; with more, in a ``ProcessPoolExecutor`` of spawned processes (spawn: the parent may already
-hold torch's threads) whose initialiser sets torch's threads so that workers x threads <= the usable cores.
-Each worker loads the encoder once (``_encoder.load_encoder`` is cached per process). The workers ignore
-SIGINT: on Ctrl-C the parent terminates them and re-raises, the stored batches stay (the caller saves each
-one as it arrives), a rerun skips them.
+whichever process computes them and in whatever order the batches finish, up to float32 rounding (torch's sums
+may run in another order at another thread count or BLAS kernel: the last bits, ~1e-7 relative).
+With one worker the batches run in this process; with more, in a ``ProcessPoolExecutor`` of spawned processes
+(spawn: the parent may already hold torch's threads) whose initialiser sets torch's threads so that
+workers x threads <= the usable cores. Each worker loads the encoder once (``_encoder.load_encoder`` is cached
+per process). The workers ignore SIGINT: on Ctrl-C the parent terminates them and re-raises, the stored
+batches stay (the caller saves each one as it arrives), a rerun skips them.
 """
 
 from __future__ import annotations
