@@ -42,6 +42,10 @@ def _principle_line(task_id: str) -> str:
     return json.dumps(record, ensure_ascii=False) + "\n"
 
 
+def _pick(release: Release, pick_id: str) -> str:
+    return next(p.subject_id for p in release.picks if p.pick_id == pick_id)
+
+
 def _benchathon_task_with_generations(store: Store) -> tuple[str, int]:
     counts: dict[str, int] = {}
     for g in store.generations(corpus="benchathon"):
@@ -259,7 +263,11 @@ def test_a_changed_release_corpus_is_refused_and_replace_says_what_goes(store: S
     changed = dataclasses.replace(release, benchathon=release.benchathon.model_copy(update={"tasks": tasks}))
     before = dump(store)
     ids = sorted(g.generation_id for g in store.generations())
-    with pytest.raises(InputError, match=f"removes 1 tasks, {n_gens} generations, {n_gens} judgements"):
+    humans = {h.solution_id for h in store.human_solutions() if h.task_id == task_id}
+    # the judgements of its generations and of its human picks (the six paper judges' released scores)
+    n_judged = n_gens + sum(1 for j in store.judgements(target_kind="human_solution") if j.target_id in humans)
+    assert n_judged == n_gens + 6 * len(humans) - sum(1 for p in ("P25", "P28") if _pick(release, p) in humans)
+    with pytest.raises(InputError, match=f"removes 1 tasks, {n_gens} generations, {n_judged} judgements"):
         store.import_release(changed)
     assert dump(store) == before
     counts = store.import_release(changed, replace=True)

@@ -17,13 +17,14 @@ pytestmark = pytest.mark.release
 def test_import_release(store: Store, release_dir: Path) -> None:
     release = load_release(release_dir)
     counts = store.import_release(release)
-    # 15 Benchathon tasks + 531 Grundprinzipien items = 546; 180 final + 28 superseded generations
+    # 15 Benchathon tasks + 531 Grundprinzipien items = 546; 180 final + 28 superseded generations; judgements:
+    # the 208 generations' primary judge + the six paper judges on the 30 human picks (Opus-4.7 on 28): 178
     assert counts == {
         "corpora": 2,
         "tasks": 546,
         "systems": 12,
         "generations": 208,
-        "judgements": 208,
+        "judgements": 208 + 178,
         "human_solutions": 30,
         "human_reviews": 180,
         "metric_values": 1252 + 176,
@@ -36,7 +37,7 @@ def test_import_release(store: Store, release_dir: Path) -> None:
     stats = store.stats()
     # the 28 superseded April generations are kept but excluded from the leaderboards
     assert stats["generations"] == {"ok": 180, "excluded": 28, "failed": 0}
-    assert stats["judgements"] == {"scored": 208, "unscored": 0}
+    assert stats["judgements"] == {"scored": 386, "unscored": 0}
     gens = store.generations()
     with_text = [g for g in gens if g.text]
     assert len(with_text) == 15  # the 15 LLM validation picks
@@ -48,7 +49,15 @@ def test_import_release(store: Store, release_dir: Path) -> None:
 
     first = release.judgements[0]
     js = store.judgements(judge="gpt-5.4-mini", rubric_id=first.rubric_id)
-    assert len(js) == 208
+    assert Counter(j.target_kind for j in js) == {"generation": 208, "human_solution": 30}
+    # the human picks' scores of creator_calibration_anchors.csv (raw only): gpt54mini scored pick 1f5d32cf 82.0
+    # (13 grade points: 79 < 82 <= 83) and pick 27f1716e 44.0 (3 points: 38 < 44 <= 49, fails)
+    pick = {j.target_id[:8]: j for j in js if j.target_kind == "human_solution"}
+    assert (pick["1f5d32cf"].total, pick["1f5d32cf"].grade_points, pick["1f5d32cf"].passed) == (82.0, 13, True)
+    assert (pick["27f1716e"].total, pick["27f1716e"].grade_points, pick["27f1716e"].passed) == (44.0, 3, False)
+    assert pick["1f5d32cf"].dimensions is None and pick["1f5d32cf"].judge_config_hash == first.judge_config_hash
+    others = Counter(j.judge for j in store.judgements() if j.target_kind == "human_solution")
+    assert others == {"gpt-5.4-mini": 30, "cfgB_opus": 28, "cfgB_gemini": 30, "deepseek": 30, "qwen": 30, "sonnet": 30}
     key = ("generation", first.target_id, first.judge_config_hash, first.rubric_id, 0)
     assert store.get_judgement(*key) == first
 

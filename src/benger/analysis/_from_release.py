@@ -20,10 +20,10 @@ from benger.analysis._records import (
     SystemMeta,
     short_grader,
 )
-from benger.analysis.leaderboard.validity import released_config_hash, status_block
+from benger.analysis.leaderboard.validity import status_block
 from benger.corpora import load_release
 from benger.corpora._release import Release
-from benger.judge._released import PRIMARY_JUDGE
+from benger.judge._released import PRIMARY_JUDGE, released_config_hash
 
 _VARIANTS = {"ai": "co_creation", "no_ai": "traditional"}
 # Summary columns ending in "_mean" that are judge quantities, not automatic metrics (kept out of RQ3).

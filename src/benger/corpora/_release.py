@@ -45,7 +45,13 @@ from benger.corpora._release_records import (
 )
 from benger.errors import InputError
 from benger.judge import falloesung_rubric, grade_points, passed
-from benger.judge._released import PRIMARY_JUDGE, RELEASE_JUDGE_CONFIG_HASH, RELEASED_RUBRIC_ID
+from benger.judge._released import (
+    PAPER_JUDGE_NAMES,
+    PRIMARY_JUDGE,
+    RELEASE_JUDGE_CONFIG_HASH,
+    RELEASED_RUBRIC_ID,
+    released_config_hash,
+)
 from benger.schema import (
     Corpus,
     FalloesungTask,
@@ -189,6 +195,37 @@ def _evaluations(
             )
         )
     return gens, judgements
+
+
+def _pick_judgements(anchors: list[Any], human_picks: set[str]) -> tuple[Judgement, ...]:
+    """The paper's six judges' scores of the human picks (``creator_calibration_anchors.csv``, raw only) as
+    judgements of the human solutions: judge name and config hash as the released validations name them
+    (:data:`PAPER_JUDGE_NAMES`, :func:`released_config_hash`), rubric ``falloesung@1``, no dimensions.
+
+    30 per judge (28 for Opus-4.7, which did not score P25 and P28); the legacy keys are left out, and so are
+    the LLM picks: the primary judge's are the generation judgements, and another judge's score of a generation
+    would make a leaderboard group of its own from one or two generations per system."""
+    out = []
+    for a in anchors:
+        name = PAPER_JUDGE_NAMES.get(a.judge)
+        if name is None or a.solution_id not in human_picks:
+            continue
+        out.append(
+            Judgement(
+                judgement_id=f"{a.solution_id}:{name}:0",
+                target_kind="human_solution",
+                target_id=a.solution_id,
+                judge=name,
+                judge_config_hash=released_config_hash(name),
+                rubric_id=RELEASED_RUBRIC_ID,
+                status="scored",
+                total=a.y_judge,
+                grade_points=grade_points(a.y_judge),
+                passed=passed(a.y_judge),
+                meta={"source": "release", "anchor_key": a.judge, "scores": "raw only (creator_calibration_anchors)"},
+            )
+        )
+    return tuple(out)
 
 
 def _systems(path: Path) -> tuple[SystemInfo, ...]:
@@ -351,4 +388,5 @@ def load_release(path: str | Path) -> Release:
         systems=systems,
         generation_stats=tuple(stats_file.data),
         operational_metadata=_object(op_path) if op_path.is_file() else {},
+        pick_judgements=_pick_judgements(anchors, {p.subject_id for p in picks if p.subject_type == "human"}),
     )

@@ -106,3 +106,5 @@ class Release:
     systems: tuple[SystemInfo, ...]
     generation_stats: tuple[dict[str, Any], ...]
     operational_metadata: dict[str, Any] = field(default_factory=dict)
+    #: the paper's six judges' raw scores of the human picks (``anchors``) as judgements of the human solutions
+    pick_judgements: tuple[Judgement, ...] = ()

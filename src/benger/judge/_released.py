@@ -15,3 +15,20 @@ PRIMARY_JUDGE = "gpt-5.4-mini"
 #: The judge config hash of the released judgements (the release names its primary judge only): the judge
 #: identity of the paper's reference rows (:mod:`benger.analysis.leaderboard.build`)
 RELEASE_JUDGE_CONFIG_HASH = stable_hash({"judge": PRIMARY_JUDGE})
+
+#: The paper's six judges: key in the release's ``creator_calibration_anchors.csv`` -> the judge name their
+#: scores carry in a store (primary first; the release names only its primary judge, the others keep their
+#: keys). The file's two other keys (``baseline_gpt5``, ``cfgB_gpt5``) are the legacy GPT-5-mini runs.
+PAPER_JUDGE_NAMES: dict[str, str] = {
+    "gpt54mini": PRIMARY_JUDGE,
+    "cfgB_opus": "cfgB_opus",
+    "cfgB_gemini": "cfgB_gemini",
+    "deepseek": "deepseek",
+    "qwen": "qwen",
+    "sonnet": "sonnet",
+}
+
+
+def released_config_hash(judge: str) -> str:
+    """The judge configuration hash of a released judge's scores (that of the release's primary-judge rows)."""
+    return RELEASE_JUDGE_CONFIG_HASH if judge == PRIMARY_JUDGE else stable_hash({"judge": judge})

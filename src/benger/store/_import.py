@@ -16,6 +16,10 @@ What goes in (all idempotent; a second import changes nothing):
 * their primary-judge judgements (judge ``gpt-5.4-mini``, rubric ``falloesung@1``, the judge config hash
   the release loader derives, ``stable_hash({"judge": "gpt-5.4-mini"})``);
 * the 30 human validation picks as HumanSolutions, the 180 human reviews (``position`` = file order);
+* the paper's six judges' raw scores of the human picks (``Release.pick_judgements``, from
+  ``creator_calibration_anchors.csv``: 6 x 30 less Opus-4.7's two = 178 judgements without dimensions, judge
+  names and config hashes as ``benger.judge._released`` names them), so that a store holding the release
+  validates its judges on the human picks as ``benger validate-judge --release`` does;
 * the automatic metric values of the generations (signature ``"release"``).
 """
 
@@ -150,7 +154,7 @@ def import_release(store: StoreBase, release: Release | str | Path, *, replace: 
     _check_tasks(solutions, known, "human solution")
     gens = [g.model_copy(update={"corpus": known[g.task_id]}) for g in gens]  # a task is (corpus, task id)
     solutions = [s.model_copy(update={"corpus": known[s.task_id]}) for s in solutions]
-    judgements = _validated(list(release.judgements), "judgement")
+    judgements = _validated([*release.judgements, *release.pick_judgements], "judgement")
     reviews = _validated(list(release.reviews), "human review")
     systems = _validated([info.config for info in release.systems], "system")
     metric_rows = [

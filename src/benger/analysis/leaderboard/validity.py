@@ -16,8 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from benger.judge._released import PRIMARY_JUDGE, RELEASE_JUDGE_CONFIG_HASH, RELEASED_RUBRIC_ID
-from benger.schema import stable_hash
+from benger.judge._released import PRIMARY_JUDGE, RELEASED_RUBRIC_ID, released_config_hash
 from benger.store._validations import JudgeValidation
 
 State = Literal["passes", "failed", "undefined", "not validated"]
@@ -37,11 +36,6 @@ _RELEASED: tuple[tuple[str, str, int, float, float, float, float, str], ...] = (
     ("qwen", "qwen", 45, 0.767242, 0.583333, 0.808086, 0.0, "fails"),
     ("sonnet", "sonnet", 45, 0.812387, 0.561404, 0.849909, 0.4, "fails"),
 )
-
-
-def released_config_hash(judge: str) -> str:
-    """The judge configuration hash of a released judge's scores (that of the release's primary-judge rows)."""
-    return RELEASE_JUDGE_CONFIG_HASH if judge == PRIMARY_JUDGE else stable_hash({"judge": judge})
 
 
 #: The released validation of each of the paper's six judges (see ``_RELEASED``).
