@@ -3,10 +3,13 @@ refused, requirements checked only on use with the extra named."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
 from benger.errors import ConfigError, MissingDependencyError
-from benger.registry import BUILTIN, RUNTIME, Registry, RegistryError, require
+from benger.registry import BUILTIN, RUNTIME, Registry, RegistryError, require, require_module
 
 
 def _registry(builtins: list[str] | None = None) -> Registry[int]:
@@ -81,3 +84,17 @@ def test_an_entry_is_checked_only_when_used() -> None:
     assert reg.get("heavy") is entry  # registering and finding import nothing
     with pytest.raises(MissingDependencyError, match=r"the heavy widget needs .* pip install 'benger\[heavy\]'"):
         entry.check()
+
+
+def test_require_module_finds_a_module_without_importing_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # observed (issue 26): checking the metrics' optional modules imported torch, seconds in which Ctrl-C waited
+    (tmp_path / "benger_probe_heavy.py").write_text("raise SystemExit('imported')\n", "utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    require_module("the probe metric", "probe", "benger_probe_heavy", "probe-dist")
+    assert "benger_probe_heavy" not in sys.modules
+    for module in ("benger_probe_missing", "benger_probe_missing.sub"):  # a missing module, a missing parent
+        with pytest.raises(MissingDependencyError, match=r"the probe metric needs .*'probe-dist'.*benger\[probe\]"):
+            require_module("the probe metric", "probe", module, "probe-dist")
+    monkeypatch.setitem(sys.modules, "benger_probe_heavy", None)  # how the tests make an installed module absent
+    with pytest.raises(MissingDependencyError, match="probe-dist"):
+        require_module("the probe metric", "probe", "benger_probe_heavy", "probe-dist")

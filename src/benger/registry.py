@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -65,11 +66,19 @@ def require(feature: str, extra: str, requirements: tuple[str, ...]) -> None:
 
 
 def require_module(feature: str, extra: str, module: str, package: str) -> None:
-    """Import ``module``; a missing one raises :class:`MissingDependencyError` naming ``package`` and ``extra``."""
+    """Raise :class:`MissingDependencyError` naming ``package`` and ``extra`` unless ``module`` can be imported.
+
+    Only looks for it (``importlib.util.find_spec``): nothing is imported, so checking torch costs no seconds of
+    import and a Ctrl-C meanwhile stops at once (issue 26); the code that uses a module imports it there. The
+    parent packages of a dotted name are imported to find it."""
     try:
-        importlib.import_module(module)
-    except ImportError as exc:
+        found = importlib.util.find_spec(module)  # None also for a module blocked by ``sys.modules[name] = None``
+    except ValueError:  # imported already, without a spec (``__main__``, a module made at run time)
+        return
+    except ImportError as exc:  # a parent package of a dotted name is missing
         raise MissingDependencyError(feature, extra, package) from exc
+    if found is None:
+        raise MissingDependencyError(feature, extra, package)
 
 
 @dataclass(frozen=True)

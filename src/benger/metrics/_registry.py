@@ -145,7 +145,8 @@ class MetricDef:
         return sig
 
     def check_dependencies(self) -> None:
-        """Import each required module; a missing one raises ``MissingDependencyError`` naming the extra."""
+        """Check each required module is installed (found, not imported); a missing one raises
+        ``MissingDependencyError`` naming the extra."""
         for module, package in self.requires:
             require_module(f"metric {self.key!r} ({self.label})", self.extra, module, package)
 
