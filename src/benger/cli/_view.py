@@ -36,7 +36,7 @@ def register(app: typer.Typer) -> None:
 
         try:
             from benger.web.access import Principal
-            from benger.web.viewer import create_viewer_app, write_bundle
+            from benger.web.viewer import create_viewer_app, warm, write_bundle
         except ImportError as exc:
             raise MissingDependencyError("benger view", "web", "fastapi/uvicorn") from exc
         store = open_store(require_existing_store(db))
@@ -52,7 +52,9 @@ def register(app: typer.Typer) -> None:
                 return
             import uvicorn
 
+            viewer = create_viewer_app(store, principal)
+            warm(store, principal)  # the leaderboard (the slowest page) while the server starts
             typer.echo(f"benger viewer on http://{host}:{port}/view/ (store {store.url}; read-only)")
-            uvicorn.run(create_viewer_app(store, principal), host=host, port=port, server_header=False)
+            uvicorn.run(viewer, host=host, port=port, server_header=False)
         finally:
             store.close()

@@ -9,6 +9,8 @@ Handlers receive the same :class:`~benger.web.access.Access` and read only throu
 
 from __future__ import annotations
 
+import logging
+import threading
 from typing import Any
 from urllib.parse import urlencode
 
@@ -19,12 +21,14 @@ from fastapi.staticfiles import StaticFiles
 from benger import __version__
 from benger.store import Store
 from benger.web._security import SECURITY_HEADERS
-from benger.web.access import Access, Principal, ResultsAccess, results_access
+from benger.web.access import Access, Capability, Principal, ResultsAccess, results_access
 from benger.web.viewer import _pages
+from benger.web.viewer._cache import cache_of
 from benger.web.viewer._links import PREFIX, Links
 from benger.web.viewer._reader import FLAGS, BrowseFilter, ResultsReader
 from benger.web.viewer._render import HERE, LANGS, render
 
+_LOG = logging.getLogger(__name__)
 router = APIRouter(prefix=PREFIX, dependencies=[Depends(results_access)])
 
 
@@ -63,11 +67,40 @@ def _missing(request: Request, access: Access, message: str) -> Response:
     return respond(request, access, _pages.Page("error.html", "Seite nicht gefunden"), "", 404, message=message)
 
 
+def _blocks(access: Access) -> list[dict[str, Any]]:
+    """The validation blocks this principal sees, computed once per store content (``_cache``)."""
+    key = ("validation", access.corpora, access.hidden_studies())
+    return cache_of(access.store).get(key, lambda: _pages.validation_blocks(access.store, ResultsReader(access)))
+
+
+def leaderboard_model(access: Access) -> _pages.Page:
+    """The leaderboard page this principal sees, computed once per store content (``_cache``)."""
+
+    def compute() -> _pages.Page:
+        return _pages.leaderboard(access.store, _pages.judge_statuses(_blocks(access)), access.corpora)
+
+    return cache_of(access.store).get(("leaderboard", access.corpora, access.hidden_studies()), compute)
+
+
+def warm(store: Store, principal: Principal) -> threading.Thread:
+    """Start computing ``principal``'s leaderboard in a daemon thread (``benger view`` does before it serves, so
+    the first page is usually ready when the browser asks; a request meanwhile waits for it, never computes it
+    twice). A failure is logged and left to the request, which reports it as it would have."""
+
+    def run() -> None:
+        try:
+            leaderboard_model(Access(store, principal).require(Capability.RESULTS))
+        except Exception:  # the request computes again and shows what went wrong
+            _LOG.info("the leaderboard was not computed ahead", exc_info=True)
+
+    thread = threading.Thread(target=run, name="benger-view-warm", daemon=True)
+    thread.start()
+    return thread
+
+
 @router.get("/")
 def leaderboard_page(request: Request, access: ResultsAccess) -> Response:
-    blocks = _pages.validation_blocks(access.store, ResultsReader(access))
-    page = _pages.leaderboard(access.store, _pages.judge_statuses(blocks), access.corpora)
-    return respond(request, access, page, "leaderboard")
+    return respond(request, access, leaderboard_model(access), "leaderboard")
 
 
 def _number(value: str | None) -> float | None:
@@ -133,7 +166,7 @@ def compare_page(
 
 @router.get("/validation")
 def validation_page(request: Request, access: ResultsAccess) -> Response:
-    page = _pages.validation(_pages.validation_blocks(access.store, ResultsReader(access)))
+    page = _pages.validation(_blocks(access))
     return respond(request, access, page, "validation")
 
 
