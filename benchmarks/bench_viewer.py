@@ -2,15 +2,20 @@
 
 Synthesises the store of ``bench_store.py`` (64k generations by default: 16 systems, judgements with ten
 dimensions and justifications, ~4 kB of text per generation; every 97th generation truncated, every 211th
-failed and unjudged, every 89th judgement unscored, every 7th generation also judged by a second judge), on
+failed and unjudged, every 89th judgement unscored, every 7th generation also judged by a second judge, every
+500th ok generation's text ends with the rare word ``MARKER``, so 128 of 64k), on
 SQLite (a file, kept with ``--cache``) and/or PostgreSQL (a database on 127.0.0.1:5432, dropped afterwards),
 then, each in a fresh Python process, times through the real app (``fastapi.testclient``, the same ASGI stack
 ``benger view`` serves):
 
 - ``open``: ``create_viewer_app`` on the opened store + ``GET /view/`` (the leaderboard with the CLI's bootstrap,
   every judge group, the figures, the judge statuses) — "the store opens";
+- ``again``: the leaderboard once more in the same process (kept under the store's content version,
+  ``benger.web.viewer._cache``);
 - ``browse_*``: ``GET /view/browse`` for the first, a middle and the last page (50 rows), a system filter, a
-  judge + score-range filter, two flags, and the full-text search; each the median of ``--repeat`` requests.
+  judge + score-range filter, two flags, the full-text search of a phrase in every text (``browse_fulltext``)
+  and of a word in 128 texts (``browse_fulltext_selective``, its third page); each the median of ``--repeat``
+  requests.
 
 ``--before SRC`` (the ``src`` folder of another checkout, e.g. ``git archive main | tar -x -C /tmp/base``) times
 that code too, on a store it synthesised itself, alternating before/after processes in one run, and reports
@@ -42,6 +47,10 @@ from bench_store import DIMS, TEXT
 HERE = Path(__file__).resolve().parent
 
 PG_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"
+#: The rare word of the selective full-text case (in no other text of the store); every MARKER_EVERY-th ok
+#: generation ends with it.
+MARKER = "Zurückbehaltungseinrede"
+MARKER_EVERY = 500
 
 
 def _judgement(jid: str, gid: str, judge: str, total: float, unscored: bool) -> dict[str, Any]:
@@ -96,6 +105,7 @@ def synthesise(location: str, n_generations: int, batch: int = 4000) -> dict[str
             gid = f"g-{s:02d}-{tid}"
             total = float((k * 37 + s * 11) % 101)
             failed = k % 211 == 0
+            marked = not failed and k % MARKER_EVERY == 0
             gens.append(
                 {
                     "generation_id": gid,
@@ -106,7 +116,7 @@ def synthesise(location: str, n_generations: int, batch: int = 4000) -> dict[str
                     "run_index": 0,
                     "status": "failed" if failed else "ok",
                     "reason": "HTTP 500" if failed else None,
-                    "text": "" if failed else TEXT,
+                    "text": "" if failed else f"{TEXT} {MARKER}." if marked else TEXT,
                     "truncated": k % 97 == 0,
                     "refused": False,
                     "output_tokens": None if failed else 900,
@@ -147,6 +157,10 @@ def digest(text):
     return hashlib.sha256(text.replace(store.url, "STORE").encode()).hexdigest()[:12]
 out = {"imports_s": imported - begin, "open_s": time.perf_counter() - start, "leaderboard_bytes": len(first.content),
        "load": os.getloadavg()[0], "digest": {"open": digest(first.text)}}
+t = time.perf_counter()
+again = client.get("/view/")
+out["again_s"] = time.perf_counter() - t
+assert again.text == first.text
 pages = int(re.search(r"von (\d+)</p>", client.get("/view/browse").text).group(1))
 cases = {
     "browse_first": {},
@@ -157,6 +171,7 @@ cases = {
     "browse_flag_unjudged": {"flag": "unjudged"},
     "browse_flag_truncated": {"flag": "truncated", "page": "2"},
     "browse_fulltext": {"q": "Anspruch des K", "page": "3"},
+    "browse_fulltext_selective": {"q": sys.argv[3].lower(), "page": "3"},
 }
 for name, params in cases.items():
     times = []
@@ -223,7 +238,7 @@ def measure(backend: str, versions: dict[str, str | None], folder: Path, args: a
         runs: dict[str, list[dict[str, Any]]] = {tag: [] for tag in versions}
         for _ in range(args.runs):
             for tag, src in versions.items():
-                runs[tag].append(_run(_CHILD, [stores[tag], str(args.repeat)], src))
+                runs[tag].append(_run(_CHILD, [stores[tag], str(args.repeat), MARKER], src))
     report: dict[str, Any] = {"backend": backend}
     for tag, found in runs.items():
         keys = [k for k in found[0] if k.endswith("_s")]
