@@ -50,10 +50,10 @@ def register(app: typer.Typer) -> None:
                     f"{bundle / 'index.html'}"
                 )
                 return
+            warm(store, principal)  # the leaderboard (the slowest page) while the server starts
             import uvicorn
 
             viewer = create_viewer_app(store, principal)
-            warm(store, principal)  # the leaderboard (the slowest page) while the server starts
             typer.echo(f"benger viewer on http://{host}:{port}/view/ (store {store.url}; read-only)")
             uvicorn.run(viewer, host=host, port=port, server_header=False)
         finally:
