@@ -75,3 +75,56 @@ def test_twelve_equal_systems_family_wise_error() -> None:
         for s in range(studies)
     )
     assert hits / studies <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / studies)
+
+
+def _spy_groups(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """Record the shape (tasks, pairs) of every group whose draws ``paired_system_comparisons`` makes."""
+    from benger.stats import _compare
+
+    shapes: list[tuple[int, int]] = []
+    real = _compare._shared_draws
+
+    def spy(diffs: np.ndarray, *args: object) -> object:
+        shapes.append(diffs.shape)
+        return real(diffs, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_compare, "_shared_draws", spy)
+    return shapes
+
+
+def test_pairs_on_the_same_tasks_take_their_p_from_the_same_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Common random numbers: A - B and C - D are the same 30 differences, so the shared sign patterns and
+    resamples give them the same p and CI; both equal a study of A and B alone (the group's draws are those of
+    its first pair). With draws of their own the two Monte-Carlo p would differ (B = 499: a p step is 1/500)."""
+    rng = np.random.default_rng(5)
+    x, y, d = rng.normal(60, 10, 30), rng.normal(50, 10, 30), rng.normal(0.8, 3, 30)
+    systems = {"A": x + d, "B": x, "C": y + d, "D": y}
+    scores = {s: {f"t{i:02d}": float(v) for i, v in enumerate(vals)} for s, vals in systems.items()}
+    shapes = _spy_groups(monkeypatch)
+    rows = {(r.a, r.b): r for r in paired_system_comparisons(scores, n_resamples=499, seed=3)}
+    assert shapes == [(30, 6)]  # one group: all six pairs keep all 30 tasks
+    ab, cd = rows["A", "B"], rows["C", "D"]
+    (alone,) = paired_system_comparisons({"A": scores["A"], "B": scores["B"]}, n_resamples=499, seed=3)
+    for row in (cd, alone):
+        assert (row.p_value, row.test) == (ab.p_value, "monte carlo (B = 499)")
+        assert (row.delta, row.low, row.high) == pytest.approx((ab.delta, ab.low, ab.high), rel=1e-12, abs=1e-12)
+    assert 1 / 500 < ab.p_value < 1  # a Monte-Carlo p strictly inside: a coincidence of two streams is unlikely
+
+
+def test_pairs_with_different_missing_tasks_form_different_groups(monkeypatch: pytest.MonkeyPatch) -> None:
+    """C lacks task t00 and D scores it None: (A, B) keeps 20 tasks, (A, C) and (B, C) the 19 without t00 (and so
+    do the pairs with D, the same 19 tasks: one group), (C, D) 19 too. Groups in the order of their first pair."""
+    rng = np.random.default_rng(6)
+    tasks = [f"t{i:02d}" for i in range(20)]
+    scores: dict[str, dict[str, float | None]] = {}
+    for s in "ABCD":
+        scores[s] = {t: float(v) for t, v in zip(tasks, rng.normal(60, 10, 20), strict=True)}
+    del scores["C"]["t00"]
+    scores["D"]["t00"] = None
+    shapes = _spy_groups(monkeypatch)
+    rows = paired_system_comparisons(scores, n_resamples=200, seed=1)
+    assert shapes == [(20, 1), (19, 5)]
+    assert [(r.a, r.b, r.n, r.n_missing) for r in rows] == [
+        ("A", "B", 20, 0), ("A", "C", 19, 0), ("A", "D", 19, 1),
+        ("B", "C", 19, 0), ("B", "D", 19, 1), ("C", "D", 19, 0),
+    ]  # fmt: skip
