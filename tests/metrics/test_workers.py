@@ -224,6 +224,7 @@ def test_ctrl_c_stops_the_workers_within_2_s_and_a_rerun_resumes(tmp_path: Path)
     assert len(_values(db)) == 40
 
 
+@pytest.mark.slow  # the console script and 2 spawned workers with a real encoder
 def test_ctrl_c_as_the_workers_start_stops_within_2_s_and_the_parent_never_imports_torch(tmp_path: Path) -> None:
     # observed (issue 26): the parent imported torch (seconds) only to check that it is installed; a Ctrl-C then
     # took 2.5-2.9 s to end `benger metrics --workers 2` under load
