@@ -18,7 +18,7 @@ from sqlalchemy import select, tuple_
 from benger.errors import InputError
 from benger.schema import Generation, Judgement
 from benger.store._convert import MetricValue, metric_value
-from benger.store._corpora import corpus_of_task
+from benger.store._corpora import corpora_of_tasks
 from benger.store._models import GenerationRow, JudgementRow, MetricValueRow, TaskRow
 from benger.store._session import StoreBase, row_values
 
@@ -81,11 +81,9 @@ class BulkWritesMixin(StoreBase):
         """``save_generation`` for every record of ``gens`` in one transaction (in order: a later record with the
         key of an earlier failed one replaces it). InputError, nothing written, when a task is not stored."""
         with self._write() as session, session.begin():
+            corpora = corpora_of_tasks(session, [g.task_id for g in gens if g.corpus is None], "the generation")
             resolved = [
-                g
-                if g.corpus is not None
-                else g.model_copy(update={"corpus": corpus_of_task(session, g.task_id, None, "the generation")})
-                for g in gens
+                g if g.corpus is not None else g.model_copy(update={"corpus": corpora[g.task_id]}) for g in gens
             ]
             _check_tasks(session, resolved)
             rows = [self._stamped(row_values(GenerationRow, g)) for g in resolved]
