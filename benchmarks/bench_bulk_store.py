@@ -6,17 +6,22 @@ For each backend (a new SQLite file; a new database on the local PostgreSQL serv
 * ``one by one``: N generations, N judgements and N metric values written with ``save_generation`` /
   ``save_judgement`` / ``save_metric_value`` (one transaction per record: what bulk writers did before);
 * ``bulk``: the same records with ``save_generations`` / ``save_judgements`` / ``save_metric_values`` (one
-  transaction per batch of ``--batch``).
+  transaction per batch of ``--batch``);
+* ``synthetic``: the ``--synthetic`` (64k) generation store of ``bench_store.py`` (a judgement with ten
+  dimensions and justifications and a metric value per generation, ~4 KB of text each), written as that script
+  writes it (one transaction per system and kind).
 
-Prints wall seconds per case and backend, the PostgreSQL / SQLite ratio and the load average.
+Records are built before the clock starts and the store is created and migrated before it too: the times are
+the writes alone. Prints wall seconds per case and backend, the PostgreSQL / SQLite ratio and the load average.
 
-    python benchmarks/bench_bulk_store.py --n 2000 --release /work/shared/benger-release
+    python benchmarks/bench_bulk_store.py --n 2000 --synthetic 64000 --release /work/shared/benger-release
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 import tempfile
 import time
 import uuid
@@ -103,10 +108,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=2000, help="generations (and judgements, metric values)")
     parser.add_argument("--batch", type=int, default=500)
+    parser.add_argument("--synthetic", type=int, default=64000, help="generations of the synthetic store (0: none)")
     parser.add_argument("--release", type=Path, default=Path(os.environ.get("BENGER_RELEASE_DIR", "")))
+    parser.add_argument("--cases", nargs="*", help="only the cases whose label starts with one of these")
     args = parser.parse_args()
 
     from benger.corpora import load_release
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_store import synthetic_records, write_synthetic
 
     corpus, gens, judgements, values = records(args.n)
     release = load_release(args.release) if args.release.is_dir() else None
@@ -118,6 +128,11 @@ def main() -> None:
             store.add_corpus(corpus),
             w(store, gens, judgements, values, args.batch),
         )
+    if args.synthetic:
+        synthetic = synthetic_records(args.synthetic)
+        cases[f"synthetic ({args.synthetic // 1000}k store)"] = lambda store: write_synthetic(store, synthetic)
+    if args.cases:
+        cases = {label: case for label, case in cases.items() if label.startswith(tuple(args.cases))}
     print(f"# load average at start {os.getloadavg()}")
     print(f"{'case':<34} {'SQLite s':>9} {'PostgreSQL s':>13} {'PG/SQLite':>10}  load")
     with tempfile.TemporaryDirectory() as tmp:

@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 TEXT = ("Der Anspruch des K gegen V aus § 433 Abs. 1 S. 1 BGB könnte bestehen. " * 60).strip()
 DIMS = {
@@ -47,26 +48,24 @@ DIMS = {
 }
 
 
-def synthesise(path: Path, n_generations: int) -> dict[str, float]:
-    """Write a store with ``n_generations`` judged generations through the public API; returns timings."""
+def synthetic_records(n_generations: int) -> tuple[Any, list[Any], list[tuple[list[Any], list[Any], list[Any]]]]:
+    """The records of a store with ``n_generations`` judged generations: (corpus, systems, one (generations,
+    judgements, metric values) batch per system)."""
     from benger.schema import Corpus, FalloesungTask, Generation, Judgement, SystemConfig
-    from benger.store import open_store
+    from benger.store import MetricValue
 
     n_systems = 10 if n_generations <= 8000 else 16 if n_generations <= 64000 else 32
     n_tasks = n_generations // n_systems
-    start = time.perf_counter()
-    store = open_store(path)
     tasks = [
         FalloesungTask(task_id=f"t{i:06d}", corpus="benchathon", area="Zivilrecht", facts=TEXT, reference=TEXT)
         for i in range(n_tasks)
     ]
-    store.add_corpus(Corpus(name="benchathon", tasks=tasks))
-    for s in range(n_systems):
-        store.upsert_system(SystemConfig(name=f"sys-{s:02d}", provider="local", model=f"m{s}", tier="local"))
-    from benger.store import MetricValue
-
+    systems = [
+        SystemConfig(name=f"sys-{s:02d}", provider="local", model=f"m{s}", tier="local") for s in range(n_systems)
+    ]
+    batches = []
     k = 0
-    for s in range(n_systems):  # one transaction per system and kind (Store.save_generations & co., issue 26)
+    for s in range(n_systems):
         gens, judgements, values = [], [], []
         for t in tasks:
             k += 1
@@ -104,14 +103,35 @@ def synthesise(path: Path, n_generations: int) -> dict[str, float]:
                     target_kind="generation", target_id=gid, metric="bleu", signature="bleu@bench", value=total / 100
                 )
             )
+        batches.append((gens, judgements, values))
+    return Corpus(name="benchathon", tasks=tasks), systems, batches
+
+
+def write_synthetic(store: Any, records: tuple[Any, list[Any], list[tuple[list[Any], list[Any], list[Any]]]]) -> None:
+    """Write ``synthetic_records`` through the public API: one transaction per system and kind
+    (``Store.save_generations`` & co., issue 26)."""
+    corpus, systems, batches = records
+    store.add_corpus(corpus)
+    for system in systems:
+        store.upsert_system(system)
+    for gens, judgements, values in batches:
         store.save_generations(gens)
         store.save_judgements(judgements)
         store.save_metric_values(values)
+
+
+def synthesise(path: Path | str, n_generations: int) -> dict[str, float]:
+    """Write a store with ``n_generations`` judged generations through the public API; returns timings."""
+    from benger.store import open_store
     from benger.store._aggregate import refresh_statistics
 
+    start = time.perf_counter()
+    records = synthetic_records(n_generations)
+    store = open_store(path)
+    write_synthetic(store, records)
     refresh_statistics(store)  # the same planner statistics for every measurement (the leaderboard writes them once)
     store.close()
-    return {"synthesis_s": time.perf_counter() - start, "systems": n_systems, "tasks": n_tasks}
+    return {"synthesis_s": time.perf_counter() - start, "systems": len(records[1]), "tasks": len(records[0].tasks)}
 
 
 _CHILD = r"""
