@@ -12,7 +12,8 @@ For each backend (a new SQLite file; a new database on the local PostgreSQL serv
   writes it (one transaction per system and kind).
 
 Records are built before the clock starts and the store is created and migrated before it too: the times are
-the writes alone. Prints wall seconds per case and backend, the PostgreSQL / SQLite ratio and the load average.
+the writes alone. Prints wall seconds per case and backend (the median of ``--repeat`` runs, each on a new store,
+the backends alternating), the PostgreSQL / SQLite ratio and the load average.
 
     python benchmarks/bench_bulk_store.py --n 2000 --synthetic 64000 --release /work/shared/benger-release
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -111,6 +113,7 @@ def main() -> None:
     parser.add_argument("--synthetic", type=int, default=64000, help="generations of the synthetic store (0: none)")
     parser.add_argument("--release", type=Path, default=Path(os.environ.get("BENGER_RELEASE_DIR", "")))
     parser.add_argument("--cases", nargs="*", help="only the cases whose label starts with one of these")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per case and backend, alternating; medians")
     args = parser.parse_args()
 
     from benger.corpora import load_release
@@ -137,9 +140,12 @@ def main() -> None:
     print(f"{'case':<34} {'SQLite s':>9} {'PostgreSQL s':>13} {'PG/SQLite':>10}  load")
     with tempfile.TemporaryDirectory() as tmp:
         for index, (label, case) in enumerate(cases.items()):
-            sqlite_s = timed(str(Path(tmp) / f"s{index}.db"), case)
-            with pg_database() as url:
-                pg_s = timed(url, case)
+            sqlite_runs, pg_runs = [], []
+            for run in range(args.repeat):  # a new store each time, SQLite and PostgreSQL alternating
+                sqlite_runs.append(timed(str(Path(tmp) / f"s{index}-{run}.db"), case))
+                with pg_database() as url:
+                    pg_runs.append(timed(url, case))
+            sqlite_s, pg_s = statistics.median(sqlite_runs), statistics.median(pg_runs)
             print(
                 f"{label:<34} {sqlite_s:9.2f} {pg_s:13.2f} {pg_s / sqlite_s:10.2f}  {os.getloadavg()[0]:.2f}",
                 flush=True,
