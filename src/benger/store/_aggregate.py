@@ -286,10 +286,14 @@ def scored_judgements(store: Any) -> list[JudgementColumns]:
         .where(_J.status == "scored", _J.total.is_not(None))
         .order_by(_J.target_kind, _J.target_id, _J.judge, _J.judge_config_hash, _J.rubric_id, _J.repeat_index)
     )
+    shared: dict[tuple[str, str, str, str], tuple[str, str, str, str]] = {}
+    out: list[JudgementColumns] = []
     with store.engine.connect() as connection:  # streamed: one tuple per judgement, never the driver's row list
-        return [
-            JudgementColumns(r[0], r[1], r[2], r[3], r[4], int(r[5]), float(r[6])) for r in connection.execute(stmt)
-        ]
+        for r in connection.execute(stmt):
+            found = (r[0], r[2], r[3], r[4])
+            k = shared.setdefault(found, found)  # the judgements of one configuration share their key strings
+            out.append(JudgementColumns(k[0], r[1], k[1], k[2], k[3], int(r[5]), float(r[6])))
+    return out
 
 
 def first_pass_dimensions(store: Any, judge: str, judge_config_hash: str, rubric_id: str) -> dict[str, str]:
@@ -334,7 +338,13 @@ def corpus_generations(store: Any, corpus: str) -> list[GenerationColumns]:
         .where(_G.corpus == corpus)
         .order_by(_G.system, _G.task_id, _G.config_hash, _G.run_index, _G.generation_id)
     )
-    return [GenerationColumns(*r) for r in _rows(store, stmt)]
+    shared: dict[str, str] = {}  # systems, tasks and statuses repeat: one string each
+    out: list[GenerationColumns] = []
+    with store.engine.connect() as connection:  # streamed: one tuple per generation
+        for r in connection.execute(stmt):
+            system, task, status = shared.setdefault(r[1], r[1]), shared.setdefault(r[2], r[2]), r[3]
+            out.append(GenerationColumns(r[0], system, task, shared.setdefault(status, status), r[4]))
+    return out
 
 
 def metric_columns(store: Any, signatures: dict[str, str]) -> list[tuple[str, str, str, float]]:
@@ -347,4 +357,9 @@ def metric_columns(store: Any, signatures: dict[str, str]) -> list[tuple[str, st
         .where(or_(*chosen))
         .order_by(_M.metric, _M.target_kind, _M.target_id)
     )
-    return [(r[0], r[1], r[2], float(r[3])) for r in _rows(store, stmt)]
+    shared: dict[str, str] = {}  # target kinds and metric names repeat: one string each
+    with store.engine.connect() as connection:  # streamed: one tuple per value
+        return [
+            (shared.setdefault(r[0], r[0]), r[1], shared.setdefault(r[2], r[2]), float(r[3]))
+            for r in connection.execute(stmt)
+        ]
