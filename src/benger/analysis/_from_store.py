@@ -33,6 +33,7 @@ from benger.analysis.leaderboard.validity import status_block
 from benger.errors import InputError
 from benger.store._aggregate import (
     JudgementColumns,
+    corpus_areas_and_tasks,
     corpus_generations,
     first_pass_dimensions,
     metric_columns,
@@ -152,6 +153,13 @@ def _rubric_totals(
     return totals if own else {}
 
 
+def _reviewed_tasks(store: Any, corpus: str, own_rubric: list[Any], solutions: dict[str, Solution]) -> list[Any]:
+    """The task records of the reviewed ``solutions`` (those of ``own_rubric`` as read, the rest from the store)."""
+    known = {t.task_id: t for t in own_rubric}
+    wanted = sorted({s.task_id for s in solutions.values()} - known.keys())
+    return [*known.values(), *(t for t in (store.get_task(w, corpus) for w in wanted) if t is not None)]
+
+
 def _rubric_scales(tasks: list[Any], rubrics: Mapping[str, Any] | None) -> dict[str, float]:
     """Own rubric id -> total of the rubrics known for ``tasks``: each task's own Bewertungsbogen, and the
     ``rubrics`` (corpus -> Rubric) of their corpora (``StudyContents.rubric_scales``)."""
@@ -199,8 +207,10 @@ def study_from_store(
         s.name: SystemMeta(s.name, s.display_name or s.name, s.tier, s.provider_family or s.provider, s.weights)
         for s in store.systems()
     }
-    tasks = store.load_corpus(corpus).tasks  # the tasks' own rubrics give the rubric scales
-    task_areas = {t.task_id: t.area for t in tasks}
+    if corpus not in store.corpus_names():
+        store.load_corpus(corpus)  # the store's message naming its corpora
+    # areas of every task; the records of those with an own Bewertungsbogen only (its rubric scale)
+    task_areas, own_rubric = corpus_areas_and_tasks(store, corpus, lambda t: getattr(t, "rubric", None) is not None)
     gens = corpus_generations(store, corpus)
     gen_ids = {g.generation_id for g in gens}
     judgements = scored_judgements(store)
@@ -322,6 +332,10 @@ def study_from_store(
         leaderboard=partial(leaderboard_from_store, store, metric_signatures=signatures),
         resampling_unit="task",
         judge_status=status_block(primary, key[1] if key else None, store=store),
-        rubric_totals=_rubric_totals(corpus, tasks, solutions, judgements, rubrics) if rubrics is not None else {},
-        rubric_scales=_rubric_scales(tasks, rubrics),
+        rubric_totals=_rubric_totals(
+            corpus, _reviewed_tasks(store, corpus, own_rubric, solutions), solutions, judgements, rubrics
+        )
+        if rubrics is not None
+        else {},
+        rubric_scales=_rubric_scales(own_rubric, rubrics),
     )

@@ -10,7 +10,7 @@ configuration x corpus and status likewise
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from sqlalchemy import Index, Select, Text, and_, case, cast, func, or_, select
@@ -328,6 +328,23 @@ def corpus_tasks(store: Any, corpus: str) -> list[TaskColumns]:
     """The tasks of one corpus as short columns, in the corpus's order (``Store.load_corpus`` reads every text)."""
     stmt = select(_T.task_id, _T.kind, _T.area).where(_T.corpus == corpus).order_by(_T.position, _T.task_id)
     return [TaskColumns(*r) for r in _rows(store, stmt)]
+
+
+def corpus_areas_and_tasks(store: Any, corpus: str, keep: Callable[[Any], bool]) -> tuple[dict[str, str], list[Any]]:
+    """Task id -> area of every task of ``corpus`` and the tasks (records) for which ``keep`` is true, both in
+    the corpus's order; the tasks are decoded one at a time (``Store.load_corpus`` holds every task's texts)."""
+    from benger.store._convert import task
+
+    stmt = select(_T.task_id, _T.area, _T.payload).where(_T.corpus == corpus).order_by(_T.position, _T.task_id)
+    areas: dict[str, str] = {}
+    kept: list[Any] = []
+    with store.engine.connect() as connection:
+        for task_id, area, payload in connection.execute(stmt):
+            record = task(payload, corpus)
+            areas[task_id] = area
+            if keep(record):
+                kept.append(record)
+    return areas, kept
 
 
 def corpus_generations(store: Any, corpus: str) -> list[GenerationColumns]:
