@@ -1,33 +1,61 @@
 """benger.store: SQLAlchemy 2 + Alembic; an SQLite file by default, PostgreSQL by URL.
 
 ``open_store(db)`` resolves ``db`` (a path or URL; env ``BENGER_DB``; default ``./benger.db``),
-upgrades the database to the newest migration and returns a :class:`Store`.
+upgrades the database to the newest migration and returns a :class:`Store`. ``open_reader(db)`` returns a
+:class:`StoreReader` instead: the reads and aggregates of ``benger leaderboard`` in SQLAlchemy Core, without the
+ORM (issue 26).
 
 Identity: a task is (corpus, task id), so two corpora may each hold a task ``t1``; a generation's unit key is
 (corpus, task id, config hash, run index), a judgement's (target kind, target id, judge config hash, rubric id,
-repeat). See ``benger.store._models`` and docs/store.md.
+repeat). See ``benger.store._tables`` and docs/store.md.
+
+Each name loads its module on first use (PEP 562 ``__getattr__``), so a Core-only reader imports neither the ORM
+models nor the write paths; importing :class:`Store` or ``Base`` registers every core and organisation table.
 """
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from benger.config import database_url
-from benger.store import (
-    _aggregate,  # noqa: F401  (registers the indexes of migrations 0005 and 0012 on Base)
-    _orgs,  # noqa: F401  (registers the organisation tables of migration 0010 on Base)
-)
-from benger.store._base import Base, JSONType
-from benger.store._convert import MetricValue
-from benger.store._engine import create_store_engine, parse_url, upgrade
-from benger.store._import import RecordBundle
-from benger.store._models import CORE_TABLES
-from benger.store._rubrics import StoredRubric
-from benger.store._store import Store
+if TYPE_CHECKING:
+    from benger.store._base import Base, JSONType
+    from benger.store._convert import MetricValue
+    from benger.store._import import RecordBundle
+    from benger.store._reads import StoreReader, open_reader
+    from benger.store._rubrics import StoredRubric
+    from benger.store._store import Store
+    from benger.store._tables import CORE_TABLES
+
+_LAZY = {
+    "Base": "benger.store._models",  # the models register the tables on Base's metadata
+    "JSONType": "benger.store._tables",
+    "MetricValue": "benger.store._convert",
+    "RecordBundle": "benger.store._import",
+    "StoreReader": "benger.store._reads",
+    "open_reader": "benger.store._reads",
+    "StoredRubric": "benger.store._rubrics",
+    "Store": "benger.store._store",
+    "CORE_TABLES": "benger.store._tables",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'benger.store' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
 
 
 def open_store(db: str | Path | None = None) -> Store:
     """Open (and create or upgrade) the store at ``db``: an SQLite path, ``sqlite:///...`` or ``postgresql+psycopg://...``."""
+    from benger.config import database_url
+    from benger.store._engine import create_store_engine, parse_url, upgrade
+    from benger.store._store import Store
+
     url = parse_url(database_url(db))
     engine = create_store_engine(url)
     try:
@@ -38,4 +66,15 @@ def open_store(db: str | Path | None = None) -> Store:
     return Store(engine)
 
 
-__all__ = ["CORE_TABLES", "Base", "JSONType", "MetricValue", "RecordBundle", "Store", "StoredRubric", "open_store"]
+__all__ = [
+    "CORE_TABLES",
+    "Base",
+    "JSONType",
+    "MetricValue",
+    "RecordBundle",
+    "Store",
+    "StoreReader",
+    "StoredRubric",
+    "open_reader",
+    "open_store",
+]

@@ -15,12 +15,12 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import Index, Select, Text, and_, case, cast, func, or_, select
 
-from benger.store._models import GenerationRow, JudgementRow, MetricValueRow, TaskRow
+from benger.store._tables import GENERATIONS, JUDGEMENTS, METRIC_VALUES, TASKS
 
-_G = GenerationRow.__table__.c
-_J = JudgementRow.__table__.c
-_T = TaskRow.__table__.c
-_M = MetricValueRow.__table__.c
+_G = GENERATIONS.c
+_J = JUDGEMENTS.c
+_T = TASKS.c
+_M = METRIC_VALUES.c
 #: The task of a generation: the whole task key (a task id alone may be in several corpora).
 TASK_OF_GENERATION = and_(_T.corpus == _G.corpus, _T.task_id == _G.task_id)
 
@@ -155,7 +155,7 @@ def generation_counts(
     generation id (``GROUP BY``)."""
     keys = (_G.system, _G.config_hash, _G.corpus, _G.status)
     truncated = func.sum(case((_G.truncated.is_(True), 1), else_=0))
-    stmt: Any = select(*keys, func.count(), truncated, func.min(_G.generation_id)).select_from(GenerationRow.__table__)
+    stmt: Any = select(*keys, func.count(), truncated, func.min(_G.generation_id)).select_from(GENERATIONS)
     stmt = _scope(stmt, corpora, systems).group_by(*keys).order_by(*keys)
     return [GenerationCount(r[0], r[1], r[2], r[3], int(r[4]), int(r[5] or 0), r[6]) for r in _rows(store, stmt)]
 
@@ -165,7 +165,7 @@ def superseded_counts(
 ) -> dict[tuple[str, str, str], int]:
     """Superseded generations per system, config hash and corpus (few rows: read through the status index)."""
     keys = (_G.system, _G.config_hash, _G.corpus)
-    stmt: Any = select(*keys, func.count()).select_from(GenerationRow.__table__).where(_superseded())
+    stmt: Any = select(*keys, func.count()).select_from(GENERATIONS).where(_superseded())
     stmt = _scope(stmt, corpora, systems).group_by(*keys).order_by(*keys)
     return {(r[0], r[1], r[2]): int(r[3]) for r in _rows(store, stmt)}
 
@@ -175,8 +175,8 @@ def answers(store: Any, *, corpora: Sequence[str] | None = None, systems: Sequen
     (read from the Grundprinzipien tasks, so a store without any reads no generation)."""
     stmt: Any = (
         select(_G.system, _G.config_hash, _G.corpus, _G.task_id, _G.status, _G.answer)
-        .select_from(GenerationRow.__table__)
-        .join(TaskRow.__table__, TASK_OF_GENERATION)
+        .select_from(GENERATIONS)
+        .join(TASKS, TASK_OF_GENERATION)
         .where(_T.kind == "grundprinzip")
     )
     stmt = _scope(stmt, corpora, systems).order_by(_G.generation_id)  # a stable order: never the heap's
@@ -211,8 +211,8 @@ def metric_means(
     keys = (_G.system, _G.config_hash, _G.corpus, _M.metric)
     stmt: Any = (
         select(*keys, func.avg(_M.value), func.count())
-        .select_from(MetricValueRow.__table__)
-        .join(GenerationRow.__table__, and_(_M.target_kind == "generation", _M.target_id == _G.generation_id))
+        .select_from(METRIC_VALUES)
+        .join(GENERATIONS, and_(_M.target_kind == "generation", _M.target_id == _G.generation_id))
         .where(_G.status == "ok", or_(*chosen))
     )
     stmt = _scope(stmt, corpora, systems).group_by(*keys).order_by(*keys)
@@ -351,7 +351,7 @@ def corpus_generations(store: Any, corpus: str) -> list[GenerationColumns]:
     """The generations of one corpus as short columns, ordered by system, task, config hash and run."""
     stmt = (
         select(_G.generation_id, _G.system, _G.task_id, _G.status, _G.answer)
-        .select_from(GenerationRow.__table__)
+        .select_from(GENERATIONS)
         .where(_G.corpus == corpus)
         .order_by(_G.system, _G.task_id, _G.config_hash, _G.run_index, _G.generation_id)
     )

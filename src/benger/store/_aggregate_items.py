@@ -14,8 +14,8 @@ from typing import Any, NamedTuple
 from sqlalchemy import Float, Integer, and_, case, cast, func, or_, select
 
 from benger.store._aggregate import _G, _J, _rows, _scope, _superseded
-from benger.store._models import GenerationRow, JudgementRow
 from benger.store._pass import pass_column
+from benger.store._tables import GENERATIONS, JUDGEMENTS
 
 
 class ItemScore(NamedTuple):
@@ -73,8 +73,8 @@ def _item_stmt(
             func.min(_G.status).label("status"),
             func.min(_G.task_id).label("task_id"),
         )
-        .select_from(GenerationRow.__table__)
-        .join(JudgementRow.__table__, and_(_J.target_kind == "generation", _J.target_id == _G.generation_id))
+        .select_from(GENERATIONS)
+        .join(JUDGEMENTS, and_(_J.target_kind == "generation", _J.target_id == _G.generation_id))
         .where(generations, or_(and_(scored, _J.total.is_not(None)), _J.status == "unscored"))
     )
     stmt = _scope(stmt, corpora, systems)

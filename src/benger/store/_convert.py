@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, TypeAdapter
 
@@ -16,9 +16,11 @@ from benger.schema import (
     SystemConfig,
     Task,
 )
-from benger.store._models import GenerationRow, HumanReviewRow, HumanSolutionRow, JudgementRow, MetricValueRow
 from benger.store._pass import pass_value
 from benger.store._text import restored, restored_json
+
+if TYPE_CHECKING:  # the rows' classes only annotate: a Core-only reader converts tasks without the ORM
+    from benger.store._models import GenerationRow, HumanReviewRow, HumanSolutionRow, JudgementRow, MetricValueRow
 
 TASK_ADAPTER: TypeAdapter[FalloesungTask | PrincipleItem] = TypeAdapter(Task)
 
@@ -50,23 +52,23 @@ _REVIEW_FIELDS = list(HumanReview.model_fields)
 
 
 def generation(row: GenerationRow) -> Generation:
-    return Generation.model_validate(restored(GenerationRow, _columns(row, _GEN_FIELDS)))
+    return Generation.model_validate(restored(type(row), _columns(row, _GEN_FIELDS)))
 
 
 def human_solution(row: HumanSolutionRow) -> HumanSolution:
-    return HumanSolution.model_validate(restored(HumanSolutionRow, _columns(row, _SOL_FIELDS)))
+    return HumanSolution.model_validate(restored(type(row), _columns(row, _SOL_FIELDS)))
 
 
 def judgement(row: JudgementRow) -> Judgement:
     """The record of a judgements row; a row stored without a pass value gets its rubric's derived one
     (:func:`benger.store._pass.pass_value`)."""
-    data = restored(JudgementRow, _columns(row, _JUDGE_FIELDS))
+    data = restored(type(row), _columns(row, _JUDGE_FIELDS))
     data["passed"] = pass_value(row.rubric_id, row.status, row.total, row.passed)
     return Judgement.model_validate(data)
 
 
 def human_review(row: HumanReviewRow) -> HumanReview:
-    return HumanReview.model_validate(restored(HumanReviewRow, _columns(row, _REVIEW_FIELDS)))
+    return HumanReview.model_validate(restored(type(row), _columns(row, _REVIEW_FIELDS)))
 
 
 def metric_value(row: MetricValueRow) -> MetricValue:

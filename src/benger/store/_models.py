@@ -1,176 +1,161 @@
-"""Core tables: corpora, tasks, systems, generations, human solutions, judgements, reviews, metrics.
-
-A task is ``(corpus, task_id)``: two corpora may each hold a task ``t1``; generations and human solutions name
-their task by both columns (a composite foreign key). Every unit of work has a unique key, so repeating work is
-impossible and resuming is natural: a generation is ``(corpus, task_id, config_hash, run_index)``, a judgement is
-``(target_kind, target_id, judge_config_hash, rubric_id, repeat_index)`` (its target, a generation or human
-solution id, is unique across corpora).
-"""
+"""The ORM classes of the core tables (corpora, tasks, systems, generations, human solutions, judgements,
+reviews, metrics, claims, validations, rubrics, budgets), mapped onto the Core tables of
+:mod:`benger.store._tables`, which define the columns, keys and the identity of each unit of work."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import (
-    BigInteger,
-    DateTime,
-    Float,
-    ForeignKey,
-    ForeignKeyConstraint,
-    Integer,
-    String,
-    Text,
-    UniqueConstraint,
+from sqlalchemy.orm import Mapped
+
+from benger.store import (
+    _aggregate,  # noqa: F401  (registers the indexes of migrations 0005 and 0012 on the tables)
+    _orgs,  # noqa: F401  (registers the organisation tables of migration 0010 on Base)
 )
-from sqlalchemy.orm import Mapped, mapped_column
-
-from benger.store._base import Base, JSONType, utcnow
-
-
-class _Timestamps:
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+from benger.store import _tables as _t
+from benger.store._base import Base
+from benger.store._tables import CORE_TABLES
 
 
 class CorpusRow(Base):
     """A named corpus."""
 
-    __tablename__ = "corpora"
+    __table__ = _t.CORPORA
 
-    name: Mapped[str] = mapped_column(String(200), primary_key=True)
-    description: Mapped[str | None] = mapped_column(Text)
+    name: Mapped[str]
+    description: Mapped[str | None]
 
 
 class TaskRow(Base):
     """A task of a corpus, keyed by (corpus, task_id); ``payload`` is the full pydantic record, ``position`` its
     place in the corpus."""
 
-    __tablename__ = "tasks"
+    __table__ = _t.TASKS
 
-    corpus: Mapped[str] = mapped_column(ForeignKey("corpora.name"), primary_key=True, index=True)
-    task_id: Mapped[str] = mapped_column(String(200), primary_key=True)
-    position: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(40))
-    area: Mapped[str] = mapped_column(String(40))
-    payload: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    corpus: Mapped[str]
+    task_id: Mapped[str]
+    position: Mapped[int]
+    kind: Mapped[str]
+    area: Mapped[str]
+    payload: Mapped[dict[str, Any]]
 
 
 class SystemRow(Base):
     """A system configuration (under test or a judge): keyed by name and output-relevant config hash, so two
     configurations that share a name are both kept (the name is a label, the hash the identity)."""
 
-    __tablename__ = "systems"
+    __table__ = _t.SYSTEMS
 
-    name: Mapped[str] = mapped_column(String(200), primary_key=True)
-    config_hash: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
-    config: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    name: Mapped[str]
+    config_hash: Mapped[str]
+    config: Mapped[dict[str, Any]]
 
 
-class GenerationRow(_Timestamps, Base):
+class GenerationRow(Base):
     """One system output; unique on (corpus, task_id, config_hash, run_index)."""
 
-    __tablename__ = "generations"
-    __table_args__ = (
-        UniqueConstraint("corpus", "task_id", "config_hash", "run_index", name="uq_generations_key"),
-        ForeignKeyConstraint(["corpus", "task_id"], ["tasks.corpus", "tasks.task_id"]),
-    )
+    __table__ = _t.GENERATIONS
 
-    generation_id: Mapped[str] = mapped_column(String(200), primary_key=True)
-    corpus: Mapped[str] = mapped_column(String(200))
-    task_id: Mapped[str] = mapped_column(String(200))
-    system: Mapped[str] = mapped_column(String(200), index=True)
-    config_hash: Mapped[str] = mapped_column(String(64))
-    run_index: Mapped[int] = mapped_column(Integer)
-    status: Mapped[str] = mapped_column(String(20), index=True)
-    text: Mapped[str] = mapped_column(Text)
-    answer: Mapped[str | None] = mapped_column(String(10))
-    reason: Mapped[str | None] = mapped_column(Text)
-    finish_reason: Mapped[str | None] = mapped_column(String(100))
-    truncated: Mapped[bool] = mapped_column()
-    refused: Mapped[bool] = mapped_column()
-    input_tokens: Mapped[int | None] = mapped_column(Integer)
-    output_tokens: Mapped[int | None] = mapped_column(Integer)
-    latency_s: Mapped[float | None] = mapped_column(Float)
-    cost_usd: Mapped[float | None] = mapped_column(Float)
-    meta: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    generation_id: Mapped[str]
+    corpus: Mapped[str]
+    task_id: Mapped[str]
+    system: Mapped[str]
+    config_hash: Mapped[str]
+    run_index: Mapped[int]
+    status: Mapped[str]
+    text: Mapped[str]
+    answer: Mapped[str | None]
+    reason: Mapped[str | None]
+    finish_reason: Mapped[str | None]
+    truncated: Mapped[bool]
+    refused: Mapped[bool]
+    input_tokens: Mapped[int | None]
+    output_tokens: Mapped[int | None]
+    latency_s: Mapped[float | None]
+    cost_usd: Mapped[float | None]
+    meta: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
 
 
-class HumanSolutionRow(_Timestamps, Base):
+class HumanSolutionRow(Base):
     """A participant's solution (traditional or co-creation)."""
 
-    __tablename__ = "human_solutions"
-    __table_args__ = (ForeignKeyConstraint(["corpus", "task_id"], ["tasks.corpus", "tasks.task_id"]),)
+    __table__ = _t.HUMAN_SOLUTIONS
 
-    solution_id: Mapped[str] = mapped_column(String(200), primary_key=True)
-    corpus: Mapped[str] = mapped_column(String(200))
-    task_id: Mapped[str] = mapped_column(String(200), index=True)
-    participant_id: Mapped[str] = mapped_column(String(200))
-    condition: Mapped[str] = mapped_column(String(20))
-    text: Mapped[str] = mapped_column(Text)
-    meta: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    solution_id: Mapped[str]
+    corpus: Mapped[str]
+    task_id: Mapped[str]
+    participant_id: Mapped[str]
+    condition: Mapped[str]
+    text: Mapped[str]
+    meta: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
 
 
-class JudgementRow(_Timestamps, Base):
+class JudgementRow(Base):
     """A rubric judgement; unique on (target_kind, target_id, judge_config_hash, rubric_id, repeat_index)."""
 
-    __tablename__ = "judgements"
-    __table_args__ = (
-        UniqueConstraint(
-            "target_kind", "target_id", "judge_config_hash", "rubric_id", "repeat_index", name="uq_judgements_key"
-        ),
-    )
+    __table__ = _t.JUDGEMENTS
 
-    judgement_id: Mapped[str] = mapped_column(String(200), primary_key=True)
-    target_kind: Mapped[str] = mapped_column(String(20))
-    target_id: Mapped[str] = mapped_column(String(200), index=True)
-    judge: Mapped[str] = mapped_column(String(200), index=True)
-    judge_config_hash: Mapped[str] = mapped_column(String(64))
-    rubric_id: Mapped[str] = mapped_column(String(100))
-    repeat_index: Mapped[int] = mapped_column(Integer)
-    status: Mapped[str] = mapped_column(String(20), index=True)
-    reason: Mapped[str | None] = mapped_column(Text)
-    dimensions: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
-    justifications: Mapped[dict[str, Any]] = mapped_column(JSONType)
-    total: Mapped[float | None] = mapped_column(Float)
-    grade_points: Mapped[int | None] = mapped_column(Integer)
-    passed: Mapped[bool | None] = mapped_column()
-    model_total: Mapped[float | None] = mapped_column(Float)
-    answer: Mapped[str | None] = mapped_column(String(10))
-    meta: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    judgement_id: Mapped[str]
+    target_kind: Mapped[str]
+    target_id: Mapped[str]
+    judge: Mapped[str]
+    judge_config_hash: Mapped[str]
+    rubric_id: Mapped[str]
+    repeat_index: Mapped[int]
+    status: Mapped[str]
+    reason: Mapped[str | None]
+    dimensions: Mapped[dict[str, Any] | None]
+    justifications: Mapped[dict[str, Any]]
+    total: Mapped[float | None]
+    grade_points: Mapped[int | None]
+    passed: Mapped[bool | None]
+    model_total: Mapped[float | None]
+    answer: Mapped[str | None]
+    meta: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
 
 
-class HumanReviewRow(_Timestamps, Base):
+class HumanReviewRow(Base):
     """A human grader's review; ``seq`` keeps insertion order, ``position`` the order in the source."""
 
-    __tablename__ = "human_reviews"
+    __table__ = _t.HUMAN_REVIEWS
 
-    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    review_id: Mapped[str] = mapped_column(String(200), unique=True)
-    target_kind: Mapped[str] = mapped_column(String(20))
-    target_id: Mapped[str] = mapped_column(String(200), index=True)
-    task_id: Mapped[str] = mapped_column(String(200))
-    grader_id: Mapped[str] = mapped_column(String(200))
-    role: Mapped[str] = mapped_column(String(20))
-    dimensions: Mapped[dict[str, Any]] = mapped_column(JSONType)
-    raw_score: Mapped[float] = mapped_column(Float)
-    grade_points: Mapped[int | None] = mapped_column(Integer)  # None: the rubric has no grade table
-    passed: Mapped[bool | None] = mapped_column()
-    position: Mapped[int | None] = mapped_column(Integer)
-    meta: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    seq: Mapped[int]
+    review_id: Mapped[str]
+    target_kind: Mapped[str]
+    target_id: Mapped[str]
+    task_id: Mapped[str]
+    grader_id: Mapped[str]
+    role: Mapped[str]
+    dimensions: Mapped[dict[str, Any]]
+    raw_score: Mapped[float]
+    grade_points: Mapped[int | None]
+    passed: Mapped[bool | None]
+    position: Mapped[int | None]
+    meta: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
 
 
-class MetricValueRow(_Timestamps, Base):
+class MetricValueRow(Base):
     """An automatic metric value; unique on (target_kind, target_id, metric, signature)."""
 
-    __tablename__ = "metric_values"
+    __table__ = _t.METRIC_VALUES
 
-    target_kind: Mapped[str] = mapped_column(String(20), primary_key=True)
-    target_id: Mapped[str] = mapped_column(String(200), primary_key=True)
-    metric: Mapped[str] = mapped_column(String(100), primary_key=True)
-    signature: Mapped[str] = mapped_column(String(300), primary_key=True)
-    value: Mapped[float] = mapped_column(Float)
-    details: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
+    target_kind: Mapped[str]
+    target_id: Mapped[str]
+    metric: Mapped[str]
+    signature: Mapped[str]
+    value: Mapped[float]
+    details: Mapped[dict[str, Any] | None]
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
 
 
 class ClaimRow(Base):
@@ -180,32 +165,34 @@ class ClaimRow(Base):
     claim may be taken over. The row is deleted once the unit's result is saved.
     """
 
-    __tablename__ = "claims"
+    __table__ = _t.CLAIMS
 
-    unit_key: Mapped[str] = mapped_column(String(400), primary_key=True)
-    owner: Mapped[str] = mapped_column(String(100))
-    expires_at: Mapped[float] = mapped_column(Float)
+    unit_key: Mapped[str]
+    owner: Mapped[str]
+    expires_at: Mapped[float]
 
 
-class JudgeValidationRow(_Timestamps, Base):
+class JudgeValidationRow(Base):
     """A judge configuration's validation against human reviews (``benger validate-judge``), one per
     (judge config hash, rubric id, picks); a new validation of the same picks replaces it."""
 
-    __tablename__ = "judge_validations"
+    __table__ = _t.JUDGE_VALIDATIONS
 
-    judge_config_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    rubric_id: Mapped[str] = mapped_column(String(100), primary_key=True)
-    picks: Mapped[str] = mapped_column(String(200), primary_key=True)
-    judge: Mapped[str] = mapped_column(String(200), index=True)
-    n_picks: Mapped[int] = mapped_column(Integer)
-    pearson: Mapped[float | None] = mapped_column(Float)
-    kappa: Mapped[float | None] = mapped_column(Float)
-    icc: Mapped[float | None] = mapped_column(Float)
-    omega: Mapped[float | None] = mapped_column(Float)
-    verdict: Mapped[str] = mapped_column(String(20))
-    source: Mapped[str] = mapped_column(String(40))
-    validated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    details: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
+    judge_config_hash: Mapped[str]
+    rubric_id: Mapped[str]
+    picks: Mapped[str]
+    judge: Mapped[str]
+    n_picks: Mapped[int]
+    pearson: Mapped[float | None]
+    kappa: Mapped[float | None]
+    icc: Mapped[float | None]
+    omega: Mapped[float | None]
+    verdict: Mapped[str]
+    source: Mapped[str]
+    validated_at: Mapped[datetime]
+    details: Mapped[dict[str, Any] | None]
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
 
 
 class RubricRow(Base):
@@ -214,12 +201,12 @@ class RubricRow(Base):
     rubric of any judgement is found by its id without the rubric file. ``payload``: the canonical rubric
     mapping (``benger.judge.rubric_data``)."""
 
-    __tablename__ = "rubrics"
+    __table__ = _t.RUBRICS
 
-    content_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    rubric_id: Mapped[str] = mapped_column(String(100), index=True)
-    payload: Mapped[dict[str, Any]] = mapped_column(JSONType)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    content_hash: Mapped[str]
+    rubric_id: Mapped[str]
+    payload: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]
 
 
 class BudgetRow(Base):
@@ -227,30 +214,31 @@ class BudgetRow(Base):
     makes the run's calls (the in-process runner and Celery workers alike): the caps, what the finished calls
     used (``spent_*``), the worst case of the calls in flight (``reserved_*``) and the calls refused."""
 
-    __tablename__ = "budget_ledger"
+    __table__ = _t.BUDGET_LEDGER
 
-    budget_id: Mapped[str] = mapped_column(String(40), primary_key=True)
-    max_tokens: Mapped[int | None] = mapped_column(BigInteger)
-    max_cost: Mapped[float | None] = mapped_column(Float)
-    spent_tokens: Mapped[int] = mapped_column(BigInteger, default=0)
-    spent_cost: Mapped[float] = mapped_column(Float, default=0.0)
-    reserved_tokens: Mapped[int] = mapped_column(BigInteger, default=0)
-    reserved_cost: Mapped[float] = mapped_column(Float, default=0.0)
-    refused: Mapped[int] = mapped_column(Integer, default=0)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    budget_id: Mapped[str]
+    max_tokens: Mapped[int | None]
+    max_cost: Mapped[float | None]
+    spent_tokens: Mapped[int]
+    spent_cost: Mapped[float]
+    reserved_tokens: Mapped[int]
+    reserved_cost: Mapped[float]
+    refused: Mapped[int]
+    created_at: Mapped[datetime]
 
 
-CORE_TABLES: tuple[str, ...] = (
-    "corpora",
-    "tasks",
-    "systems",
-    "generations",
-    "human_solutions",
-    "judgements",
-    "human_reviews",
-    "metric_values",
-    "claims",
-    "judge_validations",
-    "rubrics",
-    "budget_ledger",
-)
+__all__ = [
+    "CORE_TABLES",
+    "BudgetRow",
+    "ClaimRow",
+    "CorpusRow",
+    "GenerationRow",
+    "HumanReviewRow",
+    "HumanSolutionRow",
+    "JudgeValidationRow",
+    "JudgementRow",
+    "MetricValueRow",
+    "RubricRow",
+    "SystemRow",
+    "TaskRow",
+]

@@ -42,9 +42,9 @@ from benger.store._models import (
     SystemRow,
     TaskRow,
 )
+from benger.store._reads import StoreReads
 from benger.store._rubrics import RubricsMixin
 from benger.store._session import StoreBase, row_values
-from benger.store._text import restored_json
 from benger.store._validations import ValidationsMixin
 
 _GEN_KEY = ["corpus", "task_id", "config_hash", "run_index"]
@@ -65,8 +65,11 @@ def _id_filter(stmt: Select[Any], column: Any, ids: Iterable[str] | None) -> tup
     return stmt, set(wanted)
 
 
-class Store(BulkWritesMixin, ValidationsMixin, RubricsMixin, ClaimsMixin, LedgerMixin, StoreBase):
-    """Typed access to the benger database (SQLite file or PostgreSQL); safe across threads and processes."""
+class Store(BulkWritesMixin, ValidationsMixin, RubricsMixin, ClaimsMixin, LedgerMixin, StoreReads, StoreBase):
+    """Typed access to the benger database (SQLite file or PostgreSQL); safe across threads and processes.
+
+    The reads of corpora, systems, validations and kept rubrics are :class:`benger.store._reads.StoreReads`'s
+    (SQLAlchemy Core, shared with the leaderboard's :class:`~benger.store._reads.StoreReader`)."""
 
     # -- corpora and tasks -------------------------------------------------------------------------
     def add_corpus(self, corpus: Corpus, *, replace: bool = False) -> CorpusChange:
@@ -83,22 +86,6 @@ class Store(BulkWritesMixin, ValidationsMixin, RubricsMixin, ClaimsMixin, Ledger
         """``add_corpus`` for several corpora in ONE transaction: all are written, or none."""
         with self._write() as session, session.begin():
             return [apply_corpus(self, session, c, replace=replace) for c in corpora]
-
-    def corpus_names(self) -> list[str]:
-        """Names of the stored corpora, sorted."""
-        return self._scalars(select(CorpusRow.name).order_by(CorpusRow.name))
-
-    def load_corpus(self, name: str) -> Corpus:
-        """The stored corpus ``name`` with its tasks in their original order."""
-        with self._read() as session:
-            row = session.get(CorpusRow, name)
-            if row is None:
-                known = ", ".join(self.corpus_names()) or "none"
-                raise InputError(f"no corpus named {name!r} in the store {self.url} (stored: {known})", field="corpus")
-            payloads = session.scalars(
-                select(TaskRow.payload).where(TaskRow.corpus == name).order_by(TaskRow.position, TaskRow.task_id)
-            )
-            return Corpus(name=name, description=row.description, tasks=[conv.task(p, name) for p in payloads])
 
     def get_task(self, task_id: str, corpus: str | None = None) -> FalloesungTask | PrincipleItem | None:
         """The task (``corpus``, ``task_id``), or None. Without ``corpus``: the task of that id when one corpus
@@ -122,11 +109,6 @@ class Store(BulkWritesMixin, ValidationsMixin, RubricsMixin, ClaimsMixin, Ledger
         """
         with self._write() as session, session.begin():
             self._upsert(session, SystemRow, [conv.system_row(system)], ["name", "config_hash"])
-
-    def systems(self) -> list[SystemConfig]:
-        """Every stored system configuration, sorted by name, then config hash (a name may appear twice)."""
-        configs = self._scalars(select(SystemRow.config).order_by(SystemRow.name, SystemRow.config_hash))
-        return [SystemConfig.model_validate(restored_json(c)) for c in configs]
 
     # -- generations -------------------------------------------------------------------------------
     def get_generation(

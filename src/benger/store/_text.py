@@ -25,15 +25,17 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, String, Text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Dialect
-from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator, TypeEngine
 
 from benger.errors import InputError
+
+if TYPE_CHECKING:  # the ORM is imported by the models, never by a Core-only reader (issue 26)
+    from sqlalchemy.orm import DeclarativeBase
 
 #: The flag a row carries in its JSON flag column when its text was escaped.
 ESCAPED_KEY = "_benger_escaped"
@@ -73,6 +75,10 @@ def _walk(value: Any, fn: Any) -> Any:
     return value
 
 
+def _table_name(model: type[DeclarativeBase]) -> str:
+    return str(getattr(model.__table__, "name", model.__table__))
+
+
 @cache
 def layout(model: type[DeclarativeBase]) -> tuple[tuple[str, ...], tuple[tuple[str, int | None], ...], str | None]:
     """(free-text and JSON columns, key/label string columns with their declared length, flag column) of
@@ -100,10 +106,10 @@ def storable(model: type[DeclarativeBase], values: dict[str, Any]) -> dict[str, 
         if not isinstance(value, str):
             continue
         if NUL in value:
-            raise InputError(f"the {model.__tablename__} value {value!r} contains a NUL character (U+0000)", field=name)
+            raise InputError(f"the {_table_name(model)} value {value!r} contains a NUL character (U+0000)", field=name)
         if length is not None and len(value) > length:
             raise InputError(
-                f"the {model.__tablename__} value {value[:40]!r}... has {len(value)} characters; the store holds at "
+                f"the {_table_name(model)} value {value[:40]!r}... has {len(value)} characters; the store holds at "
                 f"most {length}",
                 field=name,
             )
@@ -111,7 +117,7 @@ def storable(model: type[DeclarativeBase], values: dict[str, Any]) -> dict[str, 
         return values
     if flag is None:
         bad = next(name for name in free if has_nul(values.get(name)))
-        raise InputError(f"the {model.__tablename__} text contains a NUL character (U+0000)", field=bad)
+        raise InputError(f"the {_table_name(model)} text contains a NUL character (U+0000)", field=bad)
     out = dict(values)
     for name in free:
         if out.get(name) is not None:

@@ -7,10 +7,8 @@ from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import select
 
-from benger.store._base import utcnow
-from benger.store._models import JudgeValidationRow
+from benger.store._tables import utcnow
 
 Verdict = Literal["passes", "fails", "undefined"]
 
@@ -41,26 +39,18 @@ class JudgeValidation(BaseModel):
     details: dict[str, Any] | None = None
 
 
-_KEY = ["judge_config_hash", "rubric_id", "picks"]
+#: The key of a stored validation (one per judge configuration, rubric and picks).
+VALIDATION_KEY = ["judge_config_hash", "rubric_id", "picks"]
 
 
 class ValidationsMixin:
-    """``Store`` methods for :class:`JudgeValidation` records."""
+    """``Store`` methods that write :class:`JudgeValidation` records (``judge_validations`` reads them:
+    :class:`benger.store._reads.StoreReads`)."""
 
     def save_judge_validation(self, record: JudgeValidation) -> None:
         """Insert or replace the validation of (judge config hash, rubric id, picks): one transaction."""
+        from benger.store._models import JudgeValidationRow  # the Store's module has loaded it already
+
         values = record.model_dump()
         with self._write() as session, session.begin():  # type: ignore[attr-defined]
-            self._upsert(session, JudgeValidationRow, [self._stamped(values)], _KEY, keep=["created_at"])  # type: ignore[attr-defined]
-
-    def judge_validations(self, judge: str | None = None) -> list[JudgeValidation]:
-        """Stored validations (of one judge name), newest first, then by key (a stable order)."""
-        stmt = select(JudgeValidationRow)
-        if judge is not None:
-            stmt = stmt.where(JudgeValidationRow.judge == judge)
-        stmt = stmt.order_by(JudgeValidationRow.validated_at.desc(), *(getattr(JudgeValidationRow, k) for k in _KEY))
-        fields = JudgeValidation.model_fields
-        return [
-            JudgeValidation.model_validate({f: getattr(r, f) for f in fields})
-            for r in self._scalars(stmt)  # type: ignore[attr-defined]
-        ]
+            self._upsert(session, JudgeValidationRow, [self._stamped(values)], VALIDATION_KEY, keep=["created_at"])  # type: ignore[attr-defined]
