@@ -13,7 +13,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from benger.metrics._answers import AccuracyReport, accuracy, accuracy_report, balanced_accuracy, parse_answer
+    from benger.metrics._accuracy import AccuracyReport, accuracy, accuracy_report, balanced_accuracy
+    from benger.metrics._answers import parse_answer
     from benger.metrics._api import (
         LABELS,
         EmbeddingOptions,
@@ -53,13 +54,13 @@ if TYPE_CHECKING:
     from benger.metrics._tokenize import chunk_words, german_stemmer, normalise, split_sentences, tokenize
 
 _HOMES: dict[str, tuple[str, ...]] = {
-    "benger.metrics._answers": (
+    "benger.metrics._accuracy": (
         "AccuracyReport",
         "accuracy",
         "accuracy_report",
         "balanced_accuracy",
-        "parse_answer",
     ),
+    "benger.metrics._answers": ("parse_answer",),
     "benger.metrics._api": (
         "LABELS",
         "EmbeddingOptions",

@@ -33,7 +33,7 @@ from benger.analysis.leaderboard.sums import (
 )
 from benger.analysis.leaderboard.validity import JudgeStatus, judge_status
 from benger.judge._released import RELEASE_JUDGE_CONFIG_HASH
-from benger.metrics._answers import accuracy
+from benger.metrics._accuracy import accuracy
 from benger.store._aggregate import Answer, ConfigProvenance, GenerationCount, MetricGroupMean
 from benger.store._aggregate_items import ItemScore, RowSums
 from benger.store._validations import JudgeValidation
