@@ -4,6 +4,10 @@
 ``price: 5`` reads as 5); :func:`load_yaml` refuses that, and turns PyYAML's own failures (syntax, nesting
 too deep, an integer of more than 4,300 digits) into one :class:`~benger.errors.InputError` naming the file
 and the 1-based line. Keys brought in by a YAML merge (``<<: *anchor``) may be overridden, as YAML intends.
+
+Parsed with libyaml (``yaml.CSafeLoader``, ~8x faster than PyYAML's pure-Python scanner: the built-in catalog
+and rubric that ``benger leaderboard`` reads took ~35 ms CPU; issue 26) where PyYAML was built with it; a text
+it refuses is parsed again by the pure-Python loader, whose message and line are the ones reported.
 """
 
 from __future__ import annotations
@@ -15,14 +19,18 @@ import yaml
 
 from benger.errors import InputError
 
+#: libyaml's parser under PyYAML's safe constructor (the same values), None where PyYAML lacks libyaml.
+_FAST_LOADER: type[yaml.SafeLoader] | None = getattr(yaml, "CSafeLoader", None)
 
-def duplicate_key(text: str) -> tuple[str, str, int, int] | None:
+
+def duplicate_key(text: str, loader: Any = yaml.SafeLoader) -> tuple[str, str, int, int] | None:
     """The first key given twice in one mapping of ``text``: (field, key, its line, line of its first use).
 
     ``field`` is the dotted path of the repeated key (``systems[1].price_in_per_mtok``); lines are 1-based.
-    None when every mapping has distinct keys. Raises ``yaml.YAMLError`` on text that is not YAML.
+    None when every mapping has distinct keys. Raises ``yaml.YAMLError`` on text that is not YAML. ``loader``:
+    the PyYAML loader class that composes the node tree (its marks give the lines).
     """
-    root = yaml.compose(text, Loader=yaml.SafeLoader)
+    root = yaml.compose(text, Loader=loader)
     stack: list[tuple[yaml.Node, tuple[int | str, ...]]] = [(root, ())] if root is not None else []
     visited: set[int] = set()  # an alias is the same node again (and may point at its own parent)
     while stack:
@@ -55,6 +63,13 @@ def load_yaml(text: str, source: str | Path) -> Any:
     ``source``, the 1-based line and (for a repeated key) its field: not valid YAML, nested too deeply,
     a number Python cannot hold, or a duplicate key.
     """
+    if _FAST_LOADER is not None:
+        try:
+            fast = yaml.load(text, Loader=_FAST_LOADER), duplicate_key(text, _FAST_LOADER)
+        except (yaml.YAMLError, RecursionError, ValueError):
+            pass  # the pure-Python loader below names the problem as it always did
+        else:
+            return _checked(*fast, source)
     try:
         data = yaml.safe_load(text)
         duplicate = duplicate_key(text)
@@ -69,6 +84,11 @@ def load_yaml(text: str, source: str | Path) -> Any:
         raise InputError("the YAML is nested too deeply", file=source) from None
     except ValueError as exc:  # e.g. an integer of more than 4,300 digits
         raise InputError(f"not readable YAML: {exc}", file=source) from None
+    return _checked(data, duplicate, source)
+
+
+def _checked(data: Any, duplicate: tuple[str, str, int, int] | None, source: str | Path) -> Any:
+    """``data``, or the InputError of its ``duplicate`` key (from :func:`duplicate_key`)."""
     if duplicate is not None:
         field, key, line, first = duplicate
         raise InputError(
