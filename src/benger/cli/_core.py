@@ -210,6 +210,7 @@ def leaderboard(
     CSV/Markdown/JSON with each row's provenance."""
     from benger.analysis import leaderboard_from_store
     from benger.analysis.leaderboard import CiKind
+    from benger.store import open_reader  # Core reads only: no ORM, no write paths (issue 26)
 
     if ci not in get_args(CiKind):
         raise ConfigError(f"--ci must be one of {', '.join(get_args(CiKind))}, not {ci!r}")
@@ -228,7 +229,7 @@ def leaderboard(
             raise ConfigError(f"--metric-signature names two signatures of {metric}: {signatures[metric]!r} and "
                               f"{signature!r}; give one")  # fmt: skip
         signatures[metric] = signature
-    store = _open(require_existing_store(db))
+    store = open_reader(require_existing_store(db))
     try:
         refuse_unknown(corpus, store.corpus_names(), "corpus", "--corpus", "stored corpora")
         board = leaderboard_from_store(
