@@ -92,3 +92,56 @@ def test_the_leaderboard_command_loads_no_scipy_stats_and_no_alembic(release_dir
     )
     commands = sorted(m for m in loaded if m.startswith("benger.cli._") and m != "benger.cli._app")
     assert "benger.cli._core" in commands and "benger.cli._web" not in commands, commands
+
+
+def _small_store(db: Path) -> None:
+    """Two systems x three tasks, each generation judged once: a leaderboard with two ranked rows."""
+    from benger.schema import Corpus, FalloesungTask, Generation, Judgement, SystemConfig
+
+    tasks = [FalloesungTask(task_id=f"t{i}", corpus="benchathon", area="Zivilrecht", facts="F", reference="R")
+             for i in range(3)]  # fmt: skip
+    with open_store(db) as store:
+        store.add_corpus(Corpus(name="benchathon", tasks=tasks))
+        for s, name in enumerate(("sys-a", "sys-b")):
+            store.upsert_system(SystemConfig(name=name, provider="local", model=f"m{s}"))
+            gens = [Generation(generation_id=f"g-{name}-{t.task_id}", task_id=t.task_id, system=name,
+                               config_hash=f"cfg-{name}", text="T") for t in tasks]  # fmt: skip
+            store.save_generations(gens)
+            store.save_judgements(
+                [
+                    Judgement(judgement_id=f"j-{g.generation_id}", target_kind="generation", target_id=g.generation_id,
+                              judge="primary", judge_config_hash="jh", rubric_id="falloesung@1", status="scored",
+                              total=float(40 + 10 * s + k))  # fmt: skip
+                    for k, g in enumerate(gens)
+                ]
+            )
+
+
+@pytest.mark.parametrize("ci", ["auto", "normal"])
+def test_the_leaderboard_command_reads_the_store_without_the_orm(tmp_path: Path, ci: str) -> None:
+    # issue 26: the ORM models, their mapper configuration and the store's write paths cost ~0.3 CPU-s of every
+    # benger leaderboard; the command reads through SQLAlchemy Core (benger.store._reads.StoreReader)
+    db = tmp_path / "small.db"
+    _small_store(db)
+    found = _modules(
+        "from benger.cli import main\n"
+        f"sys.argv = ['benger', 'leaderboard', '--db', {str(db)!r}, '--ci', {ci!r}]\n"
+        "import contextlib, io\nout = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):\n"
+        "    main()\n"
+        "assert 'sys-a' in out.getvalue() and 'sys-b' in out.getvalue(), out.getvalue()"
+    )
+    unneeded = {
+        "sqlalchemy.orm",
+        "benger.store._models",
+        "benger.store._store",
+        "benger.store._orgs",
+        "benger.store._import",
+        "benger.metrics._answers",  # the answer parser: the accuracy column needs benger.metrics._accuracy only
+        "benger.pipeline",
+        "alembic",
+        "scipy.stats",
+    }
+    loaded = set(found["all"])
+    assert not unneeded & loaded, sorted(unneeded & loaded)
+    assert "benger.store._reads" in loaded and "benger.store._tables" in loaded
