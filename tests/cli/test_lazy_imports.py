@@ -98,20 +98,37 @@ def _small_store(db: Path) -> None:
     """Two systems x three tasks, each generation judged once: a leaderboard with two ranked rows."""
     from benger.schema import Corpus, FalloesungTask, Generation, Judgement, SystemConfig
 
-    tasks = [FalloesungTask(task_id=f"t{i}", corpus="benchathon", area="Zivilrecht", facts="F", reference="R")
-             for i in range(3)]  # fmt: skip
+    tasks = [
+        FalloesungTask(task_id=f"t{i}", corpus="benchathon", area="Zivilrecht", facts="F", reference="R")
+        for i in range(3)
+    ]
     with open_store(db) as store:
         store.add_corpus(Corpus(name="benchathon", tasks=tasks))
         for s, name in enumerate(("sys-a", "sys-b")):
             store.upsert_system(SystemConfig(name=name, provider="local", model=f"m{s}"))
-            gens = [Generation(generation_id=f"g-{name}-{t.task_id}", task_id=t.task_id, system=name,
-                               config_hash=f"cfg-{name}", text="T") for t in tasks]  # fmt: skip
+            gens = [
+                Generation(
+                    generation_id=f"g-{name}-{t.task_id}",
+                    task_id=t.task_id,
+                    system=name,
+                    config_hash=f"cfg-{name}",
+                    text="T",
+                )
+                for t in tasks
+            ]
             store.save_generations(gens)
             store.save_judgements(
                 [
-                    Judgement(judgement_id=f"j-{g.generation_id}", target_kind="generation", target_id=g.generation_id,
-                              judge="primary", judge_config_hash="jh", rubric_id="falloesung@1", status="scored",
-                              total=float(40 + 10 * s + k))  # fmt: skip
+                    Judgement(
+                        judgement_id=f"j-{g.generation_id}",
+                        target_kind="generation",
+                        target_id=g.generation_id,
+                        judge="primary",
+                        judge_config_hash="jh",
+                        rubric_id="falloesung@1",
+                        status="scored",
+                        total=float(40 + 10 * s + k),
+                    )
                     for k, g in enumerate(gens)
                 ]
             )
