@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 # Modules that define commands; each has ``register(app: typer.Typer) -> None``.
 COMMAND_MODULES: tuple[str, ...] = (
-    "benger.cli._core",
+    "benger.cli._core",  # registers benger.cli._leaderboard's command too, in the help's order
     "benger.cli._report",
     "benger.cli._workers",
     "benger.cli._metrics",
@@ -51,7 +51,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         ),
     ),
     "leaderboard": (
-        "_core",
+        "_leaderboard",
         (
             "Print the leaderboard (system configuration x judge x corpus, ranked per judge) and optionally "
             "export\n"

@@ -1,21 +1,20 @@
-"""Core commands: run, generate, judge, leaderboard, import, corpora (and demo, from ``cli._demo``)."""
+"""Core commands: run, generate, judge, import, corpora (and demo: ``cli._demo``; leaderboard: ``cli._leaderboard``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, get_args
+from typing import Annotated
 
 import typer
 
 from benger.cli import _options as opt
 from benger.cli._budget import DryRunOpt, MaxCostOpt, MaxTokensOpt, budget_or_estimate
-from benger.cli._checks import check_corpus_name, refuse_unknown
+from benger.cli._checks import check_corpus_name
 from benger.cli._demo import demo
 from benger.cli._execute import (
     ModelOptions,
     _config,
-    _err,
     _execute,
     _execute_ranked,
     _exit_if_incomplete,
@@ -36,10 +35,7 @@ from benger.cli._options import (
     SystemOpt,
     TasksOpt,
     ThreadsOpt,
-    resamples_option,
-    seed_option,
 )
-from benger.config import require_existing_store
 from benger.errors import ConfigError, InputError
 
 
@@ -165,110 +161,6 @@ def judge(
     _exit_if_incomplete(_execute(cfg, db, ("judge",), quiet, guard))
 
 
-def leaderboard(
-    db: DbOption = None,
-    corpus: CorpusOpt = None,
-    system: SystemOpt = None,
-    judge_: JudgeOpt = None,
-    ci: Annotated[
-        str,
-        typer.Option(
-            "--ci",
-            help="auto (per row the method whose simulated coverage is closest to 95 % at its n), percentile "
-            "(bootstrap; 'bootstrap' is its old name), bca, t, or normal (z·sd/√n, clipped to 0–100).",
-        ),
-    ] = "auto",
-    seed: Annotated[int, seed_option()] = 0,
-    resamples: Annotated[int, resamples_option()] = 2000,
-    pool_judges: Annotated[
-        bool,
-        typer.Option(
-            "--pool-judges",
-            help="Rank every judge together (per generation: mean of each judge's repeat mean). "
-            "Default: one ranking per judge configuration, judges never mixed. Not with --judge.",
-        ),
-    ] = False,
-    include_superseded: Annotated[
-        bool,
-        typer.Option(
-            "--include-superseded/--exclude-superseded",
-            help="Count superseded generations (the release's April runs) in their system's row, as the paper's "
-            "Table 1 does (default), or leave them out as the release's manuscript does.",
-        ),
-    ] = True,
-    metric_signature: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--metric-signature",
-            metavar="METRIC=SIGNATURE",
-            help="Use this signature of a metric (repeatable). Default: each metric's most frequent signature.",
-        ),
-    ] = None,
-    out: OutOpt = None,
-) -> None:
-    """Print the leaderboard (system configuration x judge x corpus, ranked per judge) and optionally export
-    CSV/Markdown/JSON with each row's provenance."""
-    from benger.analysis import leaderboard_from_store
-    from benger.analysis.leaderboard import CiKind
-    from benger.store import open_reader  # Core reads only: no ORM, no write paths (issue 26)
-
-    if ci not in get_args(CiKind):
-        raise ConfigError(f"--ci must be one of {', '.join(get_args(CiKind))}, not {ci!r}")
-    if pool_judges and judge_:
-        raise typer.BadParameter(
-            "--judge ranks one judge's scores, --pool-judges mixes every judge (the footer could not name one "
-            "judge configuration): give one or the other",
-            param_hint="'--pool-judges'",
-        )
-    signatures: dict[str, str] = {}
-    for item in metric_signature or []:
-        metric, sep, signature = item.partition("=")
-        if not sep or not metric or not signature:
-            raise ConfigError(f"--metric-signature takes METRIC=SIGNATURE, not {item!r}")
-        if signatures.get(metric, signature) != signature:  # the last one would silently win
-            raise ConfigError(f"--metric-signature names two signatures of {metric}: {signatures[metric]!r} and "
-                              f"{signature!r}; give one")  # fmt: skip
-        signatures[metric] = signature
-    store = open_reader(require_existing_store(db))
-    try:
-        refuse_unknown(corpus, store.corpus_names(), "corpus", "--corpus", "stored corpora")
-        board = leaderboard_from_store(
-            store,
-            corpora=corpus or None,
-            systems=system or None,
-            judges=judge_ or None,
-            ci=ci,
-            seed=seed,
-            n_resamples=resamples,
-            metric_signatures=signatures or None,
-            pool_judges=pool_judges,
-            include_superseded=include_superseded,
-        )
-        # each --system must select rows: a typo in one of several would be silently ignored, and the table
-        # shows labels (Opus-4.7), not the names --system takes (claude-opus-4-7)
-        ranked = {r.system for r in board.rows}
-        stored_systems = sorted({s.name for s in store.systems()} | ranked) if system else []
-        hint = "--system takes the name, not the label the table shows; stored systems"
-        refuse_unknown(system, stored_systems, "system", "--system", hint)
-        aliases = board.system_aliases  # a name given for a configuration made under another name
-        idle = [name for name in system or [] if name not in ranked and not ranked & set(aliases.get(name, []))]
-        if idle and ranked:
-            raise InputError(f"no generation of {', '.join(idle)} in the selected corpora", field="--system")
-    finally:
-        store.close()
-    if not board.rows and (corpus or system):
-        raise InputError("the --corpus/--system filters select no generation", field="--corpus/--system")
-    absent = [j for j in judge_ or [] if not any(r.judge == j for r in board.rows)]
-    if absent:  # each --judge, not only all of them: a typo in one would be silently ignored
-        raise InputError(f"no judgement by {', '.join(absent)} in the selected rows", field="--judge")
-    if not board.rows:  # an empty table alone reads like a broken command
-        _err().print(
-            "nothing to rank: the store holds no generation yet (benger run/generate CONFIG, or benger import "
-            "release:PATH for the paper's systems)"
-        )
-    _show(board, out)
-
-
 @contextmanager
 def _named_source(source: str) -> Iterator[None]:
     """A value the store refuses (too long for its column, a NUL in an id) is reported with the imported file
@@ -386,6 +278,10 @@ def corpora(db: DbOption = None) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    for name, command in (("run", run), ("generate", generate), ("judge", judge), ("leaderboard", leaderboard),
-                          ("import", import_), ("corpora", corpora), ("demo", demo)):  # fmt: skip
+    from benger.cli import _leaderboard  # its own module: ``benger leaderboard`` builds no other command
+
+    for name, command in (("run", run), ("generate", generate), ("judge", judge)):
+        app.command(name=name)(command)
+    _leaderboard.register(app)
+    for name, command in (("import", import_), ("corpora", corpora), ("demo", demo)):
         app.command(name=name)(command)
