@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Annotated
 
@@ -280,8 +280,10 @@ def corpora(db: DbOption = None) -> None:
 def register(app: typer.Typer) -> None:
     from benger.cli import _leaderboard  # its own module: ``benger leaderboard`` builds no other command
 
-    for name, command in (("run", run), ("generate", generate), ("judge", judge)):
+    before: list[tuple[str, Callable[..., None]]] = [("run", run), ("generate", generate), ("judge", judge)]
+    after: list[tuple[str, Callable[..., None]]] = [("import", import_), ("corpora", corpora), ("demo", demo)]
+    for name, command in before:
         app.command(name=name)(command)
     _leaderboard.register(app)
-    for name, command in (("import", import_), ("corpora", corpora), ("demo", demo)):
+    for name, command in after:
         app.command(name=name)(command)
