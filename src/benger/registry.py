@@ -28,8 +28,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from packaging.requirements import InvalidRequirement, Requirement
-
 from benger.errors import ConfigError, MissingDependencyError
 
 T = TypeVar("T")
@@ -48,6 +46,8 @@ def require(feature: str, extra: str, requirements: tuple[str, ...]) -> None:
     """Raise :class:`MissingDependencyError` unless every PEP 508 requirement is installed inside its range.
 
     ``feature`` names what needs them (``"the anthropic provider"``), ``extra`` the benger extra installing them."""
+    from packaging.requirements import InvalidRequirement, Requirement  # here: only a provider's check needs it
+
     for spec in requirements:
         try:
             requirement = Requirement(spec)

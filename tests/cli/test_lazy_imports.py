@@ -164,3 +164,5 @@ def test_the_leaderboard_command_reads_the_store_without_the_orm(tmp_path: Path,
     loaded = set(found["all"])
     assert not unneeded & loaded, sorted(unneeded & loaded)
     assert "benger.store._reads" in loaded and "benger.store._tables" in loaded
+    # the normal and Wilson intervals at 95 % take their z from benger.stats._quantiles.KNOWN_NORM_PPF
+    assert ("scipy" in loaded) == (ci == "auto"), ci  # auto: Student's t at n = 3, from scipy.special

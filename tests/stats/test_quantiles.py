@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from scipy import stats as sps
 
 from benger.stats import bca_mean_ci, mean_ci, proportion_ci, t_mean_ci
-from benger.stats._quantiles import norm_cdf, norm_ppf, norm_ppfs, t_ppf
+from benger.stats._quantiles import KNOWN_NORM_PPF, norm_cdf, norm_ppf, norm_ppfs, t_ppf
 
 probabilities = st.floats(min_value=1e-12, max_value=1 - 1e-12, allow_nan=False)
 
@@ -40,6 +40,15 @@ def test_same_bits_as_scipy_stats(p: float, df: int) -> None:
     x = norm_ppf(p)
     assert norm_cdf(x) == float(sps.norm.cdf(x))
     assert norm_ppfs([p, 1 - p]) == [float(v) for v in sps.norm.ppf([p, 1 - p])]
+
+
+def test_the_kept_quantiles_are_scipys_to_the_last_bit() -> None:
+    from scipy import special
+
+    assert KNOWN_NORM_PPF == {0.975: 1.959963984540054}  # z of a two-sided 95 % interval (tables: 1.96)
+    for p, z in KNOWN_NORM_PPF.items():
+        assert z == float(special.ndtri(p)) == float(sps.norm.ppf(p)) == norm_ppf(p)
+    assert 0.5 + 0.95 / 2.0 in KNOWN_NORM_PPF  # what the normal and Wilson intervals ask at the default level
 
 
 def _reference_t(values: list[float], confidence: float) -> tuple[float, float]:

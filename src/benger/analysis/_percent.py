@@ -13,17 +13,19 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from benger.analysis._records import StudyContents
 from benger.judge import grade_points, passed
+
+if TYPE_CHECKING:  # the leaderboard's scales use scale_text only: no StudyContents dataclasses loaded
+    from benger.analysis._records import StudyContents
 
 #: The unit of raw scores on the paper's rubrics.
 RAW = "raw score 0-100"
 #: The unit of statistics computed on :func:`as_percent` data.
 PERCENT_SCALE = "percent of each solution's rubric total (0-100); grade points and pass on the paper's 0-18 table of it"
 
-D = TypeVar("D", bound=StudyContents)
+D = TypeVar("D", bound="StudyContents")
 
 
 def on_own_rubric(data: StudyContents) -> bool:

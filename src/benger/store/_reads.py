@@ -15,7 +15,6 @@ from sqlalchemy import Engine, select
 
 from benger.errors import InputError
 from benger.schema import Corpus, SystemConfig
-from benger.store._convert import task
 from benger.store._engine import create_store_engine, parse_url, shown, upgrade
 from benger.store._rubrics import StoredRubric
 from benger.store._tables import CORPORA, JUDGE_VALIDATIONS, RUBRICS, SYSTEMS, TASKS
@@ -40,6 +39,8 @@ class StoreReads:
     def load_corpus(self, name: str) -> Corpus:
         """The stored corpus ``name`` with its tasks in their original order; InputError (field ``corpus``,
         naming the stored corpora) when the store holds none of that name."""
+        from benger.store._convert import task  # here: its pydantic adapter of the task kinds is built on import
+
         with self.engine.connect() as connection:
             found = connection.execute(select(CORPORA.c.description).where(CORPORA.c.name == name)).first()
             if found is None:
