@@ -4,6 +4,11 @@ synthetic 8k store (issue 26: < 0.3 s and < 0.6 CPU-s), each in a fresh process,
 average. The store is written once by ``bench_store.synthesise`` (through the public API) into ``--cache``.
 
     python benchmarks/bench_startup.py --repeat 5 --cache /tmp/benchL
+
+``--src NAME=PATH`` (repeatable) times each case once per source tree (``PYTHONPATH=PATH``), the trees
+alternating run by run, so that a change and its base are compared side by side under the same load:
+
+    python benchmarks/bench_startup.py --src main=/tmp/main/src --src branch=src
 """
 
 from __future__ import annotations
@@ -22,11 +27,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 CLI = [sys.executable, "-c", "from benger.cli import main; main()"]
 
 
-def timed(args: list[str]) -> tuple[float, float]:
-    """(wall s, CPU s) of one run of the ``benger`` command ``args`` in a fresh interpreter."""
+def timed(args: list[str], src: str | None = None) -> tuple[float, float]:
+    """(wall s, CPU s) of one run of the ``benger`` command ``args`` in a fresh interpreter (``src``: the
+    PYTHONPATH of the benger to run; default: this environment's)."""
+    env = {**os.environ, "PYTHONPATH": src} if src is not None else None
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run([*CLI, *args], capture_output=True, text=True, check=False)
+    done = subprocess.run([*CLI, *args], capture_output=True, text=True, check=False, env=env)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -39,7 +46,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--size", type=int, default=8000, help="generations of the leaderboard store")
     parser.add_argument("--cache", type=Path, default=Path("/tmp/benger-bench-startup"))
+    parser.add_argument("--src", action="append", default=[], metavar="NAME=PATH", help="a source tree to time")
     args = parser.parse_args()
+    trees: dict[str, str | None] = dict(item.split("=", 1) for item in args.src) or {"": None}
 
     from bench_store import synthesise
 
@@ -61,15 +70,20 @@ def main() -> None:
         ],
     }
     for label, argv in cases.items():
-        timed(argv)  # warm the file cache
-        runs = [timed(argv) for _ in range(args.repeat)]
-        walls, cpus = [w for w, _ in runs], [c for _, c in runs]
-        print(
-            f"{label:<45} wall min {min(walls):.3f} s, median {statistics.median(walls):.3f} s; "
-            f"CPU min {min(cpus):.3f} s, median {statistics.median(cpus):.3f} s  "
-            f"(load {' '.join(f'{x:.2f}' for x in os.getloadavg())})",
-            flush=True,
-        )
+        for src in trees.values():
+            timed(argv, src)  # warm the file cache
+        runs: dict[str, list[tuple[float, float]]] = {name: [] for name in trees}
+        for _ in range(args.repeat):
+            for name, src in trees.items():
+                runs[name].append(timed(argv, src))
+        for name, found in runs.items():
+            walls, cpus = [w for w, _ in found], [c for _, c in found]
+            print(
+                f"{label + (f' [{name}]' if name else ''):<55} wall min {min(walls):.3f} s, median "
+                f"{statistics.median(walls):.3f} s; CPU min {min(cpus):.3f} s, median {statistics.median(cpus):.3f} s  "
+                f"(load {' '.join(f'{x:.2f}' for x in os.getloadavg())})",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":
