@@ -11,9 +11,13 @@ import numpy as np
 from benger.analysis._data import POOLS, StudyData
 from benger.analysis.results import Context, all_statistics, put, validate_results
 
+_PLAIN = (str, int, bool, type(None))
+
 
 def _jsonable(value: Any) -> Any:
     """Plain JSON types: numpy scalars to Python, tuples to lists, non-finite floats to None."""
+    if type(value) in _PLAIN:  # most of a large study's nodes
+        return value
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

@@ -34,7 +34,12 @@ KINDS = (
 )
 
 
+_LEAVES = (str, int, float, bool, type(None))
+
+
 def _unavailable(node: Any, path: str, out: list[dict[str, Any]]) -> None:
+    if type(node) in _LEAVES:  # most of a large study's nodes
+        return
     if isinstance(node, Mapping):
         if node.get("source") == "unavailable" or node.get("judge_source") == "unavailable":
             reason = node.get("reason") or node.get("judge_reason") or "input not in the data"

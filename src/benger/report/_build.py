@@ -152,7 +152,12 @@ _SECTIONS: list[tuple[str, str, str, list[TableFn], list[FigureFn]]] = [
 _SUBTITLE = {"release": "Recomputed from the released BenGER data", "store": "Computed from a study run (benger store)"}
 
 
+_PLAIN = (str, int, bool, type(None))  # leaves returned as they are (most of a large study's nodes)
+
+
 def _json_safe(value: Any) -> Any:
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, Mapping):
