@@ -1,6 +1,6 @@
 """What ``StudyData.from_store`` reads from a store, and how little (issue 26): the primary judge's first-pass
-dimension points of each generation (kept as JSON text, decoded where read), the tasks' short columns (never the
-task texts), and an unknown corpus still refused by name."""
+dimension points of each reviewed generation (kept as JSON text, decoded where read; none of the others), the
+tasks' short columns (never the task texts), and an unknown corpus still refused by name."""
 
 from __future__ import annotations
 
@@ -61,13 +61,30 @@ def _store(path: Path) -> Any:
     return store
 
 
-def test_generations_carry_the_primary_first_pass_points(tmp_path: Path) -> None:
+def test_reviewed_generations_carry_the_primary_first_pass_points(tmp_path: Path) -> None:
+    from benger.schema import HumanReview
+
     store = _store(tmp_path / "dims.db")
+    for gid in ("a-t0", "a-t2"):  # reviewed: RQ5 compares their points; a-t1 is not, its points are never read
+        store.add_human_review(
+            HumanReview(
+                review_id=f"r-{gid}",
+                target_kind="generation",
+                target_id=gid,
+                task_id=gid[2:],
+                grader_id="rev1",
+                role="blind",
+                dimensions={"subsumtion": 9.0, "sprache": 1.0},
+                raw_score=10.0,
+                grade_points=None,
+                passed=None,
+            )
+        )
     data = StudyData.from_store(store, primary_judge="J")
     dims = {g.generation_id: g.dims for g in data.generations}
     assert dims == {
         "a-t0": {"subsumtion": 10.5, "sprache": 2.0},
-        "a-t1": {"subsumtion": 11.5, "sprache": 2.0},
+        "a-t1": {},
         "a-t2": {"subsumtion": 12.5, "sprache": 2.0},
     }
     # the score is the repeat mean: (12.5 + 1) / 2 for t0

@@ -225,19 +225,6 @@ def study_from_store(
                 first.add(j.target_id)
             else:
                 repeats[j.target_id].append(float(j.total or 0.0))
-    dims = first_pass_dimensions(store, *key) if key is not None else {}
-    generations = [
-        GenScore(
-            generation_id=g.generation_id,
-            system=g.system,
-            task_id=g.task_id,
-            raw=means[g.generation_id],
-            dims=JsonDims(dims.get(g.generation_id)),  # decoded where read (the reviewed generations)
-            superseded=g.status != "ok",  # the release stores its superseded generations as excluded
-        )
-        for g in gens
-        if g.generation_id in first and g.status in ("ok", "excluded")
-    ]
     gen_by_id = {g.generation_id: g for g in gens}
     humans = {h.solution_id: h for h in store.human_solutions()}
 
@@ -270,6 +257,20 @@ def study_from_store(
             )
         )
 
+    # dimension points of the reviewed generations only: RQ5 per dimension reads no others (issue 26)
+    dims = first_pass_dimensions(store, *key, targets=gen_ids & solutions.keys()) if key is not None else {}
+    generations = [
+        GenScore(
+            generation_id=g.generation_id,
+            system=g.system,
+            task_id=g.task_id,
+            raw=means[g.generation_id],
+            dims=JsonDims(dims.get(g.generation_id)),  # decoded where read
+            superseded=g.status != "ok",  # the release stores its superseded generations as excluded
+        )
+        for g in gens
+        if g.generation_id in first and g.status in ("ok", "excluded")
+    ]
     judge_scores: dict[str, dict[str, float]] = defaultdict(dict)
     per_generation: dict[str, dict[str, float]] = defaultdict(dict)
     for j in judgements:

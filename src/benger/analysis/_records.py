@@ -65,7 +65,8 @@ class JsonDims(Mapping[str, float]):
 
 @dataclass(frozen=True)
 class GenScore:
-    """A generation with its primary-judge score; ``dims``: its primary judge's first-pass dimension points."""
+    """A generation with its primary-judge score; ``dims``: its primary judge's first-pass dimension points (read
+    from a store for the reviewed generations only, the ones RQ5 compares; empty for the others)."""
 
     generation_id: str
     system: str

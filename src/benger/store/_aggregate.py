@@ -10,10 +10,10 @@ configuration x corpus and status likewise
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, NamedTuple
 
-from sqlalchemy import Index, Select, Text, and_, case, cast, func, or_, select
+from sqlalchemy import Index, Select, Text, and_, case, cast, func, or_, select, true
 
 from benger.store._tables import GENERATIONS, JUDGEMENTS, METRIC_VALUES, TASKS
 
@@ -296,12 +296,27 @@ def scored_judgements(store: Any) -> list[JudgementColumns]:
     return out
 
 
-def first_pass_dimensions(store: Any, judge: str, judge_config_hash: str, rubric_id: str) -> dict[str, str]:
+def first_pass_dimensions(
+    store: Any, judge: str, judge_config_hash: str, rubric_id: str, targets: Collection[str] | None = None
+) -> dict[str, str]:
     """Generation id -> the stored JSON text of the dimension points of one judge configuration's scored first
-    pass (repeat 0), undecoded: a caller decodes the few it reads (``benger.analysis._records.JsonDims``)."""
+    pass (repeat 0), undecoded: a caller decodes the few it reads (``benger.analysis._records.JsonDims``).
+    ``targets``: only these generations (read 500 ids a query); None: every generation."""
+    if targets is not None:
+        wanted = sorted(targets)
+        out: dict[str, str] = {}
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            out |= _first_pass_dimensions(store, judge, judge_config_hash, rubric_id, _J.target_id.in_(chunk))
+        return out
+    return _first_pass_dimensions(store, judge, judge_config_hash, rubric_id, true())
+
+
+def _first_pass_dimensions(store: Any, judge: str, judge_config_hash: str, rubric_id: str, only: Any) -> dict[str, str]:
     stmt = (
         select(_J.target_id, cast(_J.dimensions, Text))
         .where(
+            only,
             _J.target_kind == "generation",
             _J.judge == judge,
             _J.judge_config_hash == judge_config_hash,
