@@ -158,6 +158,7 @@ def test_the_leaderboard_command_reads_the_store_without_the_orm(tmp_path: Path,
         "benger.store._import",
         "benger.metrics._answers",  # the answer parser: the accuracy column needs benger.metrics._accuracy only
         "benger.pipeline",
+        "sqlalchemy.dialects.postgresql",  # JSONB: loaded by a PostgreSQL engine only
         "alembic",
         "scipy.stats",
     }

@@ -28,7 +28,6 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, String, Text
-from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator, TypeEngine
 
@@ -206,7 +205,11 @@ class StorableJSON(TypeDecorator[Any]):
     cache_ok = True
 
     def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
-        return dialect.type_descriptor(JSONB() if dialect.name == "postgresql" else JSON())
+        if dialect.name != "postgresql":
+            return dialect.type_descriptor(JSON())
+        from sqlalchemy.dialects.postgresql import JSONB  # here: an SQLite store never loads the dialect
+
+        return dialect.type_descriptor(JSONB())
 
     def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
         return None if value is None else _walk(value, to_column)
