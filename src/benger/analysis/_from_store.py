@@ -43,6 +43,9 @@ from benger.store._aggregate import (
 _TYPES = {"traditional": "human_traditional", "co_creation": "human_co_creation"}
 
 
+#: the dimension points of an unreviewed generation (never read): one shared empty mapping
+_NO_DIMS = JsonDims(None)
+
 JudgeKey = tuple[str, str, str]  # judge name, judge config hash, rubric id
 
 
@@ -265,7 +268,7 @@ def study_from_store(
             system=g.system,
             task_id=g.task_id,
             raw=means[g.generation_id],
-            dims=JsonDims(dims.get(g.generation_id)),  # decoded where read
+            dims=JsonDims(dims[g.generation_id]) if g.generation_id in dims else _NO_DIMS,  # decoded where read
             superseded=g.status != "ok",  # the release stores its superseded generations as excluded
         )
         for g in gens

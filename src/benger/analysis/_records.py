@@ -63,7 +63,7 @@ class JsonDims(Mapping[str, float]):
         return repr(self._decoded())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # a store may hold hundreds of thousands
 class GenScore:
     """A generation with its primary-judge score; ``dims``: its primary judge's first-pass dimension points (read
     from a store for the reviewed generations only, the ones RQ5 compares; empty for the others)."""

@@ -10,7 +10,7 @@ configuration x corpus and status likewise
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from sqlalchemy import Index, Select, Text, and_, case, cast, func, or_, select, true
@@ -379,10 +379,11 @@ def corpus_generations(store: Any, corpus: str) -> list[GenerationColumns]:
     return out
 
 
-def metric_columns(store: Any, signatures: dict[str, str]) -> list[tuple[str, str, str, float]]:
-    """``(target_kind, target_id, metric, value)`` of every stored value under its metric's chosen signature."""
+def metric_columns(store: Any, signatures: dict[str, str]) -> Iterator[tuple[str, str, str, float]]:
+    """``(target_kind, target_id, metric, value)`` of every stored value under its metric's chosen signature,
+    yielded as read (the connection stays open until the iterator is exhausted or closed)."""
     if not signatures:
-        return []
+        return
     chosen = [and_(_M.metric == m, _M.signature == s) for m, s in signatures.items()]
     stmt = (
         select(_M.target_kind, _M.target_id, _M.metric, _M.value)
@@ -390,8 +391,6 @@ def metric_columns(store: Any, signatures: dict[str, str]) -> list[tuple[str, st
         .order_by(_M.metric, _M.target_kind, _M.target_id)
     )
     shared: dict[str, str] = {}  # target kinds and metric names repeat: one string each
-    with store.engine.connect() as connection:  # streamed: one tuple per value
-        return [
-            (shared.setdefault(r[0], r[0]), r[1], shared.setdefault(r[2], r[2]), float(r[3]))
-            for r in connection.execute(stmt)
-        ]
+    with store.engine.connect() as connection:  # streamed: one tuple per value, none kept
+        for r in connection.execute(stmt):
+            yield shared.setdefault(r[0], r[0]), r[1], shared.setdefault(r[2], r[2]), float(r[3])
