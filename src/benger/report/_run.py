@@ -130,7 +130,10 @@ def analyze(
 
 def _chosen_corpora(store: Any, corpora: Sequence[str] | None) -> list[str]:
     """The corpora to analyse (each must be in the store and hold generations), or the default one."""
-    from benger.store._aggregate import corpus_generations, corpus_tasks
+    from benger.store._aggregate import corpus_tasks, generation_counts
+
+    def n_generations(name: str) -> int:  # counted in SQL (GROUP BY), no row read
+        return sum(c.n for c in generation_counts(store, corpora=[name]))
 
     stored = store.corpus_names()
     if corpora:
@@ -140,14 +143,14 @@ def _chosen_corpora(store: Any, corpora: Sequence[str] | None) -> list[str]:
                     f"no corpus named {name!r} in the store (its corpora: {', '.join(stored) or 'none'})",
                     field="--corpus",
                 )
-            if not corpus_generations(store, name):
+            if not n_generations(name):
                 raise InputError(f"corpus {name!r} has no generations yet (run `benger run` first)", field="--corpus")
         return list(dict.fromkeys(corpora))
     counts = {}
     for name in stored:
         tasks = corpus_tasks(store, name)  # kinds only, no task texts
         if tasks and tasks[0].kind == "falloesung":
-            counts[name] = len(corpus_generations(store, name))
+            counts[name] = n_generations(name)
     best = [n for n in sorted(counts, key=lambda n: (-counts[n], n)) if counts[n]]
     if not best:
         raise InputError("the store holds no generations of a Falllösung corpus; name one with --corpus")
