@@ -11,7 +11,7 @@ board as `benger leaderboard`.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from functools import partial
 from typing import Any
 
@@ -49,7 +49,7 @@ _NO_DIMS = JsonDims(None)
 JudgeKey = tuple[str, str, str]  # judge name, judge config hash, rubric id
 
 
-def _primary(judgements: list[JudgementColumns], corpus_targets: set[str], name: str | None) -> JudgeKey | None:
+def _primary(judgements: list[JudgementColumns], corpus_targets: Collection[str], name: str | None) -> JudgeKey | None:
     """The judge configuration with the most scored first-pass judgements of the corpus's generations (among
     the configurations of judge ``name`` when given)."""
     counts = Counter(
@@ -215,8 +215,8 @@ def study_from_store(
     # areas of every task; the records of those with an own Bewertungsbogen only (its rubric scale)
     task_areas, own_rubric = corpus_areas_and_tasks(store, corpus, lambda t: getattr(t, "rubric", None) is not None)
     gens = corpus_generations(store, corpus)
-    gen_ids = {g.generation_id for g in gens}
-    judgements = scored_judgements(store)
+    gen_ids = {g.generation_id: g.generation_id for g in gens}  # one string per generation id, shared below
+    judgements = scored_judgements(store, gen_ids)
     key = _primary(judgements, gen_ids, primary_judge)
     primary = key[0] if key else (primary_judge or "primary")
     means = _repeat_means(judgements, key)
@@ -304,7 +304,7 @@ def study_from_store(
     signatures = _signatures(store, metric_signatures)
     for kind, target_id, metric, value in metric_columns(store, signatures):
         if kind == "generation" and target_id in final_ids:
-            metrics[metric][target_id] = value
+            metrics[metric][gen_ids[target_id]] = value
         if target_id in solutions:
             solution_metrics[metric][target_id] = value
     return StudyContents(

@@ -10,7 +10,7 @@ configuration x corpus and status likewise
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from sqlalchemy import Index, Select, Text, and_, case, cast, func, or_, select, true
@@ -278,9 +278,9 @@ class GenerationColumns(NamedTuple):
     answer: str | None
 
 
-def scored_judgements(store: Any) -> list[JudgementColumns]:
+def scored_judgements(store: Any, ids: Mapping[str, str] | None = None) -> list[JudgementColumns]:
     """Every scored judgement with a total, as short columns (no dimensions: :func:`first_pass_dimensions`),
-    ordered by target, judge and repeat."""
+    ordered by target, judge and repeat; a target id in ``ids`` is its value there (one string object)."""
     stmt = (
         select(_J.target_kind, _J.target_id, _J.judge, _J.judge_config_hash, _J.rubric_id, _J.repeat_index, _J.total)
         .where(_J.status == "scored", _J.total.is_not(None))
@@ -292,7 +292,8 @@ def scored_judgements(store: Any) -> list[JudgementColumns]:
         for r in connection.execute(stmt):
             found = (r[0], r[2], r[3], r[4])
             k = shared.setdefault(found, found)  # the judgements of one configuration share their key strings
-            out.append(JudgementColumns(k[0], r[1], k[1], k[2], k[3], int(r[5]), float(r[6])))
+            target = ids.get(r[1], r[1]) if ids is not None else r[1]
+            out.append(JudgementColumns(k[0], target, k[1], k[2], k[3], int(r[5]), float(r[6])))
     return out
 
 
