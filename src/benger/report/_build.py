@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import json
 import math
 from collections.abc import Callable, Mapping
@@ -171,7 +172,13 @@ def _json_safe(value: Any) -> Any:
 
 def results_json(results: Mapping[str, Any]) -> str:
     """results.json text: sorted keys are not imposed (the schema order is kept); NaN/inf become null."""
-    return json.dumps(_json_safe(results), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+    # json.dumps with an indent lists every chunk before joining (~1.5 M strings at 256k generations): written
+    # into one buffer as encoded instead, the same text
+    buffer = io.StringIO()
+    for chunk in json.JSONEncoder(ensure_ascii=False, indent=2, allow_nan=False).iterencode(_json_safe(results)):
+        buffer.write(chunk)
+    buffer.write("\n")
+    return buffer.getvalue()
 
 
 def parse_results(text: str | bytes, *, file: str | Path = "results.json") -> Results:
