@@ -45,6 +45,7 @@ def _python_board(
         tasks,
         systems=configs,
         metric_values=store.metric_values(target_kind="generation"),
+        reviewed={r.target_id for r in store.human_reviews() if r.target_kind == "generation"},
         **options,
     )
 

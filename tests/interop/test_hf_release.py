@@ -101,7 +101,8 @@ def test_datasets_loads_the_export_offline(exported: dict[str, Path], tmp_path: 
     assert done.returncode == 0, done.stderr[-3000:]
     got = json.loads(done.stdout.strip().splitlines()[-1])
     assert got["judgement_splits"] == ["benchathon"]
-    assert got["n_judgements"] == 208 + 178  # the generations' primary judge, the six judges on the human picks
+    # the generations' primary judge, the six judges on the human picks, the five others on the LLM picks
+    assert got["n_judgements"] == 208 + 178 + 75
     assert "score" in got["dimensions"] and "float64" in got["dimensions"]
     assert got["tasks"] == {"benchathon": 15, "grundprinzipien": 531}
     assert got["first_gp"] == "gp-0001"

@@ -42,6 +42,10 @@ def _principle_line(task_id: str) -> str:
     return json.dumps(record, ensure_ascii=False) + "\n"
 
 
+def ids_of(store: Store, task_id: str) -> set[str]:
+    return {g.generation_id for g in store.generations(task_ids=[task_id])}
+
+
 def _pick(release: Release, pick_id: str) -> str:
     return next(p.subject_id for p in release.picks if p.pick_id == pick_id)
 
@@ -264,9 +268,14 @@ def test_a_changed_release_corpus_is_refused_and_replace_says_what_goes(store: S
     before = dump(store)
     ids = sorted(g.generation_id for g in store.generations())
     humans = {h.solution_id for h in store.human_solutions() if h.task_id == task_id}
-    # the judgements of its generations and of its human picks (the six paper judges' released scores)
-    n_judged = n_gens + sum(1 for j in store.judgements(target_kind="human_solution") if j.target_id in humans)
-    assert n_judged == n_gens + 6 * len(humans) - sum(1 for p in ("P25", "P28") if _pick(release, p) in humans)
+    llm_picks = {p.subject_id for p in release.picks if p.subject_type == "model" and p.task_id == task_id}
+    # the judgements of its generations (the primary judge's, and the five other paper judges' of its LLM picks)
+    # and of its human picks (the six paper judges' released scores)
+    n_judged = sum(1 for j in store.judgements() if j.target_id in {*ids_of(store, task_id), *humans})
+    assert n_judged == n_gens + 5 * len(llm_picks) + 6 * len(humans) - sum(
+        1 for p in ("P25", "P28") if _pick(release, p) in humans
+    )
+    assert llm_picks  # the task has an LLM pick: its five extra judgements are counted
     with pytest.raises(InputError, match=f"removes 1 tasks, {n_gens} generations, {n_judged} judgements"):
         store.import_release(changed)
     assert dump(store) == before

@@ -19,12 +19,13 @@ def test_import_release(store: Store, release_dir: Path) -> None:
     counts = store.import_release(release)
     # 15 Benchathon tasks + 531 Grundprinzipien items = 546; 180 final + 28 superseded generations; judgements:
     # the 208 generations' primary judge + the six paper judges on the 30 human picks (Opus-4.7 on 28): 178
+    # + the five other paper judges on the 15 LLM picks: 75
     assert counts == {
         "corpora": 2,
         "tasks": 546,
         "systems": 12,
         "generations": 208,
-        "judgements": 208 + 178,
+        "judgements": 208 + 178 + 75,
         "human_solutions": 30,
         "human_reviews": 180,
         "metric_values": 1252 + 176,
@@ -37,7 +38,7 @@ def test_import_release(store: Store, release_dir: Path) -> None:
     stats = store.stats()
     # the 28 superseded April generations are kept but excluded from the leaderboards
     assert stats["generations"] == {"ok": 180, "excluded": 28, "failed": 0}
-    assert stats["judgements"] == {"scored": 386, "unscored": 0}
+    assert stats["judgements"] == {"scored": 461, "unscored": 0}
     gens = store.generations()
     with_text = [g for g in gens if g.text]
     assert len(with_text) == 15  # the 15 LLM validation picks
@@ -58,6 +59,24 @@ def test_import_release(store: Store, release_dir: Path) -> None:
     assert pick["1f5d32cf"].dimensions is None and pick["1f5d32cf"].judge_config_hash == first.judge_config_hash
     others = Counter(j.judge for j in store.judgements() if j.target_kind == "human_solution")
     assert others == {"gpt-5.4-mini": 30, "cfgB_opus": 28, "cfgB_gemini": 30, "deepseek": 30, "qwen": 30, "sonnet": 30}
+    # the LLM picks: the five other judges' anchor scores as judgements of the generations (the primary judge's
+    # are its generation judgements); qwen scored pick 44c31c28 67.0 (9 grade points: 66 < 67 <= 69) and
+    # c51f6f54 44.0 (3 points, fails)
+    llm = [j for j in store.judgements(target_kind="generation") if j.judge != "gpt-5.4-mini"]
+    assert Counter(j.judge for j in llm) == {
+        "cfgB_opus": 15,
+        "cfgB_gemini": 15,
+        "deepseek": 15,
+        "qwen": 15,
+        "sonnet": 15,
+    }
+    assert {j.target_id for j in llm} == {p.subject_id for p in release.picks if p.subject_type == "model"}
+    qwen = {j.target_id[:8]: j for j in llm if j.judge == "qwen"}
+    assert (qwen["44c31c28"].total, qwen["44c31c28"].grade_points, qwen["44c31c28"].passed) == (67.0, 9, True)
+    assert (qwen["c51f6f54"].total, qwen["c51f6f54"].grade_points, qwen["c51f6f54"].passed) == (44.0, 3, False)
+    assert (
+        qwen["44c31c28"].meta["anchor_key"] == "qwen" and qwen["44c31c28"].judge_config_hash != first.judge_config_hash
+    )
     key = ("generation", first.target_id, first.judge_config_hash, first.rubric_id, 0)
     assert store.get_judgement(*key) == first
 

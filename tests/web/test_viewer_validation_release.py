@@ -16,7 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from benger.analysis._data import StudyData
-from benger.analysis._validate_judge import PAPER_JUDGES, validate_judge
+from benger.analysis._validate_judge import PAPER_JUDGES, table_rows, validate_judge
+from benger.analysis.leaderboard import leaderboard_from_store
 from benger.judge._released import PAPER_JUDGE_NAMES
 from benger.store import Store, open_store
 from benger.web.access import Access, Principal
@@ -103,6 +104,41 @@ def test_the_other_judges_human_pick_statistics_equal_the_cli(block: dict[str, A
         "qwen": 0.0,
         "sonnet": 0.4,
     }
+
+
+def test_the_other_judges_llm_picks_and_placement_equal_the_cli(block: dict[str, Any], cli: dict[str, Any]) -> None:
+    """Their released scores of the 15 LLM picks are imported too: offset LLM, omega blind (LLM) and the ICC(2,k)
+    placement over the 45 picks equal the CLI's (before: empty, and the ICC over the human picks only)."""
+    for key in PAPER_JUDGES[1:]:
+        viewer, want = block["blocks"][PAPER_JUDGE_NAMES[key]], cli["paper_judges"][key]
+        assert viewer["agreement"]["llm"]["n"] == 15, key
+        for part in ("agreement", "calibration", "alt_test_blind", "alt_test_single_expert", "icc_placement"):
+            assert _stats(viewer[part]) == _stats(want[part]), (key, part)
+    # creator_calibration_anchors.csv, llm pool: sonnet's mean 60.2 over the picks' blind-pool mean 53.33:
+    # offset +6.87; qwen +16.67 (judge mean 70.0)
+    sonnet = block["blocks"]["sonnet"]["calibration"]["llm"]
+    assert (sonnet["judge_mean"], sonnet["full_mean"]) == (pytest.approx(60.2), pytest.approx(160 / 3))
+    assert block["blocks"]["qwen"]["calibration"]["llm"]["judge_minus_pool_mean"] == pytest.approx(50 / 3)
+
+
+def test_the_viewer_table_is_the_cli_table(block: dict[str, Any], cli: dict[str, Any], release_dir: Path) -> None:
+    """Every judge's row of the viewer's table equals the CLI's (validate-judge --release), cell by cell."""
+    labels = {v: k for k, v in StudyData.from_release(release_dir).judge_labels.items()}
+    want = {}
+    for row in table_rows(cli):
+        key = labels.get(row[0].removesuffix(" (paper)"), row[0])
+        want[PAPER_JUDGE_NAMES[key]] = row[1:]
+    got = {row[0]: row[1:] for row in block["rows"]}
+    assert got == want and len(got) == 6
+    # offset LLM and omega blind (LLM) of sonnet: +6.9 and 0.00 (before the LLM picks were imported: "–")
+    assert (got["sonnet"][7], got["sonnet"][10]) == ("6.9", "0.00")
+
+
+def test_the_leaderboard_keeps_the_primary_judges_twelve_rows(store: Store) -> None:
+    """The five judges scored the reviewed picks only: validation-only judge configurations, no rows."""
+    board = leaderboard_from_store(store)
+    assert len(board.rows) == 12 and {r.judge for r in board.rows} == {"gpt-5.4-mini"}
+    assert board.groups() == ["gpt-5.4-mini"]
 
 
 def test_the_pages_show_the_human_pick_validation(store: Store) -> None:

@@ -39,6 +39,7 @@ from benger.store._aggregate import (
     metric_columns,
     scored_judgements,
 )
+from benger.store._aggregate_items import validation_only_judges
 
 _TYPES = {"traditional": "human_traditional", "co_creation": "human_co_creation"}
 
@@ -202,10 +203,12 @@ def study_from_store(
 ) -> StudyContents:
     """The dataset of one Falllösung corpus in ``store``; the primary judge defaults to the judge configuration
     with most first-pass judgements of its generations. Judges on reviewed solutions become the per-pick judge
-    scores. ``metric_signatures`` (metric -> signature) overrides the default signature choice. ``rubrics``
-    (corpus -> Rubric, as a run config's ``rubrics:``) gives the rubric of tasks without their own Bewertungsbogen,
-    for the rubric totals of reviewed solutions (``StudyContents.rubric_totals``); None leaves them unresolved
-    (empty: every score on its raw scale, nothing refused)."""
+    scores; the per-generation scores of several judges (RQ5's inter-judge rank) leave out validation-only judge
+    configurations (:func:`benger.store._aggregate_items.validation_only_judges`). ``metric_signatures``
+    (metric -> signature) overrides the default signature choice. ``rubrics`` (corpus -> Rubric, as a run
+    config's ``rubrics:``) gives the rubric of tasks without their own Bewertungsbogen, for the rubric totals of
+    reviewed solutions (``StudyContents.rubric_totals``); None leaves them unresolved (empty: every score on its
+    raw scale, nothing refused)."""
     systems = {
         s.name: SystemMeta(s.name, s.display_name or s.name, s.tier, s.provider_family or s.provider, s.weights)
         for s in store.systems()
@@ -276,10 +279,15 @@ def study_from_store(
     ]
     judge_scores: dict[str, dict[str, float]] = defaultdict(dict)
     per_generation: dict[str, dict[str, float]] = defaultdict(dict)
+    validation_only = validation_only_judges(store)  # their picks are judge scores, not per-generation scores
     for j in judgements:
         if j.repeat_index == 0 and j.target_id in solutions:
             judge_scores[j.judge][j.target_id] = float(j.total or 0.0)
-        if j.repeat_index == 0 and j.target_id in gen_ids:
+        if (
+            j.repeat_index == 0
+            and j.target_id in gen_ids
+            and (j.judge, j.judge_config_hash, j.rubric_id) not in validation_only
+        ):
             per_generation[j.judge][j.target_id] = float(j.total or 0.0)
     primary_human = {
         j.target_id: float(j.total or 0.0)

@@ -197,23 +197,31 @@ def _evaluations(
     return gens, judgements
 
 
-def _pick_judgements(anchors: list[Any], human_picks: set[str]) -> tuple[Judgement, ...]:
-    """The paper's six judges' scores of the human picks (``creator_calibration_anchors.csv``, raw only) as
-    judgements of the human solutions: judge name and config hash as the released validations name them
-    (:data:`PAPER_JUDGE_NAMES`, :func:`released_config_hash`), rubric ``falloesung@1``, no dimensions.
+def _pick_judgements(anchors: list[Any], human_picks: set[str], llm_picks: set[str]) -> tuple[Judgement, ...]:
+    """The paper's six judges' scores of the validation picks (``creator_calibration_anchors.csv``, raw only) as
+    judgements: judge name and config hash as the released validations name them (:data:`PAPER_JUDGE_NAMES`,
+    :func:`released_config_hash`), rubric ``falloesung@1``, no dimensions, ``meta["anchor_key"]`` the file's key.
 
-    30 per judge (28 for Opus-4.7, which did not score P25 and P28); the legacy keys are left out, and so are
-    the LLM picks: the primary judge's are the generation judgements, and another judge's score of a generation
-    would make a leaderboard group of its own from one or two generations per system."""
+    The 30 human picks (``human_solution`` judgements; Opus-4.7 did not score P25 and P28: 28) for all six
+    judges, and the 15 LLM picks (``generation`` judgements) for the five judges other than the primary one,
+    whose scores of every generation are the generation judgements: 6 x 30 - 2 + 5 x 15 = 253. Those five
+    judged nothing but reviewed picks, so the leaderboard leaves them out (validation-only judge configurations,
+    :mod:`benger.analysis.leaderboard`). The legacy keys are left out."""
     out = []
     for a in anchors:
         name = PAPER_JUDGE_NAMES.get(a.judge)
-        if name is None or a.solution_id not in human_picks:
+        if name is None:
+            continue
+        if a.solution_id in human_picks:
+            kind = "human_solution"
+        elif a.solution_id in llm_picks and name != PRIMARY_JUDGE:
+            kind = "generation"
+        else:
             continue
         out.append(
             Judgement(
                 judgement_id=f"{a.solution_id}:{name}:0",
-                target_kind="human_solution",
+                target_kind=kind,
                 target_id=a.solution_id,
                 judge=name,
                 judge_config_hash=released_config_hash(name),
@@ -388,5 +396,9 @@ def load_release(path: str | Path) -> Release:
         systems=systems,
         generation_stats=tuple(stats_file.data),
         operational_metadata=_object(op_path) if op_path.is_file() else {},
-        pick_judgements=_pick_judgements(anchors, {p.subject_id for p in picks if p.subject_type == "human"}),
+        pick_judgements=_pick_judgements(
+            anchors,
+            {p.subject_id for p in picks if p.subject_type == "human"},
+            {p.subject_id for p in picks if p.subject_type == "model"},
+        ),
     )

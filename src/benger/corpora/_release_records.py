@@ -106,5 +106,6 @@ class Release:
     systems: tuple[SystemInfo, ...]
     generation_stats: tuple[dict[str, Any], ...]
     operational_metadata: dict[str, Any] = field(default_factory=dict)
-    #: the paper's six judges' raw scores of the human picks (``anchors``) as judgements of the human solutions
+    #: the paper's six judges' raw scores of the picks (``anchors``): of the human solutions, and the five
+    #: non-primary judges' of the LLM picks' generations
     pick_judgements: tuple[Judgement, ...] = ()

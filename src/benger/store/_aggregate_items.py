@@ -8,14 +8,17 @@ rows by one outer ``GROUP BY``, so that a leaderboard with the normal interval r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, NamedTuple
 
-from sqlalchemy import Float, Integer, and_, case, cast, func, or_, select
+from sqlalchemy import Float, Integer, and_, case, cast, func, not_, or_, select
 
 from benger.store._aggregate import _G, _J, _rows, _scope, _superseded
 from benger.store._pass import pass_column
-from benger.store._tables import GENERATIONS, JUDGEMENTS
+from benger.store._tables import GENERATIONS, HUMAN_REVIEWS, JUDGEMENTS
+
+#: A judge configuration: judge name, judge config hash, rubric id.
+JudgeConfig = tuple[str, str, str]
 
 
 class ItemScore(NamedTuple):
@@ -43,8 +46,10 @@ def _item_stmt(
     corpora: Sequence[str] | None,
     systems: Sequence[str] | None,
     judges: Sequence[str] | None,
+    leave_out: Collection[JudgeConfig] = (),
 ) -> Any:
-    """One row per generation and judge configuration, in :class:`ItemScore`'s column order.
+    """One row per generation and judge configuration (none of the ``leave_out`` configurations), in
+    :class:`ItemScore`'s column order.
 
     Grouped by a prefix of ix_judgements_leaderboard, so the database aggregates while reading it (no sort); a
     generation's own columns hold one value per group (min() of it is valid on both backends). Scored and
@@ -80,6 +85,8 @@ def _item_stmt(
     stmt = _scope(stmt, corpora, systems)
     if judges is not None:
         stmt = stmt.where(_J.judge.in_(list(judges)))
+    for judge, jhash, rubric in sorted(leave_out):
+        stmt = stmt.where(not_(and_(_J.judge == judge, _J.judge_config_hash == jhash, _J.rubric_id == rubric)))
     return stmt.group_by(_J.target_id, _J.judge, _J.judge_config_hash, _J.rubric_id)
 
 
@@ -95,10 +102,12 @@ def item_scores(
     systems: Sequence[str] | None = None,
     judges: Sequence[str] | None = None,
     include_superseded: bool = False,
+    leave_out: Collection[JudgeConfig] = (),
 ) -> list[ItemScore]:
     """Per ok generation (and superseded one, when asked) and judge configuration (judge, judge config hash,
-    rubric id): the number of scored and unscored repeats and the means over the scored repeats of total
-    (0-100), grade points (0-18) and pass (0/1). Unordered (the leaderboard orders what it needs).
+    rubric id; none of the ``leave_out`` configurations): the number of scored and unscored repeats and the means
+    over the scored repeats of total (0-100), grade points (0-18) and pass (0/1). Unordered (the
+    leaderboard orders what it needs).
 
     The rows are streamed from the cursor (never all result rows at once) and the items of one system
     configuration x corpus x judge configuration share their key strings, so memory is about one generation id,
@@ -109,7 +118,7 @@ def item_scores(
         for generations in _generation_filters(include_superseded):
             # the columns are ItemScore's, typed alike on both backends (counts are ints; avg of a float column
             # is a float or NULL): no per-value conversion
-            for r in connection.execute(_item_stmt(generations, corpora, systems, judges)):
+            for r in connection.execute(_item_stmt(generations, corpora, systems, judges, leave_out)):
                 found = (r[0], r[1], r[2], r[4], r[5], r[6], r[12])
                 k = shared.setdefault(found, found)
                 items.append(
@@ -160,12 +169,13 @@ def row_sums(
     systems: Sequence[str] | None = None,
     judges: Sequence[str] | None = None,
     include_superseded: bool = False,
+    leave_out: Collection[JudgeConfig] = (),
 ) -> list[RowSums]:
     """:class:`RowSums` per system, config hash, corpus, judge configuration and generation status: the
     per-generation query of :func:`item_scores` summed by one outer ``GROUP BY`` (a few rows reach Python)."""
     out: list[RowSums] = []
     for generations in _generation_filters(include_superseded):
-        item = _item_stmt(generations, corpora, systems, judges).subquery()
+        item = _item_stmt(generations, corpora, systems, judges, leave_out).subquery()
         c = item.c
         keys = (c.system, c.config_hash, c.corpus, c.judge, c.judge_config_hash, c.rubric_id, c.status)
         shifted = c.total - SQUARES_SHIFT
@@ -207,3 +217,30 @@ def row_sums(
 
 def _zero(value: Any) -> float:
     return 0.0 if value is None else float(value)
+
+
+def validation_only_judges(store: Any) -> set[JudgeConfig]:
+    """The judge configurations that judged validation picks only: each of their generation judgements is of a
+    reviewed generation (one with a human review), while another configuration judged an unreviewed one (so a
+    store whose every generation is reviewed has none). The leaderboard leaves them out
+    (:mod:`benger.analysis.leaderboard`): such a row would rank systems on their one or two picks.
+
+    A few indexed queries: the configurations of the reviewed generations' judgements, then per configuration
+    (and once for the store) whether a judgement of an unreviewed generation exists."""
+    reviewed = select(HUMAN_REVIEWS.c.target_id).where(HUMAN_REVIEWS.c.target_kind == "generation")
+    of_generation = _J.target_kind == "generation"
+    unreviewed = and_(of_generation, _J.target_id.not_in(reviewed))
+    with store.engine.connect() as connection:
+        candidates = connection.execute(
+            select(_J.judge, _J.judge_config_hash, _J.rubric_id)
+            .where(of_generation, _J.target_id.in_(reviewed))
+            .distinct()
+        ).all()
+        if not candidates or connection.execute(select(_J.judgement_id).where(unreviewed).limit(1)).first() is None:
+            return set()
+        out = set()
+        for judge, jhash, rubric in candidates:
+            same = and_(_J.judge == judge, _J.judge_config_hash == jhash, _J.rubric_id == rubric)
+            if connection.execute(select(_J.judgement_id).where(same, unreviewed).limit(1)).first() is None:
+                out.add((str(judge), str(jhash), str(rubric)))
+    return out

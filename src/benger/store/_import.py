@@ -16,10 +16,11 @@ What goes in (all idempotent; a second import changes nothing):
 * their primary-judge judgements (judge ``gpt-5.4-mini``, rubric ``falloesung@1``, the judge config hash
   the release loader derives, ``stable_hash({"judge": "gpt-5.4-mini"})``);
 * the 30 human validation picks as HumanSolutions, the 180 human reviews (``position`` = file order);
-* the paper's six judges' raw scores of the human picks (``Release.pick_judgements``, from
-  ``creator_calibration_anchors.csv``: 6 x 30 less Opus-4.7's two = 178 judgements without dimensions, judge
-  names and config hashes as ``benger.judge._released`` names them), so that a store holding the release
-  validates its judges on the human picks as ``benger validate-judge --release`` does;
+* the paper's six judges' raw scores of the validation picks (``Release.pick_judgements``, from
+  ``creator_calibration_anchors.csv``: of the human picks 6 x 30 less Opus-4.7's two = 178, of the LLM picks
+  the five non-primary judges' 5 x 15 = 75; judgements without dimensions, judge names and config hashes as
+  ``benger.judge._released`` names them), so that a store holding the release validates its judges as
+  ``benger validate-judge --release`` does (the five judge only reviewed picks: the leaderboard leaves them out);
 * the automatic metric values of the generations (signature ``"release"``).
 """
 

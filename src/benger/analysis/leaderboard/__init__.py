@@ -19,6 +19,13 @@ one corpus is split per configuration), and a system configuration is ranked wit
 per-corpus means. ``pool_judges=True`` (``--pool-judges``) asks for one pooled group instead: per generation the
 mean over judge configurations of their repeat means.
 
+A **validation-only** judge configuration makes no rows: every one of its generation judgements is of a reviewed
+generation (one with a human review: a validation pick), while another configuration judged an unreviewed one
+(e.g. the paper's five other judges, whose scores of the 15 LLM picks the release import stores for the judge
+validation). ``judges`` naming it shows its rows. The store path finds them in SQL
+(``benger.store._aggregate_items.validation_only_judges``), the records path from its ``reviewed`` ids
+(:func:`~benger.analysis.leaderboard.records.validation_only`).
+
 Superseded generations (the release's April-2026 runs: status ``excluded``, reason "superseded ...", their own
 config hash) are counted in the row of the same system name's current configuration by default
 (``include_superseded=True``, the paper's printed Table 1: GPT-5.4 n = 30, 68.2); ``include_superseded=False``

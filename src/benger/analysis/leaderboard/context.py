@@ -10,7 +10,7 @@ and passes it down; :meth:`LeaderboardContext.of` accepts the flat keyword spell
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -87,6 +87,11 @@ class LeaderboardContext(BaseModel):
 
     def keeps_rubric(self, rubric: str) -> bool:
         return self.rubrics is None or rubric in self.rubrics
+
+    def left_out(self, validation_only: Iterable[tuple[str, str, str]]) -> set[tuple[str, str, str]]:
+        """The validation-only judge configurations (judge, judge config hash, rubric id) that make no rows: all
+        of them but those of a judge that ``judges`` names."""
+        return {k for k in validation_only if not self.judges or k[0] not in self.judges}
 
 
 def _list(value: tuple[str, ...] | None) -> list[str] | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from benger.analysis.leaderboard.build import BoardInputs, build
@@ -41,6 +41,7 @@ def _items_from_records(
     corpus_of: Mapping[str, str],
     judges: Sequence[str] | None,
     include_superseded: bool,
+    leave_out: Collection[tuple[str, str, str]] = (),
 ) -> list[ItemScore]:
     ok = {
         g.generation_id: g
@@ -49,7 +50,9 @@ def _items_from_records(
     }
     by_key: dict[tuple[str, str, str, str], list[Judgement]] = defaultdict(list)
     for j in judgements:
-        if j.target_kind == "generation" and j.target_id in ok and (judges is None or j.judge in judges):
+        if j.target_kind != "generation" or (j.judge, j.judge_config_hash, j.rubric_id) in leave_out:
+            continue
+        if j.target_id in ok and (judges is None or j.judge in judges):
             by_key[(j.target_id, j.judge, j.judge_config_hash, j.rubric_id)].append(j)
     items = []
     for (gid, judge, jhash, rubric), js in by_key.items():
@@ -78,6 +81,18 @@ def _items_from_records(
     return items
 
 
+def validation_only(judgements: Iterable[Judgement], reviewed: Collection[str]) -> set[tuple[str, str, str]]:
+    """The judge configurations (judge, judge config hash, rubric id) whose every generation judgement is of a
+    ``reviewed`` generation, when another configuration judged an unreviewed one: the records' counterpart of
+    :func:`benger.store._aggregate_items.validation_only_judges` (the rule: :mod:`benger.analysis.leaderboard`)."""
+    judged: dict[tuple[str, str, str], bool] = {}  # configuration -> judged an unreviewed generation
+    for j in judgements:
+        if j.target_kind == "generation":
+            key = (j.judge, j.judge_config_hash, j.rubric_id)
+            judged[key] = judged.get(key, False) or j.target_id not in reviewed
+    return {k for k, beyond in judged.items() if not beyond} if any(judged.values()) else set()
+
+
 def _counts_from_records(generations: Sequence[Generation], corpus_of: Mapping[str, str]) -> list[GenerationCount]:
     counts: dict[tuple[str, str, str, str], list[int]] = defaultdict(lambda: [0, 0])
     for g in generations:
@@ -97,6 +112,7 @@ def leaderboard(
     systems: Mapping[str, SystemConfig] | None = None,
     metric_values: Sequence[MetricRecord] | None = None,
     validations: Sequence[JudgeValidation] = (),
+    reviewed: Collection[str] = (),
     **options: Any,
 ) -> Leaderboard:
     """The leaderboard from records (``tasks``: task id -> task; ``systems``: name -> config, for the tier).
@@ -105,7 +121,9 @@ def leaderboard(
     ``confidence``, ``unit``, ``judges``, ``rubrics``, ``metric_signatures``, ``pool_judges``,
     ``include_superseded``) sets the scope and the CI; ``metric_values`` add per-row metric means under one
     signature per metric (default: each metric's most frequent signature); ``validations``: judge validations, for
-    each row's judge status. The store path :func:`leaderboard_from_store` computes the same numbers in SQL.
+    each row's judge status; ``reviewed``: the ids of the generations with a human review (a judge configuration
+    that judged only these makes no rows: :func:`validation_only`). The store path :func:`leaderboard_from_store`
+    computes the same numbers in SQL.
     """
     ctx = LeaderboardContext.of(context, **options)
     judges = ctx.judges
@@ -136,7 +154,14 @@ def leaderboard(
         if g.task_id in corpus_of and _is_superseded(g):
             superseded[(g.system, g.config_hash, corpus_of[g.task_id])] += 1
     inputs = BoardInputs(
-        items=_items_from_records(generations, judgements, corpus_of, judges, ctx.include_superseded),
+        items=_items_from_records(
+            generations,
+            judgements,
+            corpus_of,
+            judges,
+            ctx.include_superseded,
+            ctx.left_out(validation_only(judgements, set(reviewed))),
+        ),
         counts=_counts_from_records(generations, corpus_of),
         answers=answers,
         gold=gold,

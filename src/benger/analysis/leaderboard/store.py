@@ -25,8 +25,9 @@ def leaderboard_from_store(store: Any, context: LeaderboardContext | None = None
     ``metric_signatures``, ``pool_judges``, ``include_superseded``).
 
     A system name given for a configuration made under another name selects that name's rows too
-    (``Leaderboard.system_aliases``). Raises InputError (field ``--metric-signature``) for a signature with no
-    stored value."""
+    (``Leaderboard.system_aliases``). A validation-only judge configuration
+    (:func:`benger.store._aggregate_items.validation_only_judges`) makes no rows unless ``judges`` names it.
+    Raises InputError (field ``--metric-signature``) for a signature with no stored value."""
     from benger.store import _aggregate as agg
     from benger.store import _aggregate_items as per_item
 
@@ -39,10 +40,12 @@ def leaderboard_from_store(store: Any, context: LeaderboardContext | None = None
         ctx = ctx.model_copy(update={"systems": tuple(sorted(names))})
     scope = ctx.store_scope()
     superseded = agg.superseded_counts(store, **scope)
+    leave_out = ctx.left_out(per_item.validation_only_judges(store))  # judges of the reviewed picks only
     items_scope: dict[str, Any] = {
         **scope,
         "judges": list(ctx.judges) if ctx.judges else None,
         "include_superseded": ctx.include_superseded and bool(superseded),  # a store without any skips that pass
+        "leave_out": leave_out,
     }
     # the normal interval needs sums only (a few rows); the bootstrap and pooled judges need every item
     sums = per_item.row_sums(store, **items_scope) if ctx.ci.method == "normal" and not ctx.pool_judges else None
