@@ -4,7 +4,8 @@ per-generation scores; its scores of the picks still validate it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
@@ -50,7 +51,7 @@ def _review(gid: str, task_id: str) -> HumanReview:
     )
 
 
-def _store(path: Path, reviewed: tuple[str, ...]) -> Store:
+def _store(path: Path | str, reviewed: tuple[str, ...]) -> Store:
     store = open_store(path)
     tasks = [
         FalloesungTask(task_id=f"t{i}", corpus="fall", area="Zivilrecht", facts="S", reference="R") for i in range(3)
@@ -110,3 +111,14 @@ def test_its_pick_scores_validate_it_but_are_no_per_generation_scores(one_pick: 
     assert data.primary_judge == "A"
     assert data.judge_scores == {"A": {"g0": 40.0}, "B": {"g0": 90.0}}  # both validated on the pick
     assert data.generation_judge_scores == {"A": A_TOTALS}  # RQ5's inter-judge rank: A only
+
+
+def test_the_rule_on_postgresql(pg_database: Callable[[str], AbstractContextManager[str]]) -> None:
+    with pg_database("benger_valonly") as url:
+        store = _store(url, reviewed=("g0",))
+        try:
+            assert validation_only_judges(store) == {("B", "hB", RUBRIC)}
+            assert _rows(leaderboard_from_store(store, ci="normal")) == [("A", 3, 60.0)]
+            assert _rows(leaderboard_from_store(store, ci="normal", judges=["B"])) == [("B", 1, 90.0)]
+        finally:
+            store.close()

@@ -2,7 +2,10 @@
 human picks, with the numbers `benger validate-judge --recorded gpt54mini --release` computes from the release.
 
 Before the importer wrote the anchor scores of the human picks (``creator_calibration_anchors.csv``), the page
-showed "n human 0" for gpt-5.4-mini and the leaderboard only its LLM-pick alt-test (omega 0.00, fails).
+showed "n human 0" for gpt-5.4-mini and the leaderboard only its LLM-pick alt-test (omega 0.00, fails). Before
+it wrote the five other judges' anchor scores of the LLM picks, their "offset LLM" and "omega blind (LLM)" were
+empty and their ICC(2,k) placement over the human picks only; those five judged nothing else, so the leaderboard
+leaves them out (validation-only judge configurations) and keeps its 12 primary-judge rows.
 """
 
 from __future__ import annotations
