@@ -11,7 +11,7 @@ from pathlib import Path
 
 from benger.analysis.leaderboard import NOT_MEANINGFUL, judge_status, leaderboard, leaderboard_from_store
 from benger.analysis.leaderboard.validity import RELEASED_VALIDATIONS, status_block
-from benger.corpora._release import PRIMARY_JUDGE, RELEASE_JUDGE_CONFIG_HASH
+from benger.judge._released import PRIMARY_JUDGE, RELEASE_JUDGE_CONFIG_HASH
 from benger.schema import Corpus, FalloesungTask, Generation, Judgement
 from benger.store import open_store
 from benger.store._validations import JudgeValidation

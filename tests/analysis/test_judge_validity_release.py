@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from benger.analysis.leaderboard.validity import RELEASED_VALIDATIONS, judge_status, released_config_hash
-from benger.corpora._release import PRIMARY_JUDGE
+from benger.judge._released import PRIMARY_JUDGE
 
 # the paper's §6.5 / Table 17: blind-pool alt-test on the human picks, epsilon 0.15
 VERDICTS = {
