@@ -85,6 +85,22 @@ def english(exc: BengerError) -> str:
     return str(InputError(message(exc, "en"), file=exc.file, line=exc.line, field=exc.field, record=exc.record))
 
 
+#: what SQLite says of a file that is not (or no longer) a whole database
+_DAMAGE = ("database disk image is malformed", "file is not a database")
+
+
+def damaged_store(exc: BaseException) -> str | None:
+    """SQLite's words when ``exc`` (or the driver error SQLAlchemy wraps in it) says the database file is damaged,
+    else None. A truncated file is refused when the store opens; damage in the middle shows on the first read
+    of the damaged page, in any command."""
+    import sqlite3
+
+    for err in (exc, getattr(exc, "orig", None), exc.__cause__):
+        if isinstance(err, sqlite3.DatabaseError) and any(m in str(err) for m in _DAMAGE):
+            return (str(err).strip().splitlines() or [""])[0]
+    return None
+
+
 def report_error(exc: BaseException, *, debug: bool) -> int:
     """Print ``exc`` the way the CLI does and return the exit code (2 for BengerError, 1 for a bug)."""
     if debug:
@@ -104,6 +120,14 @@ def report_error(exc: BaseException, *, debug: bool) -> int:
         # a full disk): the environment, not a bug; name the file (for a rename: its destination) and the reason
         path = exc.filename2 if exc.filename2 is not None else exc.filename
         typer.secho(f"error: {os.fsdecode(path)}: {exc.strerror or exc}", fg=typer.colors.RED, err=True)
+        return EXIT_INPUT
+    damage = damaged_store(exc)
+    if damage is not None:  # a store file overwritten in the middle: SQLite meets it only when it reads there
+        typer.secho(
+            f"error: the SQLite store file is damaged ({damage}); restore it from a copy",
+            fg=typer.colors.RED,
+            err=True,
+        )
         return EXIT_INPUT
     if isinstance(exc, ModuleNotFoundError):
         advice = _missing_extra(exc)
