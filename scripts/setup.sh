@@ -65,12 +65,14 @@ fi
 LLAMA_WHEEL=$(ls "$WHEELS"/llama_cpp_python-$LLAMA_VERSION-*.whl | head -1)
 # [server]: llama-cpp-python's own OpenAI-compatible server (uvicorn, fastapi, sse-starlette, starlette-context,
 # pydantic-settings), which the slow tests of tests/llm/test_llama_cpp_server.py run benger against
-$PIP install -q "$LLAMA_WHEEL[server]"
 # a venv set up before with another build of the same version: pip sees the version installed and keeps it
-if [ "$(cat "$VENV/.llama-isa" 2>/dev/null)" != "$ISA" ]; then
-  $PIP install -q --force-reinstall --no-deps "$LLAMA_WHEEL"
-  echo "$ISA" > "$VENV/.llama-isa"
+STALE=
+if [ "$(cat "$VENV/.llama-isa" 2>/dev/null)" != "$ISA" ] && $PIP show -q llama-cpp-python >/dev/null 2>&1; then
+  STALE=1
 fi
+$PIP install -q "$LLAMA_WHEEL[server]"
+[ -z "$STALE" ] || $PIP install -q --force-reinstall --no-deps "$LLAMA_WHEEL"
+echo "$ISA" > "$VENV/.llama-isa"
 # torch: the CPU build (any other version pulls multi-GB CUDA wheels)
 $PIP install -q "torch==2.13.0"
 echo "installing benger and its extras"
