@@ -362,7 +362,8 @@ def test_cli_leaderboard_options(release_store: Store, tmp_path: Path) -> None:
     assert (gpt["n"], gpt["superseded"], gpt["judge"], gpt["config_id"]) == ("15", "0", "gpt-5.4-mini", "5a562c68")
     assert gpt["metric_bleu_signature"] == "release" and gpt["benger_version"]
     nobody = runner.invoke(app, ["leaderboard", "--db", db, "--judge", "nobody"])
-    assert nobody.exit_code == 2 and "no judgement by nobody" in nobody.output
+    assert nobody.exit_code == 2 and "unknown judge 'nobody'" in nobody.output
+    assert "cfgB_opus [Opus-4.7]" in " ".join(nobody.output.split())  # the stored judges, with display names
     bad = runner.invoke(app, ["leaderboard", "--db", db, "--metric-signature", "bleu"])
     assert bad.exit_code == 2 and "METRIC=SIGNATURE" in bad.output
 

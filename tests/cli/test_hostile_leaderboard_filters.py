@@ -43,7 +43,7 @@ CASES = [
     (["--system", "sys-a", "--system", "nobody"], "field '--system': unknown system 'nobody'; --system takes the name"),
     (["--judge", "judge-j", "--system", "nobody"], "unknown system 'nobody'"),
     (["--system", "SYS-A"], "unknown system 'SYS-A'; --system takes the name, not the label"),
-    (["--judge", "judge-j", "--judge", "nobody"], "field '--judge': no judgement by nobody in the selected rows"),
+    (["--judge", "judge-j", "--judge", "nobody"], "field '--judge': unknown judge 'nobody'; --judge takes a judge"),
     (["--corpus", "demo-falloesung"], "field '--corpus': unknown corpus 'demo-falloesung'"),
 ]
 

@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, get_args
+from typing import Annotated, Literal
 
 import typer
 
@@ -20,6 +20,10 @@ from benger.cli._execute import _err, _show
 from benger.cli._options import CorpusOpt, DbOption, JudgeOpt, OutOpt, SystemOpt, resamples_option, seed_option
 from benger.config import require_existing_store
 from benger.errors import ConfigError, InputError
+
+#: The values of ``--ci`` (``benger.analysis.leaderboard.CiKind``'s, which a test compares; not imported here: the
+#: command's module loads no model), taken in any case (``--ci BCA`` is ``bca``).
+CiChoice = Literal["auto", "bootstrap", "percentile", "bca", "t", "normal"]
 
 #: OpenBLAS reads its thread count here when numpy and scipy load it (each has its own copy).
 BLAS_THREADS = "OPENBLAS_NUM_THREADS"
@@ -48,9 +52,10 @@ def leaderboard(
     system: SystemOpt = None,
     judge_: JudgeOpt = None,
     ci: Annotated[
-        str,
+        CiChoice,
         typer.Option(
             "--ci",
+            case_sensitive=False,
             help="auto (per row the method whose simulated coverage is closest to 95 % at its n), percentile "
             "(bootstrap; 'bootstrap' is its old name), bca, t, or normal (z·sd/√n, clipped to 0–100).",
         ),
@@ -104,11 +109,9 @@ def _leaderboard(
     out: Path | None,
 ) -> None:
     from benger.analysis import leaderboard_from_store
-    from benger.analysis.leaderboard import CiKind
     from benger.store import open_reader  # Core reads only: no ORM, no write paths (issue 26)
+    from benger.store._aggregate_items import judge_names
 
-    if ci not in get_args(CiKind):
-        raise ConfigError(f"--ci must be one of {', '.join(get_args(CiKind))}, not {ci!r}")
     if pool_judges and judge_:
         raise typer.BadParameter(
             "--judge ranks one judge's scores, --pool-judges mixes every judge (the footer could not name one "
@@ -127,6 +130,8 @@ def _leaderboard(
     store = open_reader(require_existing_store(db))
     try:
         refuse_unknown(corpus, store.corpus_names(), "corpus", "--corpus", "stored corpora")
+        if judge_:
+            refuse_unknown_judges(judge_, judge_names(store))
         board = leaderboard_from_store(
             store,
             corpora=corpus or None,
@@ -162,6 +167,22 @@ def _leaderboard(
             "release:PATH for the paper's systems)"
         )
     _show(board, out)
+
+
+def refuse_unknown_judges(given: list[str], stored: list[str]) -> None:
+    """InputError naming every ``--judge`` that judged nothing in the store, and the store's judge names (with
+    the paper's judges' display names: ``cfgB_opus [Opus-4.7]``): ``--judge`` takes the name, not the label."""
+    from benger.judge._released import stored_judge_label
+
+    unknown = [name for name in given if name not in stored]
+    if not unknown:
+        return
+    listed = ", ".join(f"{name} [{label}]" if (label := stored_judge_label(name)) else name for name in stored)
+    raise InputError(
+        f"unknown judge {', '.join(repr(name) for name in unknown)}; --judge takes a judge name of the store, "
+        f"stored judges: {listed or 'none (no judgement is stored: benger judge CONFIG)'}",
+        field="--judge",
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -27,6 +27,24 @@ PAPER_JUDGE_NAMES: dict[str, str] = {
     "qwen": "qwen",
     "sonnet": "sonnet",
 }
+#: The display names of the paper's six judges, by their key in the release (``PAPER_JUDGE_NAMES``).
+PAPER_JUDGE_LABELS: dict[str, str] = {
+    "gpt54mini": "GPT-5.4-mini (primary)",
+    "cfgB_opus": "Opus-4.7",
+    "cfgB_gemini": "Gemini-3.1-Pro",
+    "deepseek": "DeepSeek-V4-Pro",
+    "qwen": "Qwen3.5-397B-A17B",
+    "sonnet": "Sonnet-4.6",
+}
+
+
+def stored_judge_label(name: str) -> str | None:
+    """The display name of a judge name as a store carries it (``PAPER_JUDGE_NAMES``' values); None for a judge
+    that is not one of the paper's."""
+    for key, stored in PAPER_JUDGE_NAMES.items():
+        if stored == name:
+            return PAPER_JUDGE_LABELS[key]
+    return None
 
 
 def released_config_hash(judge: str) -> str:

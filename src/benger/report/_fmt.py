@@ -10,14 +10,10 @@ from typing import Any
 from benger.analysis.leaderboard.validity import NOT_MEANINGFUL
 from benger.analysis.results import Block
 from benger.analysis.results._models import Leaderboard, Meta
+from benger.judge._released import PAPER_JUDGE_LABELS
 
 JUDGE_LABELS = {
-    "gpt54mini": "GPT-5.4-mini (primary)",
-    "cfgB_opus": "Opus-4.7",
-    "cfgB_gemini": "Gemini-3.1-Pro",
-    "deepseek": "DeepSeek-V4-Pro",
-    "qwen": "Qwen3.5-397B-A17B",
-    "sonnet": "Sonnet-4.6",
+    **PAPER_JUDGE_LABELS,
     "baseline_gpt5": "GPT-5-mini (legacy)",
     "cfgB_gpt5": "GPT-5 (legacy)",
 }

@@ -244,3 +244,11 @@ def validation_only_judges(store: Any) -> set[JudgeConfig]:
             if connection.execute(select(_J.judgement_id).where(same, unreviewed).limit(1)).first() is None:
                 out.add((str(judge), str(jhash), str(rubric)))
     return out
+
+
+def judge_names(store: Any) -> list[str]:
+    """The judge names of the store's generation judgements, sorted (one indexed ``DISTINCT``): what ``benger
+    leaderboard --judge`` takes."""
+    stmt = select(_J.judge).where(_J.target_kind == "generation").distinct()
+    with store.engine.connect() as connection:
+        return sorted(str(name) for (name,) in connection.execute(stmt))
