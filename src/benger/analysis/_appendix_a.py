@@ -95,11 +95,14 @@ def appendix_a(
     table2 = []
     for cond in HUMAN_ROWS:
         row: dict[str, Any] = {"row": f"human_{cond}", "kind": "human", "n": annotations[cond]}
-        if scored[cond] and len(scored[cond]) == annotations[cond]:
+        if scored[cond] and len(scored[cond]) == annotations[cond] and data.human_sample is None:
             row.update(_rubric_cells(scored[cond], seed, cond, "", n_boot, memo, paper_scale=paper))
         else:
             row.update({"raw": None, "grade_points": None, "pass_rate": None, "judge_source": "unavailable"})
-            row["judge_reason"] = f"primary-judge scores exist for {len(scored[cond])} of {annotations[cond]} solutions"
+            sample = f"; the data hold {data.human_sample}" if data.human_sample else ""
+            row["judge_reason"] = (
+                f"primary-judge scores exist for {len(scored[cond])} of {annotations[cond]} solutions{sample}"
+            )
         row["n_h"] = len(reviews[cond])
         row.update(_rubric_cells(reviews[cond], seed, cond, "h_", n_boot, memo, paper_scale=paper))
         table2.append(row)

@@ -11,7 +11,7 @@ board as `benger leaderboard`.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from functools import partial
 from typing import Any
 
@@ -350,4 +350,18 @@ def study_from_store(
         if rubrics is not None
         else {},
         rubric_scales=_rubric_scales(own_rubric, rubrics),
+        human_sample=_human_sample(humans.values(), corpus),
     )
+
+
+#: ``StudyContents.human_sample`` of a store that holds the release's human validation picks
+RELEASE_PICKS = (
+    "the release's validation picks only (the store was imported from the release), not every human solution"
+)
+
+
+def _human_sample(humans: Iterable[Any], corpus: str) -> str | None:
+    """Why the corpus's stored human solutions are a sample of the study's: they are the release's validation
+    picks (``Store.import_release`` marks each with ``meta.source`` release and its ``pick_id``); else None."""
+    picks = [h for h in humans if h.corpus == corpus and h.meta.get("source") == "release" and "pick_id" in h.meta]
+    return RELEASE_PICKS if picks else None

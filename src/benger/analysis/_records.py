@@ -194,6 +194,11 @@ class StudyContents:
     #: ``rubrics:`` given to ``benger analyze --rubric``, each task's own Bewertungsbogen): the leaderboard's
     #: scale ("raw score 0-30"); empty for the paper's rubrics.
     rubric_scales: dict[str, float] = field(default_factory=dict)
+    #: Why ``annotations`` are only a sample of the study's human solutions (a store imported from the release
+    #: holds its 30 validation picks, not the 220 solutions); None: they are every one. The per-annotation human
+    #: estimates (Table 1's human rows, Appendix A Table 2, RQ4's ``judge``) then stay unavailable with this
+    #: reason, as they do for the release itself; RQ4 computes the picks' effect as ``judge_picks``.
+    human_sample: str | None = None
 
     # ------------------------------------------------------------ derived views
     def final_generations(self) -> list[GenScore]:

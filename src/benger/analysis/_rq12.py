@@ -58,12 +58,13 @@ def _human_rows(data: StudyData, rng: np.random.Generator, n_boot: int) -> list[
     for name, cond in groups.items():
         anns = [a for a in data.annotations if a.condition is not None and (cond is None or a.condition == cond)]
         scored = [a.judge_raw for a in anns if a.judge_raw is not None]
-        if scored and len(scored) == len(anns):
+        if scored and len(scored) == len(anns) and data.human_sample is None:
             bench: dict[str, Any] = {**_bench_block(scored, rng, n_boot), "source": "per_annotation"}
         else:
+            sample = f"; the data hold {data.human_sample}" if data.human_sample else ""
             bench = {
                 "source": "unavailable",
-                "reason": f"judge scores exist for {len(scored)} of {len(anns)} human solutions",
+                "reason": f"judge scores exist for {len(scored)} of {len(anns)} human solutions{sample}",
                 "n_solutions": len(anns),
             }
         reviews = [

@@ -248,7 +248,7 @@ def cocreation(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> dict[st
     arm_rng = np.random.default_rng(seed + 41)
     anns = [a for a in data.annotations if a.condition is not None]
     scored = [a for a in anns if a.judge_raw is not None and a.participant and a.task_id]
-    complete = bool(anns) and len(scored) == len(anns)
+    complete = bool(anns) and len(scored) == len(anns) and data.human_sample is None
     unit = data.resampling_unit
     per = "whole tasks in each arm" if unit == "task" else "single observations (iid)"
     iid = (
@@ -257,6 +257,11 @@ def cocreation(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> dict[st
         else "iid two-sample"
     )
     head = HEADLINE[unit].replace("_", "-")
+    held = (
+        f"the data hold {data.human_sample}"
+        if data.human_sample
+        else "the released data hold only the validation picks"
+    )
     out: dict[str, Any] = {
         "method": f"Delta = mean(co-creation) - mean(traditional); 95% percentile bootstraps: {iid}, "
         "participant- and task-cluster (clusters resampled per arm), paired over participants in both arms, per area "
@@ -272,10 +277,7 @@ def cocreation(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> dict[st
         "source": "per_annotation" if complete else "unavailable",
         "reason": None
         if complete
-        else (
-            f"primary-judge scores exist for {len(scored)} of {len(anns)} human solutions; the released data hold "
-            "only the validation picks (see judge_picks)"
-        ),
+        else (f"primary-judge scores exist for {len(scored)} of {len(anns)} human solutions; {held} (see judge_picks)"),
         "judge": None,
         "judge_picks": None,
     }

@@ -273,7 +273,8 @@ class CoCreation(Block):
     the flagship tier; in a new study (``inputs.resampling_unit`` task) the per-area deltas, the TOST, the arms and
     the AI groups resample whole tasks (``n_tasks``), in reproduce single observations (the paper's rule). With
     the release only, ``source`` is unavailable and ``judge`` null (the primary-judge scores of the 220 human
-    solutions are not released); ``judge_picks`` (the validation picks) and ``blind_human`` are computed."""
+    solutions are not released); ``judge_picks`` (the validation picks) and ``blind_human`` are computed. So
+    for a store imported from the release (it holds the 30 picks only; ``reason`` says so)."""
 
     judge: Effect | None = Field(description="all human solutions with a condition have a judge score")
     judge_picks: Effect | None = Field(description="otherwise: only the solutions that have one")
