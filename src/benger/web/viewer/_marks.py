@@ -9,6 +9,7 @@ findings (a citation inside an Obersatz) never produce crossed tags.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -30,15 +31,34 @@ class Outline:
 
 @dataclass
 class MarkedText:
-    html: Markup
+    """The pieces of a marked text (HTML-escaped, each with its classes and the titles of its findings) and its
+    outline; :meth:`html` joins them in a page's language (the model is shared by both languages)."""
+
+    pieces: list[tuple[str, str, tuple[str, ...], str]]  # anchor id before it, classes, titles, escaped text
     outline: list[Outline]
     analysis: Analysis | None
 
+    def html(self, translate: Callable[[str], str] = str) -> Markup:
+        out: list[str] = []
+        for anchor, classes, titles, piece in self.pieces:
+            if anchor:
+                out.append(f'<span id="{anchor}"></span>')
+            if not classes:
+                out.append(piece)
+                continue
+            title = "; ".join(translate(t) if t in _WORDS else t for t in titles)
+            out.append(f'<span class="{classes}" title="{escape(title)}">{piece}</span>')
+        return Markup("".join(out))
+
+
+#: The titles that are the viewer's own words (translated); the others are the analyser's findings.
+_WORDS = ("Obersatz",)
+
 
 def marked(text: str, prefix: str = "h") -> MarkedText:
-    """``text`` as marked HTML (a ``<div class="falltext">`` body) and its outline; an empty text gives empty."""
+    """``text`` marked (a ``<div class="falltext">`` body) and its outline; an empty text gives empty."""
     if not text.strip():
-        return MarkedText(Markup(""), [], None)
+        return MarkedText([], [], None)
     a = analyse(text)
     spans: list[tuple[int, int, str, str]] = []  # start, end, class, title
     for h in a.structure.headings:
@@ -53,17 +73,12 @@ def marked(text: str, prefix: str = "h") -> MarkedText:
         spans.append((p.start, p.end, "g-problem", p.message))
     cuts = sorted({0, len(text), *(x for s in spans for x in s[:2] if 0 <= x <= len(text))})
     starts = {h.start: i for i, h in enumerate(a.structure.headings)}
-    out: list[str] = []
+    pieces: list[tuple[str, str, tuple[str, ...], str]] = []
     for lo, hi in pairwise(cuts):
-        if lo in starts:
-            out.append(f'<span id="{prefix}-{starts[lo]}"></span>')
+        anchor = f"{prefix}-{starts[lo]}" if lo in starts else ""
         covering = [s for s in spans if s[0] <= lo and hi <= s[1]]
-        piece = str(escape(text[lo:hi]))
-        if not covering:
-            out.append(piece)
-            continue
         classes = " ".join(sorted({s[2] for s in covering}))
-        titles = "; ".join(dict.fromkeys(s[3] for s in covering if s[3]))
-        out.append(f'<span class="{classes}" title="{escape(titles)}">{piece}</span>')
+        titles = tuple(dict.fromkeys(s[3] for s in covering if s[3]))
+        pieces.append((anchor, classes, titles, str(escape(text[lo:hi]))))
     outline = [Outline(f"{prefix}-{i}", h.marker, h.title[:120], h.depth) for i, h in enumerate(a.structure.headings)]
-    return MarkedText(Markup("".join(out)), outline, a)
+    return MarkedText(pieces, outline, a)

@@ -16,11 +16,15 @@ from typing import Any
 
 from sqlalchemy import select
 
-from benger.errors import BengerError, InputError
+from benger.errors import BengerError
 from benger.schema import FalloesungTask, HumanReview, Judgement, PrincipleItem
 from benger.web.viewer import _svg
 from benger.web.viewer._marks import marked
+from benger.web.viewer._names import judge_name
 from benger.web.viewer._reader import SolutionRecord
+from benger.web.viewer._validation import AltStatus, judge_statuses, validation_blocks
+
+__all__ = ["Page", "compare", "errors", "judge_statuses", "leaderboard", "solution", "validation", "validation_blocks"]
 
 _LOG = logging.getLogger(__name__)
 
@@ -33,7 +37,7 @@ class Page:
 
 
 # -- leaderboard ----------------------------------------------------------------------------------------
-def leaderboard(store: Any, statuses: dict[str, str], corpora: frozenset[str] | None = None) -> Page:
+def leaderboard(store: Any, statuses: dict[str, list[AltStatus]], corpora: frozenset[str] | None = None) -> Page:
     """Every judge group of the CLI's leaderboard (its default CI, seed 0, B = 2000), a figure per group and corpus;
     each group's judge status is the row's (``benger.analysis.leaderboard.judge_status``), ``statuses`` adds the
     alt-test on this store's reviewed picks (:func:`judge_statuses`); ``corpora``: the readable corpora
@@ -64,7 +68,8 @@ def leaderboard(store: Any, statuses: dict[str, str], corpora: frozenset[str] | 
             ]
             if items:
                 label = f"{corpus} · {own} (0–{top:g})" if own else corpus
-                figures.append((label, _svg.bars(f"{name} – {corpus}", items, f"fig-{g}-{c}", top, pass_mark)))
+                args = {"title": f"{judge_name(name)} – {corpus}", "items": items, "fig_id": f"fig-{g}-{c}", "top": top}
+                figures.append((label, _svg.Figure("bars", {**args, "pass_mark": pass_mark})))
         judge = rows[0].judge if rows else None
         groups.append(
             {
@@ -73,7 +78,7 @@ def leaderboard(store: Any, statuses: dict[str, str], corpora: frozenset[str] | 
                 "figures": figures,
                 "status": rows[0].judge_status if rows else None,  # benger.analysis.leaderboard.judge_status
                 "meaningful": all(r.scores_meaningful for r in rows),
-                "here": statuses.get(judge or "", ""),
+                "here": statuses.get(judge or "", []),
                 "own_scale": bool(own),
             }
         )
@@ -275,118 +280,8 @@ def compare(store: Any, task: Any, solutions: list[tuple[str, str, str]], picked
     )
 
 
-# -- judge validation ----------------------------------------------------------------------------------------
-def validation_blocks(store: Any, reader: Any) -> list[dict[str, Any]]:
-    """Per reviewed corpus: the validate-judge table, per-annotator alt-tests, scatter judge vs reviewer mean."""
-    blocks = []
-    for corpus in _reviewed_corpora(store, reader):
-        try:
-            blocks.append(_validation_block(store, reader, corpus))
-        except (BengerError, ValueError, ZeroDivisionError, KeyError) as exc:  # too few picks for a statistic
-            _LOG.info("validation of %s not available: %s", corpus, exc)
-            blocks.append({"corpus": corpus, "error": str(exc)})
-    return blocks
-
-
 def validation(blocks: list[dict[str, Any]]) -> Page:
     return Page("validation.html", "Judge-Validierung", {"blocks": blocks})
-
-
-def _reviewed_corpora(store: Any, reader: Any) -> list[str]:
-    reviews = reader.visible_reviews()
-    if not reviews:
-        return []
-    tasks = {r.task_id for r in reviews}
-    out = []
-    for corpus in reader.access.corpus_names():
-        ids = {t.task_id for t in store.load_corpus(corpus).tasks if isinstance(t, FalloesungTask)}
-        if ids & tasks:
-            out.append(corpus)
-    return out
-
-
-def _validation_block(store: Any, reader: Any, corpus: str) -> dict[str, Any]:
-    import dataclasses
-
-    from benger.analysis import StudyData
-    from benger.analysis._percent import PERCENT_SCALE, as_percent
-    from benger.analysis._validate_judge import headers, table_rows, validate_judge
-    from benger.pipeline._corpus_rubrics import corpus_rubrics
-
-    # each reviewed solution's rubric: its task's Bewertungsbogen, else the corpus rubric its judgements were made
-    # with (registered or kept in the store), else the built-in one; an own rubric known to neither is refused
-    try:
-        data = StudyData.from_store(store, corpus=corpus, rubrics=corpus_rubrics(store, [corpus]))
-    except InputError as exc:  # an own rubric the store does not keep (judged before it kept rubrics)
-        reason = exc.reason.partition("; name the")[0]
-        raise InputError(
-            f"{reason}. The viewer cannot put these scores on percent of that rubric's total; `benger validate-judge "
-            f"CONFIG --db STORE --corpus {corpus}` validates the judge with the run config's rubric"
-        ) from None
-    visible = {r.review_id for r in reader.visible_reviews()}
-    hidden_targets = {r.target_id for r in store.human_reviews() if r.review_id not in visible}
-    if hidden_targets:
-        data = dataclasses.replace(
-            data,
-            reviews=[r for r in data.reviews if r.solution_id not in hidden_targets],
-            solutions={k: v for k, v in data.solutions.items() if k not in hidden_targets},
-            judge_scores={
-                j: {k: v for k, v in s.items() if k not in hidden_targets} for j, s in data.judge_scores.items()
-            },
-        )
-    scale = {}
-    if data.rubric_totals:  # a user's own rubric: one rule with validate-judge --corpus (benger.analysis._percent)
-        data = as_percent(data, data.rubric_totals)
-        scale = {"scale": PERCENT_SCALE}
-    judges = [j for j, s in data.judge_scores.items() if s]
-    if not judges:
-        return {"corpus": corpus, "error": "no judge scored a reviewed solution", "n_picks": len(data.solutions)}
-    primary = data.primary_judge if data.primary_judge in judges else judges[0]
-    others = tuple(j for j in judges if j != primary)
-    result = validate_judge(
-        data,
-        data.judge_scores[primary],
-        label=primary,
-        provenance={"store": store.url, "corpus": corpus, "judge": primary, **scale},
-        paper_judges=others,
-    )
-    blocks = {primary: result["candidate"], **result["paper_judges"]}
-    blind: dict[str, list[float]] = defaultdict(list)
-    for r in data.reviews:
-        if r.role != "creator":
-            blind[r.solution_id].append(r.raw)
-    figures = []
-    for i, judge in enumerate([primary, *others]):
-        points = [
-            _svg.Point(fmean(blind[s]), score, s, data.solutions[s].pool)
-            for s, score in sorted(data.judge_scores[judge].items())
-            if blind.get(s)
-        ]
-        figures.append((judge, _svg.scatter(judge, points, f"sc-{corpus}-{i}", "Gutachter*innen (Mittel)", judge)))
-    return {
-        "corpus": corpus,
-        "header": headers(result),
-        "scale": scale.get("scale"),
-        "rows": table_rows(result, suffix=""),  # the store's judges: none is "the paper's" here
-        "blocks": blocks,
-        "coverage": result["coverage"],
-        "method": result["method"],
-        "figures": figures,
-    }
-
-
-def judge_statuses(blocks: list[dict[str, Any]]) -> dict[str, str]:
-    """Per judge name: its validation status from the validation blocks ("" when not validated): the blind-pool
-    alt-test omega and verdict per corpus and pick pool."""
-    out: dict[str, list[str]] = defaultdict(list)
-    for block in blocks:
-        for judge, b in block.get("blocks", {}).items():
-            for pool in ("human", "llm"):
-                alt = b["alt_test_blind"].get(pool) or {}
-                if alt.get("omega") is not None:
-                    verdict = "passes" if alt.get("passes") else "fails"
-                    out[judge].append(f"{block['corpus']}, {pool} picks: alt-test ω {alt['omega']:.2f} ({verdict})")
-    return {k: "; ".join(v) for k, v in out.items()}
 
 
 # -- error analysis ----------------------------------------------------------------------------------------

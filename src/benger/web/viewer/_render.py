@@ -15,6 +15,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from benger.web._i18n import EN as STUDY_EN
+from benger.web.viewer._names import judge_name
 
 HERE = Path(str(resources.files("benger.web.viewer")))
 
@@ -42,6 +43,7 @@ EN: dict[str, str] = {
     "Fehlgeschlagen": "Failed",
     "Ausgeschlossen": "Excluded",
     "Abgeschnitten": "Truncated",
+    "Verweigert": "Refused",
     "Nicht bewertbar": "Unscored",
     "Nicht bewertet": "Unjudged",
     "Herkunft": "Provenance",
@@ -123,6 +125,15 @@ EN: dict[str, str] = {
     "Streudiagramme: Judge gegen Mittel der blinden Gutachten je Pick":
         "Scatter plots: judge vs mean blind review per pick",
     "Gutachter*in": "Annotator",
+    "Gutachter*innen (Mittel)": "Annotators (mean)",
+    "Picks": "picks",
+    "menschliche Picks": "human picks",
+    "LLM-Picks": "LLM picks",
+    "Alt-Test": "alt-test",
+    "besteht": "passes",
+    "besteht nicht": "fails",
+    "unbekannt": "unknown",
+    "Kein Judge hat eine begutachtete Lösung bewertet.": "No judge scored a reviewed solution.",
     "verworfen (BY q=0,05)": "rejected (BY q=0.05)",
     "ja": "yes",
     "nein": "no",
@@ -187,7 +198,8 @@ def environment() -> Environment:
 
 
 def render(template: str, lang: str, **context: Any) -> str:
-    """The page ``template`` in ``lang`` (``_``, ``num`` and ``pct`` are given to every template)."""
+    """The page ``template`` in ``lang`` (``_``, ``num``, ``pct`` and ``judge_name`` are given to every template)."""
     num = number(lang)
     context.update(lang=lang, _=translator(lang), num=num, pct=lambda v: "–" if v is None else f"{100 * v:.0f} %")
+    context.setdefault("judge_name", judge_name)
     return environment().get_template(template).render(**context)
