@@ -17,12 +17,13 @@ are counted apart. Ja/Nein accuracy is ``benger.metrics.accuracy``: correct / al
 Rankings never mix judges: each judge is its own ranking group (a judge name that carries two configurations on
 one corpus is split per configuration), and a system configuration is ranked within its group by the mean of its
 per-corpus means. ``pool_judges=True`` (``--pool-judges``) asks for one pooled group instead: per generation the
-mean over judge configurations of their repeat means.
+mean over judge configurations of their repeat means, every configuration pooled (validation-only ones too:
+below); ``Leaderboard.pooled`` counts each pooled judge's scored generations.
 
 A **validation-only** judge configuration makes no rows: every one of its generation judgements is of a reviewed
 generation (one with a human review: a validation pick), while another configuration judged an unreviewed one
 (e.g. the paper's five other judges, whose scores of the 15 LLM picks the release import stores for the judge
-validation). ``judges`` naming it shows its rows. The store path finds them in SQL
+validation). ``judges`` naming it shows its rows; pooled judges include it. The store path finds them in SQL
 (``benger.store._aggregate_items.validation_only_judges``), the records path from its ``reviewed`` ids
 (:func:`~benger.analysis.leaderboard.records.validation_only`).
 

@@ -28,6 +28,7 @@ from benger.analysis.leaderboard.sums import (
     judge_key,
     merge,
     normal_interval,
+    pooled_counts,
     sums_from_items,
     unit_scores,
 )
@@ -211,7 +212,8 @@ def build(inputs: BoardInputs, context: LeaderboardContext) -> Leaderboard:
             r["judge_status"], r["scores_meaningful"] = statuses[key].label, statuses[key].meaningful
     for r in raw:
         proportion_cis(r, context, answer_tasks.get((r["system"], r["config_hash"], r["corpus"]), 0))
-    return _board(raw, inputs, context)
+    board = _board(raw, inputs, context)
+    return board.model_copy(update={"pooled": pooled_counts(by_group.values())}) if context.pool_judges else board
 
 
 _EMPTY = RowSums("", "", "", "", "", "", "ok", 0, 0.0, 0.0, 0, 0, 0, 0, 0.0, 0, 0.0)

@@ -90,7 +90,11 @@ class LeaderboardContext(BaseModel):
 
     def left_out(self, validation_only: Iterable[tuple[str, str, str]]) -> set[tuple[str, str, str]]:
         """The validation-only judge configurations (judge, judge config hash, rubric id) that make no rows: all
-        of them but those of a judge that ``judges`` names."""
+        of them but those of a judge that ``judges`` names; none when judges are pooled (``pool_judges`` pools
+        every judge: a validation-only judge makes no row of its own there, its scores join the pooled means of
+        the generations it judged)."""
+        if self.pool_judges:
+            return set()
         return {k for k in validation_only if not self.judges or k[0] not in self.judges}
 
 

@@ -106,6 +106,9 @@ class Leaderboard(BaseModel):
     confidence: float = 0.95
     aggregation: str = AGGREGATION
     pooled_judges: bool = False
+    #: with pooled judges: each pooled judge (its name; ``name [config id]`` where a name has two
+    #: configurations) -> the generations it scored in the pooled rows (a validation-only judge: its picks)
+    pooled: dict[str, int] = {}
     superseded: Literal["included", "excluded"] = "included"
     metric_signatures: dict[str, str] = {}
     benger_version: str = ""

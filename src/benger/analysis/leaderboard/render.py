@@ -171,6 +171,12 @@ def provenance_lines(board: Leaderboard) -> list[str]:
         )
     else:
         lines.append("Superseded generations excluded (--include-superseded gives the paper's Table 1).")
+    if board.pooled_judges:
+        pooled = ", ".join(f"{judge} ({n} generations)" for judge, n in board.pooled.items())
+        lines.append(
+            f"Judges pooled (--pool-judges): {pooled or 'none'}; per generation the mean over the judges that "
+            "scored it (a judge that scored only some generations, e.g. validation picks, enters only theirs)."
+        )
     for group in board.groups():
         rubrics = sorted({r.rubric for r in board.rows if r.group == group and r.rubric})
         configs = sorted({r.judge_config_id for r in board.rows if r.group == group and r.judge_config_id})
@@ -228,7 +234,12 @@ def to_rich(board: Leaderboard) -> Any:
     from rich.markup import escape
     from rich.table import Table
 
-    caption = "Ranks are within a judge group (judges are never mixed). " + " ".join(provenance_lines(board))
+    ranks = (
+        "Ranks are over the pooled judges (--pool-judges). "
+        if board.pooled_judges
+        else "Ranks are within a judge group (judges are never mixed). "
+    )
+    caption = ranks + " ".join(provenance_lines(board))
     if board.metric_signatures:
         caption += " Metric means: see the --out exports."
     # escaped: a split group's label "J [3fd396f8, kurz3@1+...]" is text, not a markup tag that rich drops

@@ -69,6 +69,22 @@ def unit_scores(scored: Sequence[ItemScore], unit: str) -> list[float]:
     return [math.fsum(v) / len(v) for v in per_task.values()]
 
 
+def pooled_counts(groups: Iterable[Sequence[ItemScore]]) -> dict[str, int]:
+    """Per judge configuration of pooled ``groups`` (the items of each pooled row): the generations it scored,
+    most first; labelled by the judge's name, ``name [config id]`` where a name has two configurations
+    (``Leaderboard.pooled``)."""
+    scored: dict[tuple[str, str], set[tuple[str, str, str, str]]] = defaultdict(set)
+    for items in groups:
+        for it in items:
+            if it.n_scored:
+                scored[(it.judge, it.judge_config_hash)].add((it.system, it.config_hash, it.corpus, it.generation_id))
+    configs: dict[str, int] = defaultdict(int)
+    for judge, _ in scored:
+        configs[judge] += 1
+    label = {(j, h): f"{j} [{h[:8]}]" if configs[j] > 1 else j for j, h in scored}
+    return {label[k]: len(v) for k, v in sorted(scored.items(), key=lambda kv: (-len(kv[1]), label[kv[0]]))}
+
+
 def _mean(values: Sequence[float]) -> float | None:
     return math.fsum(values) / len(values) if values else None
 
