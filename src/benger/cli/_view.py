@@ -8,7 +8,20 @@ from typing import Annotated
 import typer
 
 from benger.cli._options import DbOption
-from benger.errors import MissingDependencyError
+from benger.errors import InputError, MissingDependencyError
+
+
+def _bundle_folder(bundle: str | None) -> Path | None:
+    """The ``--bundle`` folder; an empty or blank value is refused (as a path it is ``.``: the current folder)."""
+    if bundle is None:
+        return None
+    if not bundle.strip():
+        raise InputError(
+            "--bundle needs a folder name (an empty one would write the bundle into the current folder; "
+            "write `--bundle .` for that)",
+            field="--bundle",
+        )
+    return Path(bundle)
 
 
 def register(app: typer.Typer) -> None:
@@ -16,7 +29,7 @@ def register(app: typer.Typer) -> None:
     def view_cmd(
         db: DbOption = None,
         bundle: Annotated[
-            Path | None,
+            str | None,
             typer.Option("--bundle", help="Write the pages as static files into this folder (opens from file://)."),
         ] = None,
         host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
@@ -34,6 +47,8 @@ def register(app: typer.Typer) -> None:
         from benger.config import require_existing_store
         from benger.store import open_store
 
+        out = _bundle_folder(bundle)
+
         try:
             from benger.web.access import Principal
             from benger.web.viewer import create_viewer_app, warm, write_bundle
@@ -42,12 +57,12 @@ def register(app: typer.Typer) -> None:
         store = open_store(require_existing_store(db))
         principal = Principal.local(organiser=organiser)
         try:
-            if bundle is not None:
-                counts = write_bundle(store, bundle, principal=principal, progress=lambda m: typer.echo(m, err=True))
+            if out is not None:
+                counts = write_bundle(store, out, principal=principal, progress=lambda m: typer.echo(m, err=True))
                 typer.echo(
-                    f"wrote {bundle}: {counts['pages']} pages ({counts['solutions']} solutions, {counts['tasks']} "
+                    f"wrote {out}: {counts['pages']} pages ({counts['solutions']} solutions, {counts['tasks']} "
                     f"tasks, languages {', '.join(counts['languages'])}), {counts['bytes'] / 1e6:.1f} MB; open "
-                    f"{bundle / 'index.html'}"
+                    f"{out / 'index.html'}"
                 )
                 return
             warm(store, principal)  # the leaderboard (the slowest page) while the server starts

@@ -82,7 +82,31 @@ def leaderboard(store: Any, statuses: dict[str, list[AltStatus]], corpora: froze
                 "own_scale": bool(own),
             }
         )
-    return Page("leaderboard.html", "Rangliste", {"board": board, "groups": groups})
+    left_out = _left_out(store, corpora)
+    return Page("leaderboard.html", "Rangliste", {"board": board, "groups": groups, "left_out": left_out})
+
+
+def _left_out(store: Any, corpora: frozenset[str] | None) -> list[tuple[str, str, str]]:
+    """The judge configurations (judge, config hash, rubric id) the leaderboard leaves out because they scored
+    validation picks only (:func:`benger.store._aggregate_items.validation_only_judges`), those that judged a
+    generation of ``corpora`` (None: all)."""
+    from benger.store._aggregate_items import validation_only_judges
+    from benger.store._models import GenerationRow, JudgementRow
+
+    found = sorted(validation_only_judges(store))
+    if corpora is None or not found:
+        return found
+    j, g = JudgementRow, GenerationRow
+    with store.engine.connect() as connection:
+        seen = set(
+            connection.execute(
+                select(j.judge, j.judge_config_hash, j.rubric_id)
+                .join(g, g.generation_id == j.target_id)
+                .where(j.target_kind == "generation", g.corpus.in_(sorted(corpora)))
+                .distinct()
+            ).all()
+        )
+    return [k for k in found if tuple(k) in seen]
 
 
 def _bar_scale(rows: list[Any], store: Any) -> tuple[float, float | None, str]:

@@ -1,0 +1,57 @@
+"""``benger view --bundle``: an empty or blank path is refused (it read as ``.``, the current folder), as is a
+non-empty folder benger did not write; a bundle benger wrote is rewritten in place."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+from viewer_helpers import ViewerWorld, build
+
+from benger.cli import app as cli_app
+from benger.cli._app import _register_commands
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    folder = tmp_path_factory.mktemp("bundle-path")
+    world: ViewerWorld = build(folder)
+    copy = folder / "copy.db"
+    with sqlite3.connect(world.store.url.removeprefix("sqlite:///")) as src, sqlite3.connect(copy) as dst:
+        src.backup(dst)
+    world.store.close()
+    yield copy
+
+
+def _view(*args: str) -> object:
+    _register_commands()
+    return CliRunner().invoke(cli_app, ["view", *args])
+
+
+@pytest.mark.parametrize("path", ["", "   ", "\t"])
+def test_an_empty_bundle_path_is_refused(db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = _view("--db", str(db), "--bundle", path)
+    assert result.exit_code == 2, result.output  # type: ignore[attr-defined]
+    assert "--bundle needs a folder name" in result.output  # type: ignore[attr-defined]
+    assert "Traceback" not in result.output  # type: ignore[attr-defined]
+    assert list(tmp_path.iterdir()) == []  # nothing written into the current folder
+
+
+def test_a_folder_with_other_files_is_refused(db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "thesis.tex").write_text("\\documentclass{article}", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = _view("--db", str(db), "--bundle", ".")
+    assert result.exit_code == 2 and "not empty and not a bundle benger wrote" in result.output  # type: ignore[attr-defined]
+    assert [p.name for p in tmp_path.iterdir()] == ["thesis.tex"]
+
+
+def test_a_bundle_benger_wrote_is_rewritten(db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    for _ in range(2):
+        result = _view("--db", str(db), "--bundle", str(out))
+        assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
+    assert (out / "de" / "index.html").is_file() and (out / "en" / "validation.html").is_file()
