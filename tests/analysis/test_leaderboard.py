@@ -220,8 +220,8 @@ def test_exports() -> None:
     assert md[0] == "### Judge: J" and md[2].startswith("| Rank | System | Config | Tier | Judge |")
     assert len([line for line in md if line.startswith("| ")]) == 5
     assert md[4].startswith(
-        "| 1 | B | h | – | J | jh | fall | 1 | 90.0 | no interval (n < 3) | 16.0 | 100% | – | 1 | 0 | 0 | 0 | 0 |"
-    )
+        "| (1) | B | h | – | J | jh | fall | 1 | 90.0 | no interval (n < 3) | 16.0 | 100% | – | 1 | 0 | 0 | 0 | 0 |"
+    )  # n = 1: too few for a ranking (MIN_RANKED_N), the rank in parentheses
     data = json.loads(board.to_json())
     assert data["ranking"][0]["system"] == "B" and data["ci"] == "normal"
     assert not any(isinstance(v, float) and math.isnan(v) for r in data["rows"] for v in r.values())

@@ -20,7 +20,7 @@ from benger.analysis.leaderboard.identity import identities
 from benger.analysis.leaderboard.intervals import Interval, ci_method, cis, pass_note, proportion_cis
 from benger.analysis.leaderboard.metrics import MetricMean
 from benger.analysis.leaderboard.model import NOT_RANKED, POOLED, Leaderboard, LeaderboardRow
-from benger.analysis.leaderboard.ranking import mark_comparable, rank
+from benger.analysis.leaderboard.ranking import few_items, mark_comparable, rank
 from benger.analysis.leaderboard.sums import (
     GroupKey,
     JudgeKey,
@@ -200,6 +200,7 @@ def build(inputs: BoardInputs, context: LeaderboardContext) -> Leaderboard:
                 "unscored": s.unscored,
                 "unjudged": cell.get("ok", 0) - (judged[(rk, jkey[:2])] if jkey is not None else 0),
                 "superseded": superseded_in.get(rk, 0),
+                "few_items": few_items(s.n),
                 "metrics": dict(sorted(metric_by_row.get(rk, {}).items())),
             }
         )

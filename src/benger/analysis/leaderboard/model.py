@@ -18,6 +18,11 @@ AGGREGATION = (
 NOT_RANKED = "unranked (no scored judgement)"
 POOLED = "all judges (pooled)"
 RAW_SCALE = (0.0, 100.0)
+#: A row resting on fewer scored generations than this is "too few for a ranking": its rank is printed in
+#: parentheses (the order of its mean only) and the row says so (``few_items``, a provenance line). 10 is the
+#: smallest n of the simulated interval coverage (``benger.stats.COVERAGE``): there the best method covers 94 %
+#: and the percentile bootstrap 89 %; below it no method's coverage is known (n < 3: no interval at all).
+MIN_RANKED_N = 10
 
 
 class LeaderboardRow(BaseModel):
@@ -75,6 +80,9 @@ class LeaderboardRow(BaseModel):
     unscored: int
     unjudged: int
     superseded: int = 0
+    #: a scored row with n < ``MIN_RANKED_N``: "n = 2: too few for a ranking (fewer than 10 scored generations)";
+    #: None otherwise
+    few_items: str | None = None
     #: the unit of ``mean`` (its rubric's total, ``benger.analysis.leaderboard.scales``): "raw score 0-30 (rubric
     #: ...)"; None for a row without a judge
     scale: str | None = None
@@ -92,6 +100,9 @@ class SystemRank(BaseModel):
     tier: str | None
     overall: float | None
     corpora: dict[str, float | None]
+    #: some row of this configuration in the group rests on fewer than ``MIN_RANKED_N`` scored generations: the
+    #: rank orders the means only
+    few_items: bool = False
 
 
 class Leaderboard(BaseModel):
@@ -106,6 +117,8 @@ class Leaderboard(BaseModel):
     confidence: float = 0.95
     aggregation: str = AGGREGATION
     pooled_judges: bool = False
+    #: ``MIN_RANKED_N``: rows with fewer scored generations carry ``few_items``
+    min_ranked_n: int = MIN_RANKED_N
     #: with pooled judges: each pooled judge (its name; ``name [config id]`` where a name has two
     #: configurations) -> the generations it scored in the pooled rows (a validation-only judge: its picks)
     pooled: dict[str, int] = {}

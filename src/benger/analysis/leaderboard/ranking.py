@@ -7,7 +7,14 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from benger.analysis.leaderboard.model import NOT_RANKED, SystemRank
+from benger.analysis.leaderboard.model import MIN_RANKED_N, NOT_RANKED, SystemRank
+
+
+def few_items(n: int) -> str | None:
+    """The note of a scored row of ``n`` generations below ``MIN_RANKED_N`` (None for n = 0 or enough)."""
+    if 0 < n < MIN_RANKED_N:
+        return f"n = {n}: too few for a ranking (fewer than {MIN_RANKED_N} scored generations)"
+    return None
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -43,12 +50,15 @@ def rank(rows: Sequence[dict[str, Any]]) -> list[SystemRank]:
     scored row (every mean undefined) is not ranked (issue 24: an n = 0 row was ranked 1)."""
     per: dict[tuple[str, str, str], dict[str, float | None]] = defaultdict(dict)
     tiers: dict[tuple[str, str, str], str | None] = {}
+    few: set[tuple[str, str, str]] = set()
     for row in rows:
         if row["group"] == NOT_RANKED:
             continue
         key = (row["group"], row["system"], row["config_hash"])
         per[key][row["corpus"]] = row["mean"]
         tiers[key] = row["tier"]
+        if row.get("few_items"):
+            few.add(key)
     overall = {k: _mean([m for m in c.values() if m is not None]) for k, c in per.items()}
     per = {k: c for k, c in per.items() if overall[k] is not None}
     out: list[SystemRank] = []
@@ -65,6 +75,7 @@ def rank(rows: Sequence[dict[str, Any]]) -> list[SystemRank]:
                 tier=tiers[k],
                 overall=overall[k],
                 corpora=dict(sorted(per[k].items())),
+                few_items=k in few,
             )
             for i, k in enumerate(keys)
         ]

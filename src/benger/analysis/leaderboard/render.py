@@ -112,6 +112,13 @@ def _accuracy(row: LeaderboardRow) -> str:
     return f"{_pct(row.accuracy)} ({row.answered}/{row.answer_items})"
 
 
+def _rank(row: LeaderboardRow) -> str:
+    """The Rank cell: "–" unranked; "(2)" for a row on too few items (``few_items``: the order of its mean only)."""
+    if row.rank is None:
+        return "–"
+    return f"({row.rank})" if row.few_items else str(row.rank)
+
+
 def _vs_paper(row: LeaderboardRow) -> str:
     """Short form of ``row.comparable``: paper / yes / no (the full reason is in the CSV/JSON and the notes)."""
     reason = row.comparable or ""
@@ -133,7 +140,7 @@ def cells(board: Leaderboard, row: LeaderboardRow) -> list[str]:
     """The printed cells of one row (``HEADERS`` then one column per metric)."""
     ci = _interval(row)
     return [
-        "–" if row.rank is None else str(row.rank),
+        _rank(row),
         row.display or row.system,
         row.config_id,
         row.tier or "–",
@@ -186,6 +193,14 @@ def provenance_lines(board: Leaderboard) -> list[str]:
                 f"Judge group {group}: judge config {', '.join(configs) or '–'}; rubric {', '.join(rubrics)}; "
                 f"Mean: {scale}."
             )
+    few = [r for r in board.rows if r.few_items]
+    if few:
+        smallest = min(r.n for r in few)
+        lines.append(
+            f"Too few for a ranking: {len(few)} of {sum(1 for r in board.rows if r.n)} scored rows rest on fewer "
+            f"than {board.min_ranked_n} scored generations (the smallest n = {smallest}); their ranks, in parentheses, "
+            "order the means only."
+        )
     failed = sorted({f"{r.judge} [{r.judge_config_id}]" for r in board.rows if not r.scores_meaningful})
     if failed:
         lines.append(f"Judge validation failed for {', '.join(failed)}: those rows' {NOT_MEANINGFUL}.")
