@@ -42,17 +42,3 @@ def cache_dir() -> Path:
     path = Path(value).expanduser() if value else Path.home() / ".cache" / "benger"
     path.mkdir(parents=True, exist_ok=True)
     return path
-
-
-def require_existing_store(db: str | Path | None) -> str:
-    """The store URL for commands that only read: an SQLite file that does not exist is an error, not a new store."""
-    from benger.errors import InputError
-
-    url = database_url(db)
-    if url.startswith("sqlite:///"):
-        path = Path(url[len("sqlite:///") :])
-        if not path.is_file():
-            raise InputError("no benger store here (run benger import/generate first, or pass --db)", file=path)
-        if path.stat().st_size == 0:
-            raise InputError("empty file, not a benger store (run benger import/generate first)", file=path)
-    return url

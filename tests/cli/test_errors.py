@@ -81,7 +81,7 @@ def test_debug_flag_and_env_show_the_traceback(tmp_path: Path) -> None:
         _console("leaderboard", "--db", missing, env={"BENGER_DEBUG": "1"}),
     ):
         assert proc.returncode == EXIT_INPUT
-        assert "Traceback (most recent call last)" in proc.stderr and "require_existing_store" in proc.stderr
+        assert "Traceback (most recent call last)" in proc.stderr and "open_engine" in proc.stderr
         assert proc.stderr.rstrip().splitlines()[-1].startswith("error: ")
 
 

@@ -87,9 +87,11 @@ def test_store_in_a_read_only_folder_can_be_listed(shared_dir: Path) -> None:
         assert "demo-grundprinzipien" in listing.stdout
         board = _as_user("leaderboard", "--db", str(store), home=home)
         assert board.returncode == 0, board.stderr
-        new = _as_user("corpora", "--db", str(folder / "new.db"), home=home)
+        new = _as_user("import", "demo", "--db", str(folder / "new.db"), home=home)
         assert new.returncode == 2
         assert f"cannot create the store {folder / 'new.db'}: the folder {folder} is not writable" in new.stderr
+        missing = _as_user("corpora", "--db", str(folder / "new.db"), home=home)  # a reader creates nothing
+        assert missing.returncode == 2 and f"{folder / 'new.db'}: no benger store here" in missing.stderr
         assert sorted(p.name for p in folder.iterdir()) == ["s.db"]  # no -wal/-shm left behind, nothing created
     finally:
         shutil.rmtree(home)

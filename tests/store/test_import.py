@@ -20,7 +20,7 @@ def test_import_release(store: Store, release_dir: Path) -> None:
     # 15 Benchathon tasks + 531 Grundprinzipien items = 546; 180 final + 28 superseded generations; judgements:
     # the 208 generations' primary judge + the six paper judges on the 30 human picks (Opus-4.7 on 28): 178
     # + the five other paper judges on the 15 LLM picks: 75
-    assert counts == {
+    totals = {
         "corpora": 2,
         "tasks": 546,
         "systems": 12,
@@ -30,6 +30,7 @@ def test_import_release(store: Store, release_dir: Path) -> None:
         "human_reviews": 180,
         "metric_values": 1252 + 176,
     }
+    assert counts == {**totals, **{f"written_{kind}": n for kind, n in totals.items()}}  # all new
     assert store.corpus_names() == ["benchathon", "grundprinzipien"]
     gp = store.load_corpus("grundprinzipien")
     assert [t.task_id for t in gp.tasks[:2]] == ["gp-0001", "gp-0002"] and gp.tasks[-1].task_id == "gp-0531"
@@ -87,6 +88,6 @@ def test_import_release(store: Store, release_dir: Path) -> None:
     assert [r.position for r in reviews] == list(range(180))
     assert reviews == list(release.reviews)
 
-    again = store.import_release(release)  # idempotent
-    assert again == counts
+    again = store.import_release(release)  # idempotent: the database wrote no row again
+    assert again == {**totals, **{f"written_{kind}": 0 for kind in totals}}
     assert store.stats() == stats

@@ -206,7 +206,7 @@ def import_(
     A task is (corpus, task id): a file may reuse another corpus's task ids, and they stay separate tasks.
     Each import is one transaction: all or nothing.
     """
-    from benger.cli._interop import import_interop, split_source
+    from benger.cli._interop import import_interop, print_import_counts, split_source
     from benger.corpora import resolve_corpus_source
     from benger.store._corpora import renamed
 
@@ -232,8 +232,7 @@ def import_(
                 counts = store.import_release(release, replace=replace)
         finally:
             store.close()
-        for what, count in counts.items():
-            _out().print(f"{what}: {count}")
+        print_import_counts(counts, "this release")
         return
     loaded = resolve_corpus_source(source)
     if as_name is not None:
@@ -258,8 +257,9 @@ def import_(
 def corpora(db: DbOption = None) -> None:
     """List the corpora in the store and the built-in demo corpora."""
     from benger.corpora import DEMO_NAMES
+    from benger.store import open_store
 
-    store = _open(db)
+    store = open_store(db, create=False)
     try:
         from rich.table import Table
 

@@ -37,11 +37,10 @@ def _check_format(fmt: str) -> None:
 
 def _from_store(db: str | None, target_id: str) -> tuple[str, str | None]:
     """(text, reference text or None) of a generation or human solution in the store."""
-    from benger.config import require_existing_store
     from benger.schema import FalloesungTask
     from benger.store import open_store
 
-    store = open_store(require_existing_store(db))
+    store = open_store(db, create=False)
     try:
         item: Any = store.get_generation_by_id(target_id) or store.get_human_solution(target_id)
         if item is None:
@@ -240,7 +239,6 @@ def register(app: typer.Typer) -> None:
             error_modes_markdown,
             release_word_counts,
         )
-        from benger.config import require_existing_store
         from benger.store import open_store
 
         if fmt not in ("text", "json", "markdown"):
@@ -257,7 +255,7 @@ def register(app: typer.Typer) -> None:
             from benger.corpora import load_release
 
             words = release_word_counts(load_release(release))
-        store = open_store(require_existing_store(db))
+        store = open_store(db, create=False)
         try:
             judge, rubric, chosen = choose_judgements(store, judge=judge, rubric=rubric, corpus=corpus)
             report = error_modes_from_store(

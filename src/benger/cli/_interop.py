@@ -13,7 +13,6 @@ from typing import Annotated
 import typer
 
 from benger.cli._execute import _open, _out
-from benger.config import require_existing_store
 from benger.errors import InputError
 
 #: ``benger import`` sources handled here, with the kind of path each takes.
@@ -69,8 +68,25 @@ def import_interop(
         counts = store.import_records(bundle, replace=replace)
     finally:
         store.close()
-    for what, count in counts.items():
-        _out().print(f"{what}: {count}")
+    print_import_counts(counts, "these records")
+
+
+def print_import_counts(counts: dict[str, int], what: str) -> None:
+    """One line per kind of an import's counts (``Store.import_release`` / ``import_records``): how many it read
+    and how many of them it wrote (new or changed) or found in the store already; a last line when it wrote
+    nothing (``what``: "this release", "these records")."""
+    for kind, total in counts.items():
+        if kind.startswith("written_"):
+            continue
+        written = counts.get(f"written_{kind}")
+        if written is None or not total:
+            _out().print(f"{kind}: {total}")
+        elif written >= total:
+            _out().print(f"{kind}: {total} ({written} written)")
+        else:
+            _out().print(f"{kind}: {total} ({written} written, {total - written} already in the store)")
+    if not any(n for k, n in counts.items() if k.startswith(("written_", "removed_"))):
+        _out().print(f"nothing new: the store already holds {what} (nothing was written)")
 
 
 export_app = typer.Typer(
@@ -95,8 +111,9 @@ def export_hf_cmd(
     The folder is written beside DIR and renamed into place: a failed export leaves nothing behind.
     """
     from benger.interop.hf import export_hf
+    from benger.store import open_store
 
-    store = _open(require_existing_store(store_path))
+    store = open_store(store_path, create=False)
     try:
         result = export_hf(store, folder, license_id=license_id)
     finally:

@@ -18,7 +18,6 @@ import typer
 from benger.cli._checks import refuse_unknown
 from benger.cli._execute import _err, _show
 from benger.cli._options import CorpusOpt, DbOption, JudgeOpt, OutOpt, SystemOpt, resamples_option, seed_option
-from benger.config import require_existing_store
 from benger.errors import ConfigError, InputError
 
 #: The values of ``--ci`` (``benger.analysis.leaderboard.CiKind``'s, which a test compares; not imported here: the
@@ -127,7 +126,7 @@ def _leaderboard(
             raise ConfigError(f"--metric-signature names two signatures of {metric}: {signatures[metric]!r} and "
                               f"{signature!r}; give one")  # fmt: skip
         signatures[metric] = signature
-    store = open_reader(require_existing_store(db))
+    store = open_reader(db)
     try:
         refuse_unknown(corpus, store.corpus_names(), "corpus", "--corpus", "stored corpora")
         if judge_:

@@ -42,13 +42,12 @@ def import_reviews(
     rubric: RubricOption = None,
 ) -> None:
     """Import your own human reviews (blind and creator) of stored solutions; all or nothing."""
-    from benger.config import require_existing_store
     from benger.corpora._reviews import load_reviews_file
     from benger.pipeline._corpus_rubrics import corpus_rubrics as kept_rubrics
     from benger.store import open_store
 
     rubrics = corpus_rubrics(rubric)
-    store = open_store(require_existing_store(db))
+    store = open_store(db, create=False)
     try:
         rubrics = kept_rubrics(store, store.corpus_names(), rubrics)  # the store's rubric; --rubric must agree
         reviews = load_reviews_file(source, store, rubrics=rubrics)
@@ -75,14 +74,13 @@ def corpus_validation(
     :func:`benger.analysis._validate_run.validate_on_corpus`). Returns (result, incomplete)."""
     from benger.analysis._validate_run import validate_on_corpus
     from benger.cli._execute import _config, _err
-    from benger.config import require_existing_store
     from benger.pipeline import ProgressReporter
     from benger.store import open_store
 
     cfg = _config(config, judge=judge_, need=("judges",), models=models, calls=("judge",))
     cfg.resolved_rubrics()
     cfg.resolved_judges()
-    store = open_store(require_existing_store(db))
+    store = open_store(db, create=False)
     try:
         reporter = ProgressReporter(_err(), enabled=not quiet)
         done = asyncio.run(validate_on_corpus(store, cfg, corpus, progress=reporter))

@@ -44,7 +44,6 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Leaderboard, solutions with their judgements and reviews, compare, browse, judge validation and the
         error analysis of a store (read-only; German and English)."""
-        from benger.config import require_existing_store
         from benger.store import open_store
 
         out = _bundle_folder(bundle)
@@ -54,7 +53,7 @@ def register(app: typer.Typer) -> None:
             from benger.web.viewer import create_viewer_app, warm, write_bundle
         except ImportError as exc:
             raise MissingDependencyError("benger view", "web", "fastapi/uvicorn") from exc
-        store = open_store(require_existing_store(db))
+        store = open_store(db, create=False)
         principal = Principal.local(organiser=organiser)
         try:
             if out is not None:

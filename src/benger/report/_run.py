@@ -90,14 +90,14 @@ def analyze(
     report is written. ``rubrics``: corpus -> Rubric of its tasks without their own Bewertungsbogen (RQ5
     compares judge and reviewers on percent of each reviewed solution's rubric total under an own rubric);
     without it a corpus's rubric is the one the store keeps for its judgements (``corpus_rubrics``)."""
-    from benger.config import require_existing_store
+    from benger.config import database_url
     from benger.pipeline._corpus_rubrics import corpus_rubrics
     from benger.store import open_store
     from benger.store._aggregate import refresh_statistics
 
-    url = require_existing_store(db)
     files = []
-    store = open_store(db)
+    store = open_store(db, create=False)
+    url = database_url(db)
     try:
         names = _chosen_corpora(store, corpora)
         if url.startswith("sqlite:///"):

@@ -1,9 +1,10 @@
 """benger.store: SQLAlchemy 2 + Alembic; an SQLite file by default, PostgreSQL by URL.
 
 ``open_store(db)`` resolves ``db`` (a path or URL; env ``BENGER_DB``; default ``./benger.db``),
-upgrades the database to the newest migration and returns a :class:`Store`. ``open_reader(db)`` returns a
-:class:`StoreReader` instead: the reads and aggregates of ``benger leaderboard`` in SQLAlchemy Core, without the
-ORM (issue 26).
+creates or upgrades the database to the newest migration and returns a :class:`Store`; ``open_store(db,
+create=False)`` refuses what is not a benger store yet (a missing or empty file, another program's database).
+``open_reader(db)`` returns a :class:`StoreReader` instead (never creating a store): the reads and aggregates
+of ``benger leaderboard`` in SQLAlchemy Core, without the ORM (issue 26).
 
 Identity: a task is (corpus, task id), so two corpora may each hold a task ``t1``; a generation's unit key is
 (corpus, task id, config hash, run index), a judgement's (target kind, target id, judge config hash, rubric id,
@@ -50,20 +51,16 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-def open_store(db: str | Path | None = None) -> Store:
-    """Open (and create or upgrade) the store at ``db``: an SQLite path, ``sqlite:///...`` or ``postgresql+psycopg://...``."""
-    from benger.config import database_url
-    from benger.store._engine import create_store_engine, parse_url, upgrade
+def open_store(db: str | Path | None = None, *, create: bool = True) -> Store:
+    """Open (and create or upgrade) the store at ``db``: an SQLite path, ``sqlite:///...`` or ``postgresql+psycopg://...``.
+
+    ``create=False`` (what the commands that only read use): ``db`` must already hold a benger store; a missing
+    or empty file, another program's database or a newer benger's store is refused with an InputError and left
+    as it is (:mod:`benger.store._open`)."""
+    from benger.store._open import open_engine
     from benger.store._store import Store
 
-    url = parse_url(database_url(db))
-    engine = create_store_engine(url)
-    try:
-        upgrade(engine)
-    except BaseException:
-        engine.dispose()
-        raise
-    return Store(engine)
+    return Store(open_engine(db, create=create))
 
 
 __all__ = [

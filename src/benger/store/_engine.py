@@ -143,11 +143,9 @@ _REVISION = re.compile(r"""^revision(?:\s*:[^=\n]*)?\s*=\s*["']([^"'\n]+)["']\s*
 _DOWN_REVISION = re.compile(r"""^down_revision(?:\s*:[^=\n]*)?\s*=\s*(?:None|["']([^"'\n]+)["'])\s*$""", re.MULTILINE)
 
 
-def head_revision() -> str | None:
-    """The newest migration's revision id, read from the text of the version files (no Alembic import).
-
-    None unless every file names one revision and one (or no) down revision and exactly one revision is
-    nobody's down revision: then :func:`upgrade` asks Alembic itself."""
+def _history() -> tuple[set[str], set[str]] | None:
+    """(revisions, down revisions) read from the text of the version files (no Alembic import); None unless
+    every file names one revision and one (or no) down revision."""
     revisions: set[str] = set()
     downs: set[str] = set()
     for path in (MIGRATIONS_DIR / "versions").glob("[0-9]*.py"):
@@ -158,8 +156,26 @@ def head_revision() -> str | None:
         revisions.add(revision[0])
         if down[0]:
             downs.add(down[0])
-    heads = revisions - downs
+    return revisions, downs
+
+
+def head_revision() -> str | None:
+    """The newest migration's revision id, read from the text of the version files (no Alembic import).
+
+    None unless every file names one revision and one (or no) down revision and exactly one revision is
+    nobody's down revision: then :func:`upgrade` asks Alembic itself."""
+    history = _history()
+    if history is None:
+        return None
+    heads = history[0] - history[1]
     return heads.pop() if len(heads) == 1 else None
+
+
+def known_revisions() -> set[str] | None:
+    """Every revision of this benger's migrations (None when the version files cannot be read as
+    :func:`head_revision` reads them: then Alembic decides)."""
+    history = _history()
+    return None if history is None else history[0]
 
 
 def stored_revision(engine: Engine) -> str | None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -203,7 +204,9 @@ def write_records(
     """Write ``bundle`` into ``store`` in ONE transaction (corpora by the rules of ``benger.store._corpora``;
     finished generations and scored judgements are kept, as ``save_generation``/``save_judgement`` do).
 
-    Returns counts per kind (and ``removed_*`` counts when ``replace`` replaced a corpus). A database error
+    Returns counts per kind, ``written_<kind>`` beside each: the rows of that kind this import wrote, new or
+    changed (the database's own count; the rest were in the store as they are), and ``removed_*`` counts when
+    ``replace`` replaced a corpus. A database error
     rolls everything back and is an ``InputError`` naming the store: "``what`` could not be stored".
     """
     try:
@@ -217,49 +220,41 @@ def _write(store: StoreBase, bundle: RecordBundle, replace: bool) -> dict[str, i
     corpora, systems, gens = bundle.corpora, bundle.systems, bundle.generations
     judgements, solutions, reviews = bundle.judgements, bundle.human_solutions, bundle.human_reviews
     metric_rows = bundle.metric_values
+    written: dict[str, int] = {}  # rows each upsert wrote (new or changed): the database's own counts
     with store._write() as session, session.begin():
         changes = [apply_corpus(store, session, corpus, replace=replace) for corpus in corpora]
-        store._upsert(session, SystemRow, [system_row(c) for c in systems], ["name", "config_hash"])
+        upsert = partial(store._upsert, session, changed_only=True)
+        written["systems"] = upsert(SystemRow, [system_row(c) for c in systems], ["name", "config_hash"])
         stamp = store._stamped
-        store._upsert(
-            session,
+        written["generations"] = upsert(
             GenerationRow,
             [stamp(row_values(GenerationRow, g)) for g in gens],
             ["corpus", "task_id", "config_hash", "run_index"],
             keep=["created_at"],
             where=GenerationRow.__table__.c.status == "failed",
         )
-        store._upsert(
-            session,
+        written["judgements"] = upsert(
             JudgementRow,
             [stamp(row_values(JudgementRow, j)) for j in judgements],
             ["target_kind", "target_id", "judge_config_hash", "rubric_id", "repeat_index"],
             keep=["created_at"],
             where=JudgementRow.__table__.c.status == "unscored",
         )
-        if solutions:
-            store._upsert(
-                session,
-                HumanSolutionRow,
-                [stamp(row_values(HumanSolutionRow, s)) for s in solutions],
-                ["solution_id"],
-                keep=["created_at"],
-            )
-        store._upsert(
-            session,
-            HumanReviewRow,
-            [stamp(row_values(HumanReviewRow, r)) for r in reviews],
-            ["review_id"],
+        written["human_solutions"] = upsert(
+            HumanSolutionRow,
+            [stamp(row_values(HumanSolutionRow, s)) for s in solutions],
+            ["solution_id"],
             keep=["created_at"],
         )
-        if metric_rows:
-            store._upsert(
-                session,
-                MetricValueRow,
-                [stamp(m) for m in metric_rows],
-                ["target_kind", "target_id", "metric", "signature"],
-                keep=["created_at"],
-            )
+        written["human_reviews"] = upsert(
+            HumanReviewRow, [stamp(row_values(HumanReviewRow, r)) for r in reviews], ["review_id"], keep=["created_at"]
+        )
+        written["metric_values"] = upsert(
+            MetricValueRow,
+            [stamp(m) for m in metric_rows],
+            ["target_kind", "target_id", "metric", "signature"],
+            keep=["created_at"],
+        )
         stored_gens = len(
             list(
                 session.scalars(
@@ -269,6 +264,8 @@ def _write(store: StoreBase, bundle: RecordBundle, replace: bool) -> dict[str, i
                 )
             )
         )
+    written["corpora"] = sum(c.action != "unchanged" for c in changes)
+    written["tasks"] = sum(c.tasks for c in changes if c.action != "unchanged")
     counts = {
         "corpora": len(corpora),
         "tasks": sum(len(c.tasks) for c in corpora),
@@ -279,6 +276,7 @@ def _write(store: StoreBase, bundle: RecordBundle, replace: bool) -> dict[str, i
         "human_reviews": len(reviews),
         "metric_values": len(metric_rows),
     }
+    counts.update({f"written_{what}": written[what] for what in list(counts)})
     replaced = [c for c in changes if c.action == "replaced"]
     if replaced:  # what --replace removed, summed over the two corpora
         for what in ("tasks", "generations", "judgements", "human_solutions", "human_reviews", "metric_values"):

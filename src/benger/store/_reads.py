@@ -15,7 +15,7 @@ from sqlalchemy import Engine, select
 
 from benger.errors import InputError
 from benger.schema import Corpus, SystemConfig
-from benger.store._engine import create_store_engine, parse_url, shown, upgrade
+from benger.store._engine import shown
 from benger.store._rubrics import StoredRubric
 from benger.store._tables import CORPORA, JUDGE_VALIDATIONS, RUBRICS, SYSTEMS, TASKS
 from benger.store._text import restored_json
@@ -102,14 +102,9 @@ class StoreReader(StoreReads):
 
 
 def open_reader(db: str | Path | None = None) -> StoreReader:
-    """:func:`benger.store.open_store` for a reader: the store at ``db`` (path or URL), upgraded to the newest
-    migration (Alembic is loaded only when it is not there yet); raises ConfigError as ``open_store`` does."""
-    from benger.config import database_url
+    """:func:`benger.store.open_store` for a reader: the benger store at ``db`` (path or URL), upgraded to the
+    newest migration (Alembic is loaded only when it is not there yet). It creates nothing: what is not a benger
+    store yet is refused as by ``open_store(db, create=False)``; raises ConfigError as ``open_store`` does."""
+    from benger.store._open import open_engine
 
-    engine = create_store_engine(parse_url(database_url(db)))
-    try:
-        upgrade(engine)
-    except BaseException:
-        engine.dispose()
-        raise
-    return StoreReader(engine)
+    return StoreReader(open_engine(db, create=False))

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Self
 
-from sqlalchemy import Engine, Select, Table, select
+from sqlalchemy import Engine, Select, Table, and_, false, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
@@ -14,10 +14,13 @@ from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from benger.errors import InputError
 from benger.store import _convert as conv
 from benger.store._base import utcnow
-from benger.store._engine import SQLITE_BEGIN, create_store_engine, parse_url, shown, upgrade
+from benger.store._engine import SQLITE_BEGIN, shown
 from benger.store._models import TaskRow
 from benger.store._sqlite_writer import InlineWriter
 from benger.store._text import storable
+
+#: columns a write stamps anew: a row that differs only in them is unchanged
+_STAMPS = ("created_at", "updated_at")
 
 
 def row_values(model: type[DeclarativeBase], record: Any) -> dict[str, Any]:
@@ -48,13 +51,9 @@ class StoreBase:
     @classmethod
     def reopen(cls, url: str) -> Self:
         """A store of this class on ``url``, upgraded to the newest migration as ``open_store`` does."""
-        engine = create_store_engine(parse_url(url))
-        try:
-            upgrade(engine)
-        except BaseException:
-            engine.dispose()
-            raise
-        return cls(engine)
+        from benger.store._open import open_engine
+
+        return cls(open_engine(url, create=True))
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         """Pickling sends the URL: the receiving process (a pool worker) opens its own connections."""
@@ -110,16 +109,25 @@ class StoreBase:
         *,
         keep: Sequence[str] = (),
         where: Any = None,
-    ) -> None:
+        changed_only: bool = False,
+    ) -> int:
         """Insert ``rows`` (one compiled statement, executemany); on a key conflict update every column
-        but ``key`` and ``keep``, only where ``where`` holds for the existing row."""
+        but ``key`` and ``keep``, only where ``where`` holds for the existing row. ``changed_only``: only where a
+        column other than the timestamps differs too, so that writing a row again leaves it as it is.
+
+        Returns the rows written (inserted or updated), as the database counts them."""
         if not rows:
-            return
+            return 0
         rows = [storable(model, row) for row in rows]
+        table: Table = model.__table__  # type: ignore[assignment]
         stmt = self._insert(model)
         update = {c: stmt.excluded[c] for c in rows[0] if c not in key and c not in keep}
+        if changed_only:
+            differs = or_(*(table.c[c].is_distinct_from(stmt.excluded[c]) for c in update if c not in _STAMPS), false())
+            where = differs if where is None else and_(where, differs)
         stmt = stmt.on_conflict_do_update(index_elements=key, set_=update, where=where)
-        session.execute(stmt, list(rows))
+        result = session.execute(stmt, list(rows), execution_options={"preserve_rowcount": True})
+        return max(int(getattr(result, "rowcount", 0)), 0)
 
     def _save_unless_final(
         self, model: type[DeclarativeBase], values: dict[str, Any], key: list[str], replaceable: str

@@ -1,0 +1,136 @@
+"""Opening a store: the one place that decides whether opening may create or migrate what ``--db`` names.
+
+:func:`benger.store.open_store`, :func:`benger.store.open_reader` and :meth:`Store.reopen` call :func:`open_engine`.
+
+* ``create=True`` (the commands that write: import, run, generate, judge, demo, metrics, serve, ...): a missing
+  SQLite file is created, a database without benger's tables gets them, an older store is upgraded.
+* ``create=False`` (the commands that read a store, or write only into one that exists: leaderboard, corpora,
+  view, analyze, errors, inspect-solution, export, import-reviews, validate-judge --corpus): the location must
+  hold a benger store already. A missing file, an empty file or database, another program's database (no
+  ``alembic_version`` table) and a store of a newer benger (a schema revision this benger does not know) are
+  refused with an :class:`~benger.errors.InputError` that names the file or URL, before anything is written:
+  the file is left byte for byte as it was (the SQLite check reads it through a read-only connection of its
+  own, since the store's connections switch the journal mode to WAL). A benger store of an older revision is
+  upgraded, as for a writer.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from urllib.parse import quote
+
+from sqlalchemy import Engine, inspect, text
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import SQLAlchemyError
+
+from benger.errors import ConfigError, InputError
+from benger.store._engine import (
+    _first_line,
+    _sqlite_read_only,
+    create_store_engine,
+    known_revisions,
+    parse_url,
+    shown,
+    upgrade,
+)
+
+#: what to do instead, in every refusal
+_CREATE = "run benger import/generate first, or pass --db"
+#: what SQLite says of a file that is not (or no longer) a whole database: the CLI reports the damage
+_DAMAGE = ("database disk image is malformed", "file is not a database")
+
+
+def open_engine(db: str | Path | None, *, create: bool) -> Engine:
+    """The engine of the store at ``db`` (a path or URL; ``BENGER_DB``; ``./benger.db``), upgraded to the newest
+    migration. ``create=False``: refuse (InputError, nothing written) what is not a benger store yet."""
+    from benger.config import database_url
+
+    url = parse_url(database_url(db))
+    path = _sqlite_file(url)
+    if not create and path is not None and not path.exists():
+        raise InputError(f"no benger store here ({_CREATE})", file=path)
+    engine = create_store_engine(url)  # checks the path; connects only when first used
+    try:
+        if not create:
+            name, (tables, revisions) = (
+                (str(path), _sqlite_contents(path)) if path is not None else (shown(url), _server_contents(engine))
+            )
+            require_benger_store(name, tables, revisions)
+        upgrade(engine)
+    except BaseException:
+        engine.dispose()
+        raise
+    return engine
+
+
+def _sqlite_file(url: URL) -> Path | None:
+    """The file of an SQLite URL (None for other backends, and for forms that create_store_engine refuses)."""
+    database = url.database or ""
+    if url.get_backend_name() != "sqlite" or database in ("", ":memory:") or database.startswith("file:"):
+        return None
+    return Path(database).expanduser()
+
+
+def _sqlite_contents(path: Path) -> tuple[list[str], list[str]]:
+    """(table names, rows of ``alembic_version``) of the SQLite file, read through a plain connection of its own:
+    no pragma, no write (``mode=rw`` creates no file; the last connection to close removes a WAL store's -wal and
+    -shm files, which a ``mode=ro`` one would leave behind), read-only where the store's engine would be."""
+    if path.stat().st_size == 0:
+        raise InputError(f"empty file, not a benger store ({_CREATE})", file=path)
+    mode = _sqlite_read_only(path) or "mode=rw"
+    try:
+        connection = sqlite3.connect(f"file:{quote(path.resolve().as_posix())}?{mode}", uri=True)
+        try:
+            tables = [r[0] for r in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            revisions = []
+            if "alembic_version" in tables:
+                revisions = [str(r[0]) for r in connection.execute("SELECT version_num FROM alembic_version")]
+        finally:
+            connection.close()
+    except sqlite3.DatabaseError as exc:
+        if any(words in str(exc) for words in _DAMAGE):
+            raise  # the CLI says the file is damaged (benger.cli._app.damaged_store)
+        raise ConfigError(f"cannot read the store {path}: {exc}") from exc
+    return [t for t in tables if not t.startswith("sqlite_")], revisions
+
+
+def _server_contents(engine: Engine) -> tuple[list[str], list[str]]:
+    """(table names, rows of ``alembic_version``) of a PostgreSQL database (its default schema)."""
+    try:
+        with engine.connect() as connection:
+            tables = list(inspect(connection).get_table_names())
+            revisions = []
+            if "alembic_version" in tables:
+                found = connection.execute(text("SELECT version_num FROM alembic_version")).scalars()
+                revisions = [str(v) for v in found]
+    except SQLAlchemyError as exc:
+        raise ConfigError(f"cannot open the store at {shown(engine.url)}: {_first_line(exc)}") from exc
+    return tables, revisions
+
+
+def require_benger_store(name: str, tables: list[str], revisions: list[str]) -> None:
+    """InputError naming ``name`` unless its tables and ``alembic_version`` rows are those of a benger store of
+    a revision this benger knows (its own head or an older one, which opening upgrades)."""
+    if "alembic_version" not in tables:
+        if not tables:
+            raise InputError(f"empty database, not a benger store ({_CREATE})", file=name)
+        listed = ", ".join(sorted(tables)[:5]) + (f" and {len(tables) - 5} more" if len(tables) > 5 else "")
+        raise InputError(
+            f"not a benger store (no alembic_version table; it holds: {listed}); benger leaves it as it is: "
+            f"{_CREATE} with a benger store",
+            file=name,
+        )
+    if len(revisions) != 1:
+        raise InputError(
+            f"not a benger store: its alembic_version table holds {len(revisions)} revisions, not one ({_CREATE})",
+            file=name,
+        )
+    known = known_revisions()
+    if known is not None and revisions[0] not in known:
+        raise InputError(
+            f"its schema revision {revisions[0]!r} is unknown to this benger (a store of a newer benger, or "
+            "another program's database); it was left as it is: read it with the benger that wrote it, or "
+            "upgrade benger",
+            file=name,
+        )
