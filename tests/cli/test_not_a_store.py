@@ -64,6 +64,8 @@ READERS: dict[str, list[str]] = {
     "inspect-solution": ["inspect-solution", "--generation", "g1"],
     "import-reviews": ["import-reviews", "{reviews}"],
     "validate-judge": ["validate-judge", "--judge", "gpt-5.4-mini", "--corpus", "mine"],
+    "study-list": ["study", "list"],
+    "study-export": ["study", "export", "--study", "s", "--out", "{out}"],
 }
 
 

@@ -25,10 +25,10 @@ FeedbackSwitch = Annotated[
 ]
 
 
-def _store(db: str | None) -> Store:
+def _store(db: str | None, *, create: bool = True) -> Store:
     from benger.store import open_store
 
-    return open_store(db)
+    return open_store(db, create=create)  # create=False: a reading command refuses what is not a store
 
 
 def _has_accounts(store: Store) -> bool:
@@ -341,7 +341,7 @@ def list_cmd(db: DbOption = None) -> None:
 
     from benger.study._models import Study
 
-    with _store(db).session() as session:
+    with _store(db, create=False).session() as session:
         for study in session.scalars(select(Study).order_by(Study.id)):
             typer.echo(
                 f"{study.id}\t{study.name}\t{study.corpus}\t{study.state}\tseed={study.seed}\t{study.time_limit_s}s"
@@ -394,5 +394,5 @@ def export_cmd(
     """Export picks, assignments, reviews and submissions (with the AI tools named) in the release layout."""
     from benger.study import export_study
 
-    store = _store(db)
+    store = _store(db, create=False)
     typer.echo(json.dumps(export_study(store, study_id(store, study), out)))

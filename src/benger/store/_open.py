@@ -5,11 +5,11 @@
 * ``create=True`` (the commands that write: import, run, generate, judge, demo, metrics, serve, ...): a missing
   SQLite file is created, a database without benger's tables gets them, an older store is upgraded.
 * ``create=False`` (the commands that read a store, or write only into one that exists: leaderboard, corpora,
-  view, analyze, errors, inspect-solution, export, import-reviews, validate-judge --corpus): the location must
-  hold a benger store already. A missing file, an empty file or database, another program's database (no
-  ``alembic_version`` table) and a store of a newer benger (a schema revision this benger does not know) are
-  refused with an :class:`~benger.errors.InputError` that names the file or URL, before anything is written:
-  the file is left byte for byte as it was (the SQLite check reads it through a read-only connection of its
+  view, analyze, errors, inspect-solution, export, study list/export, import-reviews, validate-judge --corpus):
+  the location must hold a benger store already. A missing file, an empty file or database, another program's
+  database (no ``alembic_version`` table) and a store of a newer benger (a schema revision this benger does not
+  know) are refused with an :class:`~benger.errors.InputError` that names the file or URL, before anything is
+  written: the file is left byte for byte as it was (the SQLite check reads it through a plain connection of its
   own, since the store's connections switch the journal mode to WAL). A benger store of an older revision is
   upgraded, as for a writer.
 """
