@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from benger.report import write_report
 
 
@@ -101,3 +103,19 @@ def test_store_url_password_is_masked_in_provenance() -> None:
         "postgresql+psycopg://bob:***@127.0.0.1:5432/study"
     )
     assert _redact("sqlite:////tmp/study.db") == "sqlite:////tmp/study.db"
+
+
+def test_sha256_file_stops_when_asked(tmp_path: Path) -> None:
+    """``benger analyze`` hashes the store alongside the analysis; an error or Ctrl-C stops the hash at once."""
+    import hashlib
+    import threading
+
+    from benger.report._build import sha256_file
+
+    path = tmp_path / "store.db"
+    path.write_bytes(b"x" * (3 << 20))
+    assert sha256_file(path) == hashlib.sha256(path.read_bytes()).hexdigest()
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(InterruptedError):
+        sha256_file(path, stop)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import matplotlib.pyplot as plt
@@ -10,7 +11,7 @@ import pytest
 
 from benger.analysis.results._models import TaskSystem
 from benger.report import task_labels, task_system_matrix
-from benger.report._heatmap_fig import MAX_SYSTEM_ROWS, MAX_TASK_COLUMNS, draw_heatmap, heatmap_grid
+from benger.report._heatmap_fig import MAX_SYSTEM_ROWS, MAX_TASK_COLUMNS, HeatmapGrid, draw_heatmap, heatmap_grid
 
 
 def test_matrix_means_ordering_and_gaps() -> None:
@@ -94,3 +95,26 @@ def test_small_heatmap_keeps_one_column_and_one_number_per_task() -> None:
         assert _texts(fig) == 4 * 15 + 3  # a number per cell plus the area captions
     finally:
         plt.close(fig)
+
+
+def test_the_largest_grid_renders_without_a_full_size_float_image(tmp_path: Path) -> None:
+    """imshow resampled the grid to the output's pixels in float64 (~190 MiB at 40 x 60 cells, 150 dpi: issue 26);
+    one quad per cell draws it with the canvas alone (a 3,150 x 1,875 RGBA buffer, 23 MiB)."""
+    import tracemalloc
+
+    from benger.report._figures import _save
+
+    rng = np.random.default_rng(0)
+    values = np.round(rng.uniform(0, 100, (MAX_SYSTEM_ROWS, MAX_TASK_COLUMNS)), 1)
+    values[0, 0] = np.nan
+    grid = HeatmapGrid(values, [f"s{i}" for i in range(MAX_SYSTEM_ROWS)], [f"T{j}" for j in range(MAX_TASK_COLUMNS)],
+                       ["Zivilrecht"] * MAX_TASK_COLUMNS, binned=True, omitted_systems=0)  # fmt: skip
+    (tmp_path / "figures").mkdir()
+    tracemalloc.start()
+    try:
+        _save(draw_heatmap(grid), tmp_path, "heatmap")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 80 * 2**20, peak / 2**20
+    assert (tmp_path / "figures" / "heatmap.png").stat().st_size > 5000

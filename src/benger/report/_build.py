@@ -10,6 +10,7 @@ import hashlib
 import io
 import json
 import math
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import asdict
 from functools import partial
@@ -231,22 +232,25 @@ def build_sections(results: Results, out_dir: Path) -> list[Section]:
     return sections
 
 
-def sha256_file(path: Path) -> str:
-    """Hex SHA-256 of a file's bytes."""
+def sha256_file(path: Path, stop: threading.Event | None = None) -> str:
+    """Hex SHA-256 of a file's bytes; ``stop`` set: stops after the current MiB (``InterruptedError``)."""
     h = hashlib.sha256()
     with path.open("rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
+            if stop is not None and stop.is_set():
+                raise InterruptedError(f"hashing {path} stopped")
             h.update(chunk)
     return h.hexdigest()
 
 
-def describe_inputs(root: Path, files: list[Path]) -> list[dict[str, Any]]:
-    """``[{"path", "bytes", "sha256"}]`` for each input file, paths relative to ``root``."""
+def describe_inputs(root: Path, files: list[Path], stop: threading.Event | None = None) -> list[dict[str, Any]]:
+    """``[{"path", "bytes", "sha256"}]`` for each input file, paths relative to ``root`` (``stop``: as
+    :func:`sha256_file`)."""
     return [
         {
             "path": p.relative_to(root).as_posix() if p.is_relative_to(root) else str(p),
             "bytes": p.stat().st_size,
-            "sha256": sha256_file(p),
+            "sha256": sha256_file(p, stop),
         }
         for p in sorted(files)
     ]

@@ -112,7 +112,12 @@ def draw_heatmap(grid: HeatmapGrid) -> MplFigure:
     labelled = n_rows * n_cols <= MAX_CELL_LABELS
     column = COLUMN_INCH if labelled else NARROW_COLUMN_INCH
     fig, ax = plt.subplots(figsize=(column * n_cols + 3, 0.34 * n_rows + 1.6))
-    im = ax.imshow(np.ma.masked_invalid(grid.values), cmap="viridis", vmin=0, vmax=100, aspect="auto")
+    # one quad per cell, drawn by Agg as is: imshow resamples the grid to the output's pixels in float64
+    # (~190 MiB at the bounded grid's largest size; issue 26)
+    edges = (np.arange(n_cols + 1) - 0.5, np.arange(n_rows + 1) - 0.5)
+    im = ax.pcolormesh(*edges, np.ma.masked_invalid(grid.values), cmap="viridis", vmin=0, vmax=100)
+    ax.set_xlim(-0.5, n_cols - 0.5)
+    ax.set_ylim(n_rows - 0.5, -0.5)  # the first row on top, as an image
     if labelled:
         for i in range(n_rows):
             for j in range(n_cols):
