@@ -55,3 +55,21 @@ def test_a_bundle_benger_wrote_is_rewritten(db: Path, tmp_path: Path) -> None:
         result = _view("--db", str(db), "--bundle", str(out))
         assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
     assert (out / "de" / "index.html").is_file() and (out / "en" / "validation.html").is_file()
+
+
+def test_view_serves_the_leaderboard_started_ahead(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+    from fastapi.testclient import TestClient
+
+    served: dict[str, object] = {}
+
+    def fake_run(app: object, **options: object) -> None:
+        with TestClient(app) as c:  # type: ignore[arg-type]
+            page = c.get("/view/")
+        served.update(status=page.status_code, text=page.text, options=options)
+
+    monkeypatch.setattr(uvicorn, "run", fake_run)
+    result = _view("--db", str(db), "--port", "8999")
+    assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
+    assert served["status"] == 200 and 'data-system="alpha"' in str(served["text"])
+    assert served["options"] == {"host": "127.0.0.1", "port": 8999, "server_header": False}

@@ -41,3 +41,18 @@ def test_the_access_layer_does_not_import_scipy() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True, timeout=120
     )
     assert json.loads(out.stdout) == []
+
+
+def test_the_early_leaderboard_thread_imports_no_web_stack() -> None:
+    """``benger view`` starts the leaderboard (``viewer._warm.start``) before FastAPI, Jinja and uvicorn load, so
+    that computation and those imports overlap: neither the package nor ``_warm`` may import them."""
+    probe = (
+        "import json, sys; import benger.web.viewer._warm; "
+        "print(json.dumps(sorted(m for m in ('fastapi', 'starlette', 'jinja2', 'uvicorn', 'benger.web.access', "
+        "'benger.web.viewer._router', 'benger.web.viewer._bundle') if m in sys.modules)))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True, timeout=120
+    )
+    assert json.loads(out.stdout) == []

@@ -48,26 +48,33 @@ def register(app: typer.Typer) -> None:
 
         out = _bundle_folder(bundle)
 
-        try:
-            from benger.web.access import Principal
-            from benger.web.viewer import create_viewer_app, warm, write_bundle
-        except ImportError as exc:
-            raise MissingDependencyError("benger view", "web", "fastapi/uvicorn") from exc
         store = open_store(db, create=False)
-        principal = Principal.local(organiser=organiser)
         try:
             if out is not None:
-                counts = write_bundle(store, out, principal=principal, progress=lambda m: typer.echo(m, err=True))
+                try:
+                    from benger.web.access import Principal
+                    from benger.web.viewer import write_bundle
+                except ImportError as exc:
+                    raise MissingDependencyError("benger view", "web", "fastapi/uvicorn") from exc
+                say = lambda m: typer.echo(m, err=True)  # noqa: E731
+                counts = write_bundle(store, out, principal=Principal.local(organiser=organiser), progress=say)
                 typer.echo(
                     f"wrote {out}: {counts['pages']} pages ({counts['solutions']} solutions, {counts['tasks']} "
                     f"tasks, languages {', '.join(counts['languages'])}), {counts['bytes'] / 1e6:.1f} MB; open "
                     f"{out / 'index.html'}"
                 )
                 return
-            warm(store, principal)  # the leaderboard (the slowest page) while the server starts
-            import uvicorn
+            from benger.web.viewer._warm import start
 
-            viewer = create_viewer_app(store, principal)
+            start(store, organiser)  # the leaderboard (the slowest page) while the web stack loads and starts
+            try:
+                import uvicorn
+
+                from benger.web.access import Principal
+                from benger.web.viewer import create_viewer_app
+            except ImportError as exc:
+                raise MissingDependencyError("benger view", "web", "fastapi/uvicorn") from exc
+            viewer = create_viewer_app(store, Principal.local(organiser=organiser))
             typer.echo(f"benger viewer on http://{host}:{port}/view/ (store {store.url}; read-only)")
             uvicorn.run(viewer, host=host, port=port, server_header=False)
         finally:
