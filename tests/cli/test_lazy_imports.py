@@ -136,7 +136,7 @@ def _small_store(db: Path) -> None:
             )
 
 
-@pytest.mark.parametrize("ci", ["auto", "normal"])
+@pytest.mark.parametrize("ci", ["auto", "normal", "bca", "percentile"])
 def test_the_leaderboard_command_reads_the_store_without_the_orm(tmp_path: Path, ci: str) -> None:
     # issue 26: the ORM models, their mapper configuration and the store's write paths cost ~0.3 CPU-s of every
     # benger leaderboard; the command reads through SQLAlchemy Core (benger.store._reads.StoreReader)
@@ -165,5 +165,6 @@ def test_the_leaderboard_command_reads_the_store_without_the_orm(tmp_path: Path,
     loaded = set(found["all"])
     assert not unneeded & loaded, sorted(unneeded & loaded)
     assert "benger.store._reads" in loaded and "benger.store._tables" in loaded
-    # the normal and Wilson intervals at 95 % take their z from benger.stats._quantiles.KNOWN_NORM_PPF
+    # the normal and Wilson intervals at 95 % take their z from benger.stats._quantiles.KNOWN_NORM_PPF, BCa its
+    # Φ and Φ⁻¹ from the standard library (the default at large n, issue 26)
     assert ("scipy" in loaded) == (ci == "auto"), ci  # auto: Student's t at n = 3, from scipy.special

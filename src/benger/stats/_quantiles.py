@@ -1,47 +1,50 @@
-"""Normal and Student-t quantiles and the normal CDF from ``scipy.special``, not ``scipy.stats``.
+"""Normal quantiles and the normal CDF without scipy; Student-t quantiles from ``scipy.special``.
 
-``scipy.stats`` costs about 2 CPU-s to import on a laptop (issue 26); the leaderboard's t, normal, BCa and
-Wilson intervals need only these three functions. ``scipy.stats.norm.ppf``, ``norm.cdf`` and ``t.ppf`` evaluate
-the same special functions (``ndtri``, ``ndtr``, ``stdtrit``) for a standard distribution, so the values are
-the same to the last bit (tests/stats/test_quantiles.py compares them).
+``scipy.stats`` costs about 2 CPU-s to import on a laptop (issue 26), ``scipy.special`` still ~0.12-0.27 CPU-s
+(a third of ``benger leaderboard``): the leaderboard's normal, BCa and Wilson intervals need only Φ and Φ⁻¹, so
+these come from the standard library: Φ⁻¹ from ``statistics.NormalDist().inv_cdf`` (Wichura's AS241, PPND16,
+about 16 significant digits), Φ from ``math.erf`` / ``math.erfc`` in cephes' own arrangement (the one
+``scipy.special.ndtr`` uses: erf near 0, erfc in the tails). tests/stats/test_quantiles.py checks both against
+scipy to 1e-12 (relative, and absolute near 0) over a table of values and random ones. Only the Student-t
+quantile (``stdtrit``, ``--ci t`` and ``auto`` at small n) still imports ``scipy.special``.
 
 The z of a two-sided 95 % interval, ``ndtri(0.975)``, is kept as scipy gives it (:data:`KNOWN_NORM_PPF`, compared
-bit for bit with scipy by the tests): the normal and Wilson intervals at the default level then import no scipy
-(``scipy.special`` costs ~0.12 CPU-s to import, a third of ``benger leaderboard --ci normal``; issue 26).
+bit for bit with scipy by the tests), so the default-level normal and Wilson intervals are unchanged to the bit.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-
-import numpy as np
+from statistics import NormalDist
 
 #: p -> ``float(scipy.special.ndtri(p))``, to the last bit: the quantiles every default-level interval asks for.
 KNOWN_NORM_PPF: dict[float, float] = {0.975: 1.959963984540054}
+_STANDARD = NormalDist()
+_SQRT_HALF = math.sqrt(0.5)
 
 
 def norm_ppf(p: float) -> float:
-    """The standard normal quantile Φ⁻¹(p)."""
+    """The standard normal quantile Φ⁻¹(p), 0 < p < 1."""
     known = KNOWN_NORM_PPF.get(p)
     if known is not None:
         return known
-    from scipy import special  # here: a percentile-bootstrap board needs no quantile (scipy.special ~0.25 CPU-s)
-
-    return float(special.ndtri(p))
+    return _STANDARD.inv_cdf(p)
 
 
 def norm_ppfs(ps: Sequence[float]) -> list[float]:
     """:func:`norm_ppf` of each of ``ps``."""
-    from scipy import special
-
-    return [float(v) for v in special.ndtri(np.asarray(ps, dtype=float))]
+    return [norm_ppf(float(p)) for p in ps]
 
 
 def norm_cdf(x: float) -> float:
-    """The standard normal CDF Φ(x)."""
-    from scipy import special
-
-    return float(special.ndtr(x))
+    """The standard normal CDF Φ(x), arranged as cephes' ``ndtr`` (scipy's): 0.5 + 0.5·erf(x/√2) near 0,
+    0.5·erfc(|x|/√2) (or 1 minus it) in the tails, where erf would lose the small tail probability."""
+    z = x * _SQRT_HALF
+    if abs(z) < _SQRT_HALF:
+        return 0.5 + 0.5 * math.erf(z)
+    tail = 0.5 * math.erfc(abs(z))
+    return 1.0 - tail if z > 0 else tail
 
 
 def t_ppf(p: float, df: float) -> float:
