@@ -160,3 +160,30 @@ def test_browse_counts_read_the_covering_indexes_without_a_sort(vw: ViewerWorld,
     assert all(f"COVERING INDEX {index}" in p for p in judgements), plan
     assert bool(judgements) == ("judge" in params or "min_score" in params or params.get("flag") == "unjudged")
     assert not [p for p in plan if "TEMP B-TREE" in p], plan
+
+
+@pytest.mark.parametrize(
+    "params", [{"judge": "judge-x", "min_score": 10.0, "max_score": 90.0}, {"flag": "unscored"}], ids=str
+)
+def test_the_page_keys_test_the_judge_filter_per_solution(vw: ViewerWorld, params: dict[str, object]) -> None:
+    """The page's keys (a few tasks' solutions) test the judge filter per solution (a correlated EXISTS over
+    its judgements), not the uncorrelated IN that aggregates every judgement of the judge again (the per-task
+    counts need that once): on the 64k PostgreSQL store 0.11 s of the judge + score page, now ~0.006 s."""
+    from sqlalchemy import event
+
+    seen: list[str] = []
+
+    def record(conn: object, cursor: object, statement: str, *args: object) -> None:
+        seen.append(statement)
+
+    reader = ResultsReader(Access(vw.store, Principal.local()))
+    event.listen(vw.store.engine, "before_cursor_execute", record)
+    try:
+        page = reader.browse(BrowseFilter(**params))  # type: ignore[arg-type]
+    finally:
+        event.remove(vw.store.engine, "before_cursor_execute", record)
+    assert page.rows
+    (keys,) = [s for s in seen if "u.kind" in s]
+    assert "EXISTS (SELECT" in keys and "IN (SELECT judgements.target_id" not in keys, keys
+    counts = [s for s in seen if "count(*) AS count_1" in s and "u.kind" not in s]
+    assert counts and all("IN (SELECT judgements.target_id" in s for s in counts)
