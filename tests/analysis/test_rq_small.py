@@ -297,3 +297,21 @@ def test_every_departure_kind_is_listed_once_in_order() -> None:
     out = departures(results, {"a": 7}, bench_superseded={"a": 15}, human_metric_coverage={"bleu (ai)": (16, 65)})
     assert out["counts"] == dict.fromkeys(sorted(KINDS), 1)
     assert [i["kind"] for i in out["items"]] == list(KINDS)
+
+
+def test_paired_systems_average_a_tasks_repetitions_as_sum_over_len() -> None:
+    """extras.paired_systems: per system and task the mean of the task's generations (summed as they come, no
+    list per task: issue 26), the numbers of ``sum(raws) / len(raws)``."""
+    from benger.analysis.results import Context
+    from benger.analysis.results._builtin import _paired_systems
+    from benger.stats import paired_system_comparisons
+
+    raws = {("a", "t1"): [10.1, 20.2, 30.7], ("a", "t2"): [55.5], ("b", "t1"): [0.3, 0.6], ("b", "t2"): [70.0]}
+    raws |= {("c", "t1"): [33.3], ("c", "t2"): [1.1, 2.2, 4.4, 8.8]}
+    gens = [GenScore(f"{s}-{t}-{k}", s, t, raw, {}) for (s, t), values in raws.items() for k, raw in enumerate(values)]
+    block = _paired_systems(Context(_study(generations=gens), seed=3, n_boot=200))
+    scores: dict[str, dict[str, float]] = {}
+    for (s, t), values in raws.items():
+        scores.setdefault(s, {})[t] = sum(values) / len(values)
+    assert block["pairs"] == [p._asdict() for p in paired_system_comparisons(scores, n_resamples=200, seed=19)]
+    assert block["pairs"][0]["delta"] == pytest.approx((61.0 / 3 - 0.9 / 2 + 55.5 - 70.0) / 2)  # a - b by hand

@@ -229,10 +229,19 @@ def _creator_calibration(ctx: Context) -> Any:
 @statistic("extras.paired_systems", m.PairedSystems, unit=RAW, order=700)
 def _paired_systems(ctx: Context) -> Any:
     """Paired comparisons of every two systems over shared tasks."""
-    per_task: dict[str, dict[str, list[float]]] = {}
-    for g in ctx.data.final_generations():  # the task is the unit: its generations (repetitions) are averaged
-        per_task.setdefault(g.system, {}).setdefault(g.task_id, []).append(g.raw)
-    scores = {s: {t: sum(v) / len(v) for t, v in tasks.items()} for s, tasks in per_task.items()}
+    # the task is the unit: its generations (repetitions) are averaged, sum(raws) / len(raws) summed in order as
+    # they come, without a list per task (256k of them at 256k generations; issue 26)
+    scores: dict[str, dict[str, float]] = {}
+    repeated: dict[tuple[str, str], int] = {}  # the tasks with more than one generation: their count
+    for g in ctx.data.final_generations():
+        row = scores.setdefault(g.system, {})
+        if g.task_id in row:
+            row[g.task_id] += g.raw
+            repeated[g.system, g.task_id] = repeated.get((g.system, g.task_id), 1) + 1
+        else:
+            row[g.task_id] = 0 + g.raw  # as sum() starts
+    for (system, task), n in repeated.items():
+        scores[system][task] /= n
     pairs = paired_system_comparisons(scores, n_resamples=ctx.n_boot, seed=ctx.seed + 16)
     return {
         "method": "per system and task the mean over the task's generations; paired percentile bootstrap CI of "
