@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from benger.errors import InputError
@@ -58,6 +58,13 @@ TEXT_WITHHELD = "released, text withheld"
 SUPERSEDED_CAMPAIGN = "2026-04"
 _CONDITIONS = {"classic": "traditional", "co_creation": "co_creation"}
 _R = TypeVar("_R", bound=BaseModel)
+#: PostgreSQL (14+, built with lz4): the import's long values (task payloads, solution texts and their folded copy
+#: ``text_folded``) are TOASTed with lz4 instead of pglz, ~25% less server CPU for the release (read back the
+#: same; a value keeps the method it was written with). A no-op on a server without lz4 or before 14.
+_LZ4_FOR_THIS_TRANSACTION = text(
+    "SELECT set_config('default_toast_compression', 'lz4', true) FROM pg_settings "
+    "WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)"
+)
 
 
 def superseded_config_hash(config_hash: str) -> str:
@@ -222,6 +229,8 @@ def _write(store: StoreBase, bundle: RecordBundle, replace: bool) -> dict[str, i
     metric_rows = bundle.metric_values
     written: dict[str, int] = {}  # rows each upsert wrote (new or changed): the database's own counts
     with store._write() as session, session.begin():
+        if session.get_bind().dialect.name == "postgresql":
+            session.execute(_LZ4_FOR_THIS_TRANSACTION)
         changes = [apply_corpus(store, session, corpus, replace=replace) for corpus in corpora]
         upsert = partial(store._upsert, session, changed_only=True)
         written["systems"] = upsert(SystemRow, [system_row(c) for c in systems], ["name", "config_hash"])
