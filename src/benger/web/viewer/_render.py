@@ -46,6 +46,9 @@ EN: dict[str, str] = {
     "Verweigert": "Refused",
     "Nicht bewertbar": "Unscored",
     "Nicht bewertet": "Unjudged",
+    "n = %(n)s: zu wenige für einen Rang (weniger als %(min)s bewertete Generierungen)": (
+        "n = %(n)s: too few for a ranking (fewer than %(min)s scored generations)"
+    ),
     "Herkunft": "Provenance",
     "Validierung des Judges": "Judge validation status",
     "Punkte nicht aussagekräftig": "scores not meaningful",
