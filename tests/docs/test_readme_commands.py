@@ -69,7 +69,7 @@ RUN: dict[str, Run] = {
     "benger estimate CONFIG --db run.db --release ../shared/benger-release": Run(release=True, expect=("tokens",)),
     CONFIG_RUN: Run(after=(STUB,), expect=("stub-a", "stub-judge", "my-cases")),
     "benger systems": Run(expect=("gpt-5.4-mini", "qwen2.5-coder-0.5b")),
-    "benger corpora --db run.db": Run(expect=("demo-falloesung",)),
+    "benger corpora --db run.db": Run(after=(OWN_IMPORT,), expect=("my-cases", "demo-falloesung")),
     RELEASE_IMPORT: Run(release=True, timeout=600),
     OWN_IMPORT: Run(expect=("my-cases",)),
     "benger export hf run.db export/ ; benger import hf export/ --db copy.db": Run(after=(OWN_IMPORT,)),
