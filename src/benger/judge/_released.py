@@ -36,6 +36,8 @@ PAPER_JUDGE_LABELS: dict[str, str] = {
     "qwen": "Qwen3.5-397B-A17B",
     "sonnet": "Sonnet-4.6",
 }
+#: The model names of the two legacy judges of the release's earlier runs, by their key.
+LEGACY_JUDGE_LABELS: dict[str, str] = {"baseline_gpt5": "GPT-5-mini", "cfgB_gpt5": "GPT-5"}
 
 
 def stored_judge_label(name: str) -> str | None:

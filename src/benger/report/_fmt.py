@@ -10,13 +10,9 @@ from typing import Any
 from benger.analysis.leaderboard.validity import NOT_MEANINGFUL
 from benger.analysis.results import Block
 from benger.analysis.results._models import Leaderboard, Meta
-from benger.judge._released import PAPER_JUDGE_LABELS
+from benger.judge._released import LEGACY_JUDGE_LABELS, PAPER_JUDGE_LABELS
 
-JUDGE_LABELS = {
-    **PAPER_JUDGE_LABELS,
-    "baseline_gpt5": "GPT-5-mini (legacy)",
-    "cfgB_gpt5": "GPT-5 (legacy)",
-}
+JUDGE_LABELS = {**PAPER_JUDGE_LABELS, **{k: f"{v} (legacy)" for k, v in LEGACY_JUDGE_LABELS.items()}}
 POOL_LABELS = {"human": "Human-written picks", "llm": "LLM-generated picks"}
 
 
