@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from benger.errors import ConfigError, MissingDependencyError
+from benger.llm._abort import AbortFlag, native_callback
 
 AUTO = "auto"
 #: the kernel's load average decays with a 60 s time constant (1-minute figure); our own CPU use is tracked alike
@@ -168,22 +169,17 @@ class LlamaKey:
 class LlamaHandle:
     """One loaded model: calls run one at a time, each with its own threads, seed and cancel event; a set
     event stops its call at llama.cpp's next graph step (the abort callback, checked by every decode: prompt
-    evaluation and each generated token)."""
+    evaluation and each generated token), read natively from the call's :class:`~benger.llm._abort.AbortFlag`."""
 
     def __init__(self, llama: Any) -> None:
         import llama_cpp
 
         self.llama = llama
         self.lock = threading.Lock()
-        self._cancel: threading.Event | None = None  # the running call's
+        self._set_abort = llama_cpp.llama_set_abort_callback
         # checked by ggml between the nodes of each graph, so a long prompt evaluation stops too
-        self._abort_cb = llama_cpp.ggml_abort_callback(lambda _data: self.cancelled())
-        llama_cpp.llama_set_abort_callback(llama.ctx, self._abort_cb, None)
-
-    def cancelled(self) -> bool:
-        """True when the running call's cancel event is set."""
-        cancel = self._cancel
-        return cancel is not None and cancel.is_set()
+        self._abort_cb = native_callback(llama_cpp.ggml_abort_callback)
+        self._flag: AbortFlag | None = None
 
     def run(self, fn: Callable[[Any], T], *, threads: tuple[int, int], seed: int, cancel: threading.Event) -> T:
         """``fn(llama)`` under the lock with ``threads`` (decode, prompt evaluation) and ``seed``; raises
@@ -191,7 +187,8 @@ class LlamaHandle:
         with self.lock:
             if cancel.is_set():
                 raise Aborted
-            self._cancel = cancel
+            flag = self._flag = AbortFlag(cancel)  # kept: the context points at its byte until the next call
+            self._set_abort(self.llama.ctx, self._abort_cb, flag.data)
             try:
                 self.llama._ctx.set_n_threads(*threads)
                 self.llama.set_seed(seed)
@@ -201,7 +198,7 @@ class LlamaHandle:
                     raise Aborted from None
                 raise
             finally:
-                self._cancel = None
+                flag.finish()
             if cancel.is_set():
                 raise Aborted
             return result
