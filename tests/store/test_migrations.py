@@ -11,7 +11,7 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 
-from benger.errors import BengerError, ConfigError
+from benger.errors import BengerError, ConfigError, InputError
 from benger.schema import SystemConfig
 from benger.store import CORE_TABLES, Base, Store, open_store
 from benger.store._engine import MIGRATIONS_DIR
@@ -123,5 +123,7 @@ def test_a_store_from_a_newer_benger_is_a_clear_error(tmp_path: Path) -> None:
     with store.engine.begin() as conn:
         conn.execute(text("UPDATE alembic_version SET version_num = '9999_future'"))
     store.close()
-    with pytest.raises(ConfigError, match="schema revision is unknown"):
+    # a writer too: refused before anything is written, naming the file (not the sqlite:/// URL Alembic was given)
+    with pytest.raises(InputError, match="schema revision '9999_future' is unknown to this benger") as caught:
         open_store(tmp_path / "future.db")
+    assert caught.value.file == str(tmp_path / "future.db")

@@ -25,10 +25,15 @@ FeedbackSwitch = Annotated[
 ]
 
 
-def _store(db: str | None, *, create: bool = True) -> Store:
+def _store(db: str | None, *, create: bool = False) -> Store:
+    """The store at ``db``. Only the commands that start a deployment create one (``create=True``: ``serve`` and
+    ``study create-user``, docs/study.md's first two steps); every other ``study`` command needs the store to
+    exist and refuses a missing file or one that is not a benger store (exit 2, the file left as it was), so a
+    mistyped ``--db`` never leaves an empty store behind. ``study create`` refuses too: a study is created from
+    a corpus the store already holds."""
     from benger.store import open_store
 
-    return open_store(db, create=create)  # create=False: a reading command refuses what is not a store
+    return open_store(db, create=create)
 
 
 def _has_accounts(store: Store) -> bool:
@@ -137,7 +142,7 @@ def register(app: typer.Typer) -> None:
             from benger.workers._settings import check_settings
 
             check_settings()
-        store = _store(db)
+        store = _store(db, create=True)
         typer.echo(f"benger study app on http://{host}:{port} (store {store.url})")
         _secret_key_note()
         if not _has_accounts(store):
@@ -170,7 +175,7 @@ def create_user_cmd(
     from benger.study import create_user
 
     secret = _secret(password, "Password: ")
-    with _store(db).session() as session:
+    with _store(db, create=True).session() as session:
         user = create_user(session, username, secret, role)
         typer.echo(f"created {user.username} ({user.roles}), pseudonym {user.pseudonym}")
 
@@ -341,7 +346,7 @@ def list_cmd(db: DbOption = None) -> None:
 
     from benger.study._models import Study
 
-    with _store(db, create=False).session() as session:
+    with _store(db).session() as session:
         for study in session.scalars(select(Study).order_by(Study.id)):
             typer.echo(
                 f"{study.id}\t{study.name}\t{study.corpus}\t{study.state}\tseed={study.seed}\t{study.time_limit_s}s"
@@ -394,5 +399,5 @@ def export_cmd(
     """Export picks, assignments, reviews and submissions (with the AI tools named) in the release layout."""
     from benger.study import export_study
 
-    store = _store(db, create=False)
+    store = _store(db)
     typer.echo(json.dumps(export_study(store, study_id(store, study), out)))

@@ -2,16 +2,19 @@
 
 :func:`benger.store.open_store`, :func:`benger.store.open_reader` and :meth:`Store.reopen` call :func:`open_engine`.
 
-* ``create=True`` (the commands that write: import, run, generate, judge, demo, metrics, serve, ...): a missing
-  SQLite file is created, a database without benger's tables gets them, an older store is upgraded.
+* ``create=True`` (the commands that write: import, run, generate, judge, demo, metrics, serve, study
+  create-user, ...): a missing SQLite file is created, a database without benger's tables gets them, an older
+  store is upgraded.
 * ``create=False`` (the commands that read a store, or write only into one that exists: leaderboard, corpora,
-  view, analyze, errors, inspect-solution, export, study list/export, import-reviews, validate-judge --corpus):
-  the location must hold a benger store already. A missing file, an empty file or database, another program's
-  database (no ``alembic_version`` table) and a store of a newer benger (a schema revision this benger does not
-  know) are refused with an :class:`~benger.errors.InputError` that names the file or URL, before anything is
-  written: the file is left byte for byte as it was (the SQLite check reads it through a plain connection of its
-  own, since the store's connections switch the journal mode to WAL). A benger store of an older revision is
-  upgraded, as for a writer.
+  view, analyze, errors, inspect-solution, export, every ``study`` command but create-user, import-reviews,
+  validate-judge --corpus): the location must hold a benger store already. A missing file, an empty file or
+  database, a file that is no SQLite database (a text file), another program's database (no ``alembic_version``
+  table) and a store of a newer benger (a schema revision this benger does not know) are refused with an
+  :class:`~benger.errors.InputError` that names the file or URL, before anything is written: the file is left
+  byte for byte as it was (the SQLite check reads it through a plain connection of its own, since the store's
+  connections switch the journal mode to WAL). A benger store of an older revision is upgraded, as for a writer.
+* Either way a store of a newer benger (a revision this benger does not know) is refused before anything is
+  written, naming the SQLite file (the URL for a server database), not Alembic's complaint about the URL.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from benger.store._engine import (
     known_revisions,
     parse_url,
     shown,
+    stored_revision,
     upgrade,
 )
 
@@ -39,6 +43,8 @@ from benger.store._engine import (
 _CREATE = "run benger import/generate first, or pass --db"
 #: what SQLite says of a file that is not (or no longer) a whole database: the CLI reports the damage
 _DAMAGE = ("database disk image is malformed", "file is not a database")
+#: the first bytes of every SQLite database file (a store damaged behind them is the CLI's damage report)
+_SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 def open_engine(db: str | Path | None, *, create: bool) -> Engine:
@@ -51,12 +57,15 @@ def open_engine(db: str | Path | None, *, create: bool) -> Engine:
     if not create and path is not None and not path.exists():
         raise InputError(f"no benger store here ({_CREATE})", file=path)
     engine = create_store_engine(url)  # checks the path; connects only when first used
+    name = str(path) if path is not None else shown(url)  # what a refusal names: the file, else the URL
     try:
         if not create:
-            name, (tables, revisions) = (
-                (str(path), _sqlite_contents(path)) if path is not None else (shown(url), _server_contents(engine))
-            )
+            tables, revisions = _sqlite_contents(path) if path is not None else _server_contents(engine)
             require_benger_store(name, tables, revisions)
+        else:  # a writer creates and upgrades, but never over a store of a newer benger
+            revision = stored_revision(engine)
+            if revision is not None:
+                require_known_revision(name, revision)
         upgrade(engine)
     except BaseException:
         engine.dispose()
@@ -78,6 +87,9 @@ def _sqlite_contents(path: Path) -> tuple[list[str], list[str]]:
     -shm files, which a ``mode=ro`` one would leave behind), read-only where the store's engine would be."""
     if path.stat().st_size == 0:
         raise InputError(f"empty file, not a benger store ({_CREATE})", file=path)
+    with path.open("rb") as handle:
+        if handle.read(len(_SQLITE_HEADER)) != _SQLITE_HEADER:  # a text file, a CSV, ...: never a store
+            raise InputError(f"not an SQLite database, not a benger store ({_CREATE})", file=path)
     mode = _sqlite_read_only(path) or "mode=rw"
     try:
         connection = sqlite3.connect(f"file:{quote(path.resolve().as_posix())}?{mode}", uri=True)
@@ -126,10 +138,16 @@ def require_benger_store(name: str, tables: list[str], revisions: list[str]) -> 
             f"not a benger store: its alembic_version table holds {len(revisions)} revisions, not one ({_CREATE})",
             file=name,
         )
+    require_known_revision(name, revisions[0])
+
+
+def require_known_revision(name: str, revision: str) -> None:
+    """InputError naming ``name`` (the SQLite file, else the URL) unless ``revision`` is one of this benger's
+    migrations (its head or an older one, which opening upgrades)."""
     known = known_revisions()
-    if known is not None and revisions[0] not in known:
+    if known is not None and revision not in known:
         raise InputError(
-            f"its schema revision {revisions[0]!r} is unknown to this benger (a store of a newer benger, or "
+            f"its schema revision {revision!r} is unknown to this benger (a store of a newer benger, or "
             "another program's database); it was left as it is: read it with the benger that wrote it, or "
             "upgrade benger",
             file=name,
