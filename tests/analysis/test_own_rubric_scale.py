@@ -152,7 +152,7 @@ def test_viewer_validation_on_percent_of_the_rubric_total(tmp_path: Path, where:
         store = open_store(db)
         save_rubrics(store, [load_rubric(rubric_file)])
         store.close()
-    page = _validation_page(db)
+    page = _validation_page(db, "en")  # the English page: validate-judge's own words
     text = html.unescape(page)
     assert PERCENT_SCALE in text
     heads = re.findall(r'<th scope="col">(.*?)</th>', text)
@@ -162,16 +162,22 @@ def test_viewer_validation_on_percent_of_the_rubric_total(tmp_path: Path, where:
     by_head = dict(zip(heads[1:], cells, strict=False))
     assert by_head["offset LLM (% points)"] == "-3.3"  # raw points would be -1.0
     assert by_head["MAE gp"] == "–" and by_head["kappa"] == "–"  # no grade table, no pass rule
+    german = html.unescape(_validation_page(db))  # the German page: the same table in German (viewer._words)
+    assert "Prozent der Gesamtpunktzahl der Rubrik jeder Lösung" in german and PERCENT_SCALE not in german
+    heads = re.findall(r'<th scope="col">(.*?)</th>', german)
+    (row,) = re.findall(r'<tr><th scope="row">mein-judge</th>(.*?)</tr>', german, re.S)
+    by_head = dict(zip(heads[1:], re.findall(r"<td>(.*?)</td>", row), strict=False))
+    assert by_head["Versatz LLM-Picks (Prozentpunkte)"] == "-3,3" and by_head["MAE Notenpunkte"] == "–"
 
 
-def _validation_page(db: Path) -> str:
+def _validation_page(db: Path, lang: str = "de") -> str:
     from benger.web.access import Principal
     from benger.web.viewer import create_viewer_app
 
     store = open_store(db)
     try:
         with TestClient(create_viewer_app(store, Principal.local())) as client:
-            page = client.get("/view/validation")
+            page = client.get("/view/validation", params={"lang": lang})
     finally:
         store.close()
     assert page.status_code == 200

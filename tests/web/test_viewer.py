@@ -22,6 +22,7 @@ from benger.web.access import Access, Principal
 from benger.web.viewer import create_viewer_app, write_bundle
 from benger.web.viewer._reader import BrowseFilter, ResultsReader
 from benger.web.viewer._render import EN, HERE
+from benger.web.viewer._words import german
 
 
 def _cli(args: list[str]) -> object:
@@ -93,10 +94,13 @@ def test_leaderboard_numbers_equal_the_cli_csv(vw: ViewerWorld, client: TestClie
     assert float(alpha["mean"]) == pytest.approx((75 + 55) / 2)
     assert alpha["truncated"] == "1" and alpha["unscored"] == "1"
     assert 'href="/view/browse?system=alpha&amp;corpus=vcase"' in page.text
-    # the judge's validation status is the row's (benger.analysis.leaderboard.judge_status), as in the CSV
+    # the judge's validation status is the row's (benger.analysis.leaderboard.judge_status), as in the CSV: the
+    # CSV's words on the English page, their German (benger.web.viewer._words) on the German one
+    english = client.get("/view/", params={"lang": "en"}).text
     for row in expected:
         if row["judge_status"]:
-            assert f"Validierung des Judges:</strong> {row['judge_status']}" in page.text
+            assert f"Validierung des Judges:</strong> {german(row['judge_status'])}" in page.text
+            assert f"Judge validation status:</strong> {row['judge_status']}" in english
 
 
 def test_solution_page_shows_every_dimension_judgement_and_review(client: TestClient, vw: ViewerWorld) -> None:
@@ -288,12 +292,18 @@ def test_a_row_without_pass_values_reads_unknown_with_the_reason(tmp_path: Path)
                 world.store.save_judgement(j.model_copy(update={"rubric_id": "kurzfragen@1+abcdef12", "passed": None}))
         with TestClient(create_viewer_app(world.store, Principal.local())) as c:
             page = c.get("/view/")
+            english = c.get("/view/", params={"lang": "en"}).text
     finally:
         world.store.close()
     assert page.status_code == 200
-    note = (
+    csv_note = (
         "pass unknown: the judgements under rubric kurzfragen@1+abcdef12 carry no pass value (a rubric without a "
         "pass rule, or judged before it had one) and benger knows no rule to derive one"
+    )
+    assert english.count(f'<span data-field="pass_note" title="{csv_note}">unknown ({csv_note})</span>') == 2
+    note = (  # its German (benger.web.viewer._words)
+        "Bestehen unbekannt: die Urteile unter der Rubrik kurzfragen@1+abcdef12 tragen keinen Bestehenswert (eine "
+        "Rubrik ohne Bestehensregel, oder bewertet, bevor sie eine hatte), und benger kennt keine Regel, ihn abzuleiten"
     )
     assert page.text.count(f'<span data-field="pass_note" title="{note}">unbekannt ({note})</span>') == 2
 

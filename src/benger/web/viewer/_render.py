@@ -16,6 +16,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from benger.web._i18n import EN as STUDY_EN
 from benger.web.viewer._names import judge_name
+from benger.web.viewer._words import Words, catalogue_entries
 
 HERE = Path(str(resources.files("benger.web.viewer")))
 
@@ -89,6 +90,7 @@ EN: dict[str, str] = {
     "Gesamtwürdigung": "Overall assessment",
     "Begründung": "Justification",
     "Blind": "Blind",
+    "blind": "blind",
     "Ersteller*in": "Creator",
     "Judge − blind (Mittel)": "Judge − blind (mean)",
     "Judge − Ersteller*in": "Judge − creator",
@@ -154,9 +156,6 @@ EN: dict[str, str] = {
     "Überschneidungen": "Overlaps",
     "Wörter": "Words",
     "Schwellen": "Thresholds",
-    "long_but_shallow": "long but shallow",
-    "wrong_norm_framing": "wrong norm framing",
-    "reasoning_outcome_divergence": "reasoning–outcome divergence",
     "lang, aber oberflächlich": "long but shallow",
     "falscher Normrahmen": "wrong norm framing",
     "Begründung und Ergebnis auseinander": "reasoning–outcome divergence",
@@ -169,8 +168,18 @@ EN: dict[str, str] = {
     "Seite nicht gefunden": "Page not found",
     "Lösungen dieses Systems": "Solutions of this system",
     "Daten aus": "Data from",
+    "Seed": "seed",
+    "überholte Generierungen": "superseded",
+    "Konfiguration": "config",
+    "Generierungskonfiguration": "generation config",
+    "Rubrik": "rubric",
+    "Promptsatz": "prompts",
+    "Gutachten": "reviews",
+    "Test": "test",
+    "Normtrefferquote": "norm recall",
 }
 # fmt: on
+EN.update(catalogue_entries(EN))  # the German of benger.analysis' English codes (_words.ANALYSIS_DE), both ways
 LANGS = ("de", "en")
 
 
@@ -204,8 +213,16 @@ def environment() -> Environment:
 
 
 def render(template: str, lang: str, **context: Any) -> str:
-    """The page ``template`` in ``lang`` (``_``, ``num``, ``pct`` and ``judge_name`` are given to every template)."""
+    """The page ``template`` in ``lang`` (``_``, ``num``, ``pct``, ``words`` (the analysis' English in ``lang``:
+    :class:`~benger.web.viewer._words.Words`) and ``judge_name`` are given to every template)."""
     num = number(lang)
-    context.update(lang=lang, _=translator(lang), num=num, pct=lambda v: "–" if v is None else f"{100 * v:.0f} %")
+    tr = translator(lang)
+    context.update(
+        lang=lang,
+        _=tr,
+        num=num,
+        pct=lambda v: "–" if v is None else f"{100 * v:.0f} %",
+        words=Words(lang, own=lambda text: tr(text) if text in EN else None),
+    )
     context.setdefault("judge_name", judge_name)
     return environment().get_template(template).render(**context)

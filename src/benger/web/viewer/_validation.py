@@ -4,7 +4,8 @@ over the store's reviewed picks), and the judge statuses the leaderboard shows f
 
 The blocks are kept for both languages (``_cache``): they hold numbers, names and :class:`~benger.web.viewer._svg.
 Figure` values, never a sentence of the viewer's; the templates word them (``validation.html``,
-``leaderboard.html``). The table's headers and method line are validate-judge's own (the CLI's words).
+``leaderboard.html``). The table's headers, verdicts and method line are validate-judge's own (the CLI's words),
+which the template shows in the page's language (``_words``).
 """
 
 from __future__ import annotations
