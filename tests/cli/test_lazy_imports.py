@@ -1,7 +1,7 @@
 """A command imports only what it uses (issue 26): ``benger --help`` no stage, no command module and no numerical
-library, ``benger leaderboard`` no plotting, none of the RQ computations, no scipy.stats (its t / Wilson / BCa
-intervals take their quantiles from scipy.special) and no Alembic on a store at the newest revision. Checked in a
-fresh interpreter (``sys.modules`` after the command).
+library, ``benger leaderboard`` no plotting, none of the RQ computations, no scipy at all (its t, Wilson and BCa
+intervals take their quantiles from benger.stats._quantiles) and no Alembic on a store at the newest revision.
+Checked in a fresh interpreter (``sys.modules`` after the command).
 Times are measured by benchmarks/bench_startup.py, never here."""
 
 from __future__ import annotations
@@ -86,7 +86,8 @@ def test_the_leaderboard_command_loads_no_scipy_stats_and_no_alembic(release_dir
         "assert 'gpt-5.4-mini' in out.getvalue(), out.getvalue()"
     )
     loaded = set(found["all"])
-    assert "scipy.special" in loaded  # the t and Wilson intervals of 15 tasks ran
+    # the t and Wilson intervals of 15 tasks ran: their 95 % quantiles are kept (benger.stats._t_table)
+    assert not [m for m in loaded if m.split(".")[0] == "scipy"], sorted(m for m in loaded if m.startswith("scipy"))
     assert not {"scipy.stats", "alembic", "benger.study", "benger.corpora._release", "jinja2"} & loaded, sorted(
         {"scipy.stats", "alembic", "benger.study", "benger.corpora._release", "jinja2"} & loaded
     )
@@ -166,5 +167,6 @@ def test_the_leaderboard_command_reads_the_store_without_the_orm(tmp_path: Path,
     assert not unneeded & loaded, sorted(unneeded & loaded)
     assert "benger.store._reads" in loaded and "benger.store._tables" in loaded
     # the normal and Wilson intervals at 95 % take their z from benger.stats._quantiles.KNOWN_NORM_PPF, BCa its
-    # Φ and Φ⁻¹ from the standard library (the default at large n, issue 26)
-    assert ("scipy" in loaded) == (ci == "auto"), ci  # auto: Student's t at n = 3, from scipy.special
+    # Φ and Φ⁻¹ from the standard library (the default at large n), auto's Student t at n = 3 its quantile from
+    # benger.stats._t_table (issue 26)
+    assert "scipy" not in loaded, ci

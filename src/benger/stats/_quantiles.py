@@ -1,12 +1,13 @@
-"""Normal quantiles and the normal CDF without scipy; Student-t quantiles from ``scipy.special``.
+"""Normal quantiles and the normal CDF without scipy; Student-t quantiles at 95 % kept, others from ``scipy.special``.
 
 ``scipy.stats`` costs about 2 CPU-s to import on a laptop (issue 26), ``scipy.special`` still ~0.12-0.27 CPU-s
 (a third of ``benger leaderboard``): the leaderboard's normal, BCa and Wilson intervals need only Φ and Φ⁻¹, so
 these come from the standard library: Φ⁻¹ from ``statistics.NormalDist().inv_cdf`` (Wichura's AS241, PPND16,
 about 16 significant digits), Φ from ``math.erf`` / ``math.erfc`` in cephes' own arrangement (the one
 ``scipy.special.ndtr`` uses: erf near 0, erfc in the tails). tests/stats/test_quantiles.py checks both against
-scipy to 1e-12 (relative, and absolute near 0) over a table of values and random ones. Only the Student-t
-quantile (``stdtrit``, ``--ci t`` and ``auto`` at small n) still imports ``scipy.special``.
+scipy to 1e-12 (relative, and absolute near 0) over a table of values and random ones. The Student-t quantile of
+a two-sided 95 % interval at df 1-250 (every t interval of ``--ci auto``, which picks t for 3-244 units) is scipy's
+own ``stdtrit`` value kept in :mod:`benger.stats._t_table`; any other level or df still asks ``scipy.special``.
 
 The z of a two-sided 95 % interval, ``ndtri(0.975)``, is kept as scipy gives it (:data:`KNOWN_NORM_PPF`, compared
 bit for bit with scipy by the tests), so the default-level normal and Wilson intervals are unchanged to the bit.
@@ -17,6 +18,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from statistics import NormalDist
+
+from benger.stats._t_table import T975, T975_P
 
 #: p -> ``float(scipy.special.ndtri(p))``, to the last bit: the quantiles every default-level interval asks for.
 KNOWN_NORM_PPF: dict[float, float] = {0.975: 1.959963984540054}
@@ -48,7 +51,9 @@ def norm_cdf(x: float) -> float:
 
 
 def t_ppf(p: float, df: float) -> float:
-    """The quantile of Student's t with ``df`` degrees of freedom (df > 0)."""
+    """The quantile of Student's t with ``df`` degrees of freedom (df > 0): scipy's ``stdtrit``, to the bit."""
+    if p == T975_P and 1 <= df <= len(T975) and df == int(df):
+        return T975[int(df) - 1]
     from scipy import special
 
     return float(special.stdtrit(df, p))
