@@ -45,36 +45,36 @@ def register(app: typer.Typer) -> None:
         """Leaderboard, solutions with their judgements and reviews, compare, browse, judge validation and the
         error analysis of a store (read-only; German and English)."""
         from benger.store import open_store
+        from benger.web._policy import Principal  # the web stack is imported below, after the warm start
 
         out = _bundle_folder(bundle)
+        principal = Principal.local(organiser=organiser)
 
         store = open_store(db, create=False)
         try:
             if out is not None:
                 try:
-                    from benger.web.access import Principal
                     from benger.web.viewer import write_bundle
                 except ImportError as exc:
                     raise MissingDependencyError("benger view", "web", "fastapi/uvicorn") from exc
                 say = lambda m: typer.echo(m, err=True)  # noqa: E731
-                counts = write_bundle(store, out, principal=Principal.local(organiser=organiser), progress=say)
+                counts = write_bundle(store, out, principal=principal, progress=say)
                 typer.echo(
                     f"wrote {out}: {counts['pages']} pages ({counts['solutions']} solutions, {counts['tasks']} "
                     f"tasks, languages {', '.join(counts['languages'])}), {counts['bytes'] / 1e6:.1f} MB; open "
                     f"{out / 'index.html'}"
                 )
                 return
-            from benger.web.viewer._warm import start
+            from benger.web.viewer._warm import warm
 
-            start(store, organiser)  # the leaderboard (the slowest page) while the web stack loads and starts
+            warm(store, principal)  # the leaderboard (the slowest page) while the web stack loads and starts
             try:
                 import uvicorn
 
-                from benger.web.access import Principal
                 from benger.web.viewer import create_viewer_app
             except ImportError as exc:
                 raise MissingDependencyError("benger view", "web", "fastapi/uvicorn") from exc
-            viewer = create_viewer_app(store, Principal.local(organiser=organiser))
+            viewer = create_viewer_app(store, principal)
             typer.echo(f"benger viewer on http://{host}:{port}/view/ (store {store.url}; read-only)")
             uvicorn.run(viewer, host=host, port=port, server_header=False)
         finally:

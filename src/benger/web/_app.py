@@ -29,8 +29,11 @@ from benger.study._accounts import secret_key
 from benger.web import _admin, _auth, _grading, _participant
 from benger.web._body_limit import DEFAULT_MAX_BODY, BodyLimit, BodyTooLarge
 from benger.web._i18n import message, translator
+from benger.web._policy import Forbidden, LoginRequired
 from benger.web._render import HERE, lang_of, render
-from benger.web._security import SECURITY_HEADERS, CsrfError, Forbidden, LoginRequired
+from benger.web._requests import SECURITY_HEADERS
+from benger.web._security import CsrfError
+from benger.web.access import account_principal
 from benger.web.runs import RunLauncher
 from benger.web.runs import router as runs_router
 from benger.web.validations import ValidationLauncher
@@ -115,6 +118,7 @@ def create_app(
         dependencies=[Depends(ids_in_range)],
     )
     app.state.store = store
+    app.state.accounts = account_principal  # who asks: the logged-in account (benger.web._requests.principal_of)
     app.state.run_launcher = RunLauncher(store, run_executor)
     app.state.run_launcher.recover()  # runs left active by a stopped server: interrupted (resume continues)
     app.state.validation_launcher = ValidationLauncher(store, run_executor)

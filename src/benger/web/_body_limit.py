@@ -18,7 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from benger.web._i18n import translator
 from benger.web._render import lang_of
-from benger.web._security import SECURITY_HEADERS
+from benger.web._requests import SECURITY_HEADERS
 
 #: Default limit (bytes) of ``benger serve --max-body-mb``: above the upload routes' 64 MiB plus form overhead.
 DEFAULT_MAX_BODY = 80 * 1024 * 1024

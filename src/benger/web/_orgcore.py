@@ -1,5 +1,6 @@
-"""The core of the workbench's organisation scope: roles, capabilities and the POLICY table, and the scope's
-filters (every query of an organisation's rows goes through :meth:`ScopeCore.where` or :meth:`ScopeCore.get`).
+"""The core of the workbench's organisation scope: the scope's filters (every query of an organisation's rows goes
+through :meth:`ScopeCore.where` or :meth:`ScopeCore.get`). The roles, capabilities and the ORG_POLICY table are in
+:mod:`benger.web._policy` (imported here).
 
 See :mod:`benger.web._orgscope` for the dependency that builds a scope, and :mod:`benger.web._orgdata` for the
 organisation's data operations.
@@ -11,7 +12,6 @@ import hashlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, TypeVar
 
 from sqlalchemy import ColumnElement, select
@@ -19,59 +19,12 @@ from sqlalchemy.orm import Session
 from starlette.exceptions import HTTPException
 
 from benger.store import Store
-from benger.store._orgs import ROLES, AuditEntry, OrgObject
+from benger.store._orgs import AuditEntry, OrgObject
 from benger.study import StudyError
 from benger.study._accounts import now_utc
+from benger.web._policy import ORG_POLICY, OrgCap, OrgRole
 
 Row = TypeVar("Row")
-
-
-class OrgRole(StrEnum):
-    """A member's role in one organisation (``benger.store._orgs.ROLES``)."""
-
-    OWNER = "owner"
-    ORGANISER = "organiser"
-    GRADER = "grader"
-    PARTICIPANT = "participant"
-
-
-class OrgCap(StrEnum):
-    """What a member may do in their organisation."""
-
-    VIEW = "org:view"  # the organisation's start page
-    MEMBERS = "members:read"  # the member list and open invitations
-    MANAGE = "members:manage"  # invite, change a role, remove a member
-    AUDIT = "audit:read"  # the audit log
-    CORPORA_READ = "corpora:read"  # corpora, tasks (with reference solutions), rubrics
-    CORPORA_WRITE = "corpora:write"  # upload a corpus or a rubric, attach a rubric
-    RUNS_READ = "runs:read"  # run set-up pages, progress, failures
-    RUNS_WRITE = "runs:write"  # launch, cancel, resume a run
-    RESULTS_READ = "results:read"  # the results pages (/view) of the organisation's corpora
-    RESULTS_EXPORT = "results:export"  # download configs and results
-    KEYS = "keys:write"  # store or replace the organisation's API keys
-    STUDIES = "studies:manage"  # the organisation's human studies: list, create, administer (/admin/studies/ID)
-    STUDIES_ASSIGN = "studies:assign"  # give an existing study of the platform to the organisation
-
-
-_ALL = frozenset(OrgRole)
-_STAFF = frozenset({OrgRole.OWNER, OrgRole.ORGANISER})
-#: capability -> the roles that hold it (the one table; a route never checks a role itself)
-ORG_POLICY: dict[OrgCap, frozenset[OrgRole]] = {
-    OrgCap.VIEW: _ALL,
-    OrgCap.MEMBERS: _STAFF,
-    OrgCap.MANAGE: frozenset({OrgRole.OWNER}),
-    OrgCap.AUDIT: _STAFF,
-    OrgCap.CORPORA_READ: _STAFF | {OrgRole.GRADER},
-    OrgCap.CORPORA_WRITE: _STAFF,
-    OrgCap.RUNS_READ: _STAFF,
-    OrgCap.RUNS_WRITE: _STAFF,
-    OrgCap.RESULTS_READ: _STAFF,  # not graders (they review blind) nor participants
-    OrgCap.RESULTS_EXPORT: _STAFF,
-    OrgCap.KEYS: frozenset({OrgRole.OWNER}),
-    OrgCap.STUDIES: _STAFF,
-    OrgCap.STUDIES_ASSIGN: frozenset({OrgRole.OWNER}),
-}
-assert set(ROLES) == {r.value for r in OrgRole}
 #: How long an invitation link works.
 INVITATION_DAYS = 7
 

@@ -29,11 +29,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from benger.store import Store
-from benger.store._orgs import Membership, Organisation, OrgCorpus, OrgInvitation
+from benger.store._orgs import Membership, Organisation, OrgInvitation
 from benger.study import LoggedIn, StudyError
 from benger.study._accounts import _HASHER, aware, check_password, check_username, now_utc
 from benger.study._models import StudyUser
-from benger.web._orgcore import ORG_POLICY, Member, NotFound, OrgCap, OrgInfo, OrgRole, hash_token
+from benger.web._orgcore import Member, NotFound, OrgCap, OrgInfo, OrgRole, hash_token
 from benger.web._orgdata import MembersData
 from benger.web._orgstudies import StudiesData
 from benger.web._security import Forbidden, require, store_of
@@ -110,22 +110,6 @@ def organisations_of(store: Store, user_id: int) -> list[tuple[OrgInfo, OrgRole]
             .order_by(Organisation.name)
         )
         return [(OrgInfo(o.id, o.name, o.slug), OrgRole(role)) for o, role in session.execute(stmt)]
-
-
-def results_corpora(store: Store, user_id: int) -> frozenset[str] | None:
-    """The stored names of the corpora whose results ``user_id`` may read as a member (a role holding
-    ``results:read`` in :data:`ORG_POLICY`) of their organisations; None when no membership holds it."""
-    roles = sorted(ORG_POLICY[OrgCap.RESULTS_READ])
-    with store.session() as session:
-        orgs = list(
-            session.scalars(
-                select(Membership.organisation_id).where(Membership.user_id == user_id, Membership.role.in_(roles))
-            )
-        )
-        if not orgs:
-            return None
-        names = session.scalars(select(OrgCorpus.corpus).where(OrgCorpus.organisation_id.in_(orgs)))
-        return frozenset(names)
 
 
 def invitation_of(session: Session, token: str) -> OrgInvitation:

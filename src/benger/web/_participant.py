@@ -19,7 +19,7 @@ from benger.study._service import attempts, expire_overdue, get_attempt, remaini
 from benger.study._state import visible
 from benger.web._render import render
 from benger.web._security import Participant, check_csrf, participant_guard, store_of
-from benger.web.access import Access, OwnFeedback, principal_of
+from benger.web.access import Access, OwnFeedback, feedback_links, principal_of
 
 router = APIRouter(dependencies=[Depends(participant_guard)])
 
@@ -76,7 +76,7 @@ def enrol_post(request: Request, user: Participant, study_id: int, consent: str 
 def study_page(request: Request, user: Participant, study_id: int) -> Response:
     store = store_of(request)
     expire_overdue(store, study_id=study_id, user_id=user.id)
-    feedback = Access(store, principal_of(request)).feedback_links(study_id)  # each opens its own transaction
+    feedback = feedback_links(Access(store, principal_of(request)), study_id)  # each opens its own transaction
     with store.session() as session:
         study = session.get(Study, study_id)
         if study is None or study.state == "draft":

@@ -1,5 +1,8 @@
 """Sessions, CSRF and roles: who is logged in, may they see this page, did this form come from us.
 
+``LoginRequired``, ``Forbidden`` (benger.web._policy) and ``store_of`` (benger.web._requests) live where the
+results viewer imports them without the study package; the study app's modules take them from here too.
+
 The session cookie is signed and carries the account id and its ``session_version`` at login; a request
 counts as logged in only while the account is active and its version is unchanged, so logout,
 deactivation and a password change end the session on the server (an old cookie opens nothing).
@@ -15,23 +18,13 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 from sqlalchemy.orm import Session
 
-from benger.store import Store
 from benger.study import LoggedIn
 from benger.study._models import StudyUser
+from benger.web._policy import Forbidden, LoginRequired
+from benger.web._requests import store_of
 
 CSRF_FIELD = "csrf_token"
 CSRF_HEADER = "x-csrf-token"
-#: Sent with every response. The pages load only their own script and style (no inline code).
-SECURITY_HEADERS: dict[str, str] = {
-    "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
-        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-    ),
-    "X-Frame-Options": "DENY",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "same-origin",
-    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
-}
 
 
 @dataclass(frozen=True)
@@ -49,21 +42,8 @@ class Viewer:
         return role in self.roles.split()
 
 
-class LoginRequired(Exception):
-    """No one is logged in: the app redirects to the login page."""
-
-
-class Forbidden(Exception):
-    """The user lacks the role for this page: 403."""
-
-
 class CsrfError(Exception):
     """A state-changing request without a valid CSRF token: 403."""
-
-
-def store_of(request: Request) -> Store:
-    store: Store = request.app.state.store
-    return store
 
 
 def csrf_token(request: Request) -> str:

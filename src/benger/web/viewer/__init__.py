@@ -5,7 +5,7 @@ Leaderboard, solution, compare, browse, judge validation and error analysis (doc
 :func:`warm` computes the leaderboard ahead in a thread.
 
 The names are imported on first use (PEP 562): ``benger view`` starts the leaderboard in a thread
-(:mod:`benger.web.viewer._warm`, which imports nothing of the web stack) before FastAPI, Jinja and uvicorn are
+(:func:`warm`, which imports neither the web stack nor the study package) before FastAPI, Jinja and uvicorn are
 imported, so the computation and those imports overlap.
 """
 
@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from benger.web.viewer._bundle import write_bundle
-    from benger.web.viewer._router import create_viewer_app, mount_static, router, warm
+    from benger.web.viewer._router import create_viewer_app, mount_static, router
+    from benger.web.viewer._warm import warm
 
 __all__ = ["create_viewer_app", "mount_static", "router", "warm", "write_bundle"]
 
@@ -25,7 +26,11 @@ def __getattr__(name: str) -> Any:
         from benger.web.viewer._bundle import write_bundle
 
         return write_bundle
-    if name in ("create_viewer_app", "mount_static", "router", "warm"):
+    if name == "warm":
+        from benger.web.viewer._warm import warm
+
+        return warm
+    if name in ("create_viewer_app", "mount_static", "router"):
         from benger.web.viewer import _router
 
         return getattr(_router, name)

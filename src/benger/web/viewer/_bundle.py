@@ -30,7 +30,7 @@ from benger.errors import InputError
 from benger.outputs import output_folder, read_manifest
 from benger.store import Store
 from benger.store._models import GenerationRow, HumanSolutionRow
-from benger.web.access import Access, Capability, Principal
+from benger.web._policy import Access, Capability, Principal
 from benger.web.viewer import _pages
 from benger.web.viewer._links import BundleLinks
 from benger.web.viewer._reader import BrowseFilter, ResultsReader

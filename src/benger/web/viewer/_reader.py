@@ -1,4 +1,4 @@
-"""What the viewer reads from a store, always through an :class:`~benger.web.access.Access` (its hidden studies).
+"""What the viewer reads from a store, always through an :class:`~benger.web._policy.Access` (its hidden studies).
 
 Browse is :func:`benger.web.viewer._browse.browse`: filtered, counted and paged in the database; only the page's
 rows and a 240-character excerpt reach Python.
@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 
 from benger.schema import FalloesungTask, Generation, HumanReview, HumanSolution, Judgement, PrincipleItem
 from benger.store._models import GenerationRow, HumanReviewRow, HumanSolutionRow, JudgementRow, TaskRow
-from benger.web.access import Access
+from benger.web._policy import Access
 from benger.web.viewer._browse import EXCERPT, FLAGS, KINDS, PAGE_SIZE, BrowseFilter, BrowsePage, BrowseRow, browse
 
 __all__ = ["EXCERPT", "FLAGS", "KINDS", "PAGE_SIZE", "BrowseFilter", "BrowsePage", "BrowseRow", "ResultsReader"]

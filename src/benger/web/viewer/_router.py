@@ -1,16 +1,15 @@
 """The viewer's routes (``/view/...``, GET only) and the app of ``benger view``.
 
-The router has ONE dependency, :func:`benger.web.access.results_access`: under ``benger serve`` it admits
-organisers (every corpus) and the owners/organisers of workbench organisations (their organisations' corpora
-only; anonymous: the login page; any other role: 403), under ``benger view`` the app's fixed local principal.
-Handlers receive the same :class:`~benger.web.access.Access` and read only through a
+The router has ONE dependency, :func:`benger.web._requests.results_access` (``benger.web.access`` re-exports it):
+under ``benger serve`` it admits organisers (every corpus) and the owners/organisers of workbench organisations
+(their organisations' corpora only; anonymous: the login page; any other role: 403), under ``benger view`` the
+app's fixed local principal.
+Handlers receive the same :class:`~benger.web._policy.Access` and read only through a
 :class:`~benger.web.viewer._reader.ResultsReader` built on it, or pass its ``corpora`` to the library.
 """
 
 from __future__ import annotations
 
-import logging
-import threading
 from typing import Any
 from urllib.parse import urlencode
 
@@ -20,15 +19,14 @@ from fastapi.staticfiles import StaticFiles
 
 from benger import __version__
 from benger.store import Store
-from benger.web._security import SECURITY_HEADERS
-from benger.web.access import Access, Capability, Principal, ResultsAccess, results_access
+from benger.web._policy import Access, Principal
+from benger.web._requests import SECURITY_HEADERS, ResultsAccess, results_access
 from benger.web.viewer import _pages
-from benger.web.viewer._cache import cache_of
+from benger.web.viewer._kept import leaderboard_model, validation_model
 from benger.web.viewer._links import PREFIX, Links
 from benger.web.viewer._reader import FLAGS, BrowseFilter, ResultsReader
 from benger.web.viewer._render import HERE, LANGS, render
 
-_LOG = logging.getLogger(__name__)
 router = APIRouter(prefix=PREFIX, dependencies=[Depends(results_access)])
 
 
@@ -65,37 +63,6 @@ def respond(request: Request, access: Access, page: _pages.Page, nav: str, statu
 
 def _missing(request: Request, access: Access, message: str) -> Response:
     return respond(request, access, _pages.Page("error.html", "Seite nicht gefunden"), "", 404, message=message)
-
-
-def _blocks(access: Access) -> list[dict[str, Any]]:
-    """The validation blocks this principal sees, computed once per store content (``_cache``)."""
-    key = ("validation", access.corpora, access.hidden_studies())
-    return cache_of(access.store).get(key, lambda: _pages.validation_blocks(access.store, ResultsReader(access)))
-
-
-def leaderboard_model(access: Access) -> _pages.Page:
-    """The leaderboard page this principal sees, computed once per store content (``_cache``)."""
-
-    def compute() -> _pages.Page:
-        return _pages.leaderboard(access.store, _pages.judge_statuses(_blocks(access)), access.corpora)
-
-    return cache_of(access.store).get(("leaderboard", access.corpora, access.hidden_studies()), compute)
-
-
-def warm(store: Store, principal: Principal) -> threading.Thread:
-    """Start computing ``principal``'s leaderboard in a daemon thread (``benger view`` does before it serves, so
-    the first page is usually ready when the browser asks; a request meanwhile waits for it, never computes it
-    twice). A failure is logged and left to the request, which reports it as it would have."""
-
-    def run() -> None:
-        try:
-            leaderboard_model(Access(store, principal).require(Capability.RESULTS))
-        except Exception:  # the request computes again and shows what went wrong
-            _LOG.info("the leaderboard was not computed ahead", exc_info=True)
-
-    thread = threading.Thread(target=run, name="benger-view-warm", daemon=True)
-    thread.start()
-    return thread
 
 
 @router.get("/")
@@ -166,7 +133,7 @@ def compare_page(
 
 @router.get("/validation")
 def validation_page(request: Request, access: ResultsAccess) -> Response:
-    page = _pages.validation(_blocks(access))
+    page = _pages.validation(validation_model(access))
     return respond(request, access, page, "validation")
 
 
