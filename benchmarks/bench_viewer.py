@@ -150,7 +150,10 @@ import hashlib, json, os, re, statistics, sys, time
 begin, begin_cpu = time.perf_counter(), time.process_time()
 from fastapi.testclient import TestClient
 from benger.store import open_store
-from benger.web.access import Principal
+try:  # where the viewer takes it from (benger.web.access loads the study package, as it did before issue 27)
+    from benger.web._policy import Principal
+except ImportError:
+    from benger.web.access import Principal
 from benger.web.viewer import create_viewer_app
 db, repeat = sys.argv[1], int(sys.argv[2])
 imported, imported_cpu = time.perf_counter(), time.process_time()
