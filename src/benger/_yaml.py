@@ -8,10 +8,14 @@ and the 1-based line. Keys brought in by a YAML merge (``<<: *anchor``) may be o
 Parsed with libyaml (``yaml.CSafeLoader``, ~8x faster than PyYAML's pure-Python scanner: the built-in catalog
 and rubric that ``benger leaderboard`` reads took ~35 ms CPU; issue 26) where PyYAML was built with it; a text
 it refuses is parsed again by the pure-Python loader, whose message and line are the ones reported.
+
+The text is read in Unicode NFC (as ``benger.corpora._reading.read_text`` returns every file): a key or value
+written with decomposed umlauts (NFD, as macOS writes them) means the same as the composed one.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -61,8 +65,9 @@ def load_yaml(text: str, source: str | Path) -> Any:
 
     Returns what ``yaml.safe_load`` returns (None for an empty document). Raises InputError naming
     ``source``, the 1-based line and (for a repeated key) its field: not valid YAML, nested too deeply,
-    a number Python cannot hold, or a duplicate key.
+    a number Python cannot hold, or a duplicate key. ``text`` is read in NFC (see the module docstring).
     """
+    text = unicodedata.normalize("NFC", text)
     if _FAST_LOADER is not None:
         try:
             fast = yaml.load(text, Loader=_FAST_LOADER), duplicate_key(text, _FAST_LOADER)

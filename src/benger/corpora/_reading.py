@@ -1,7 +1,10 @@
 """The one reader of every importer's files (user JSONL/CSV, ZJS export, release files): text and JSON.
 
 :func:`read_text` decodes every file type the same way: UTF-8, with or without a byte-order mark
-(a UTF-16 file with its BOM is decoded too); bad bytes are an InputError naming the line.
+(a UTF-16 file with its BOM is decoded too); bad bytes are an InputError naming the line. The text comes back
+in Unicode NFC: macOS (and some editors) write umlauts decomposed (NFD, ``o`` + combining diaeresis), which
+would make a header ``Musterlösung`` or an area ``Öffentliches Recht`` differ from the names benger knows
+although a reader cannot tell them apart (issue 33, item 1).
 
 Plain ``json.loads`` accepts things benger must not: ``NaN``/``Infinity`` (not JSON), ``1e999`` (read as
 ``inf``), an object with the same key twice (the last silently wins), integers of any size (over 4,300
@@ -19,6 +22,7 @@ import io
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -126,7 +130,11 @@ def parse_json(text: str) -> Any:
 
 
 def read_text(path: Path) -> str:
-    """The file as text: UTF-8 (a BOM is dropped) or UTF-16 with its BOM; problems are InputErrors."""
+    """The file as NFC text: UTF-8 (a BOM is dropped) or UTF-16 with its BOM; problems are InputErrors."""
+    return unicodedata.normalize("NFC", _decoded(path))
+
+
+def _decoded(path: Path) -> str:
     if not path.exists():
         raise InputError("file not found", file=path)
     if path.is_dir():
