@@ -111,13 +111,16 @@ def test_export_refuses_what_is_not_a_store(kind: str, tmp_path: Path, migrated_
     assert _state(db) == before
 
 
-def test_a_writing_command_still_creates_and_upgrades(tmp_path: Path) -> None:
+def test_a_writing_command_creates_only_a_new_store(tmp_path: Path) -> None:
+    """A writer refuses another program's database as a reader does (tests/cli/test_writers_refuse_foreign.py
+    has the table); in a missing file it creates the store."""
     db = tmp_path / "notes.sqlite"
     _other_app(db)
+    before = _state(db)
     result = runner.invoke(app, ["import", "demo", "--db", str(db)])
-    assert result.exit_code == 0, result.output
-    listing = runner.invoke(app, ["corpora", "--db", str(db)])  # now a benger store: readable
+    assert result.exit_code == 2 and "not a benger store (no alembic_version table; it holds: notes)" in result.output
+    assert _state(db) == before
+    new = tmp_path / "new.db"
+    assert runner.invoke(app, ["import", "demo", "--db", str(new)]).exit_code == 0
+    listing = runner.invoke(app, ["corpora", "--db", str(new)])
     assert listing.exit_code == 0 and "demo-falloesung" in listing.output
-    with sqlite3.connect(db) as con:  # the program's own table is still there
-        assert con.execute("SELECT body FROM notes").fetchall() == [("mine",)]
-    con.close()

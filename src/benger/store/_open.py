@@ -3,8 +3,9 @@
 :func:`benger.store.open_store`, :func:`benger.store.open_reader` and :meth:`Store.reopen` call :func:`open_engine`.
 
 * ``create=True`` (the commands that write: import, run, generate, judge, demo, metrics, serve, study
-  create-user, ...): a missing SQLite file is created, a database without benger's tables gets them, an older
-  store is upgraded.
+  create-user, ...): a store is created only where nothing is yet: a missing or empty (0-byte) SQLite file, or
+  a database without any table. Another program's database (tables, but no ``alembic_version``) is refused
+  as a reader refuses it, left byte for byte as it was; an older store is upgraded.
 * ``create=False`` (the commands that read a store, or write only into one that exists: leaderboard, corpora,
   view, analyze, errors, inspect-solution, export, every ``study`` command but create-user, import-reviews,
   validate-judge --corpus): the location must hold a benger store already. A missing file, an empty file or
@@ -35,12 +36,13 @@ from benger.store._engine import (
     known_revisions,
     parse_url,
     shown,
-    stored_revision,
     upgrade,
 )
 
 #: what to do instead, in every refusal
 _CREATE = "run benger import/generate first, or pass --db"
+#: what to do instead when a writer meets another program's database
+_WRITE = "pass --db with a new file or a benger store"
 #: what SQLite says of a file that is not (or no longer) a whole database: the CLI reports the damage
 _DAMAGE = ("database disk image is malformed", "file is not a database")
 #: the first bytes of every SQLite database file (a store damaged behind them is the CLI's damage report)
@@ -62,10 +64,10 @@ def open_engine(db: str | Path | None, *, create: bool) -> Engine:
         if not create:
             tables, revisions = _sqlite_contents(path) if path is not None else _server_contents(engine)
             require_benger_store(name, tables, revisions)
-        else:  # a writer creates and upgrades, but never over a store of a newer benger
-            revision = stored_revision(engine)
-            if revision is not None:
-                require_known_revision(name, revision)
+        else:  # a writer creates and upgrades, but never in another program's database or a newer store
+            tables, revisions = _writer_contents(path, engine)
+            if tables:
+                require_benger_store(name, tables, revisions, advice=_WRITE)
         upgrade(engine)
     except BaseException:
         engine.dispose()
@@ -79,6 +81,14 @@ def _sqlite_file(url: URL) -> Path | None:
     if url.get_backend_name() != "sqlite" or database in ("", ":memory:") or database.startswith("file:"):
         return None
     return Path(database).expanduser()
+
+
+def _writer_contents(path: Path | None, engine: Engine) -> tuple[list[str], list[str]]:
+    """What a writer finds at its location: nothing in a missing or empty (0-byte) file, else its tables and
+    ``alembic_version`` rows (read without writing, as for a reader)."""
+    if path is not None:
+        return _sqlite_contents(path) if path.exists() and path.stat().st_size else ([], [])
+    return _server_contents(engine)
 
 
 def _sqlite_contents(path: Path) -> tuple[list[str], list[str]]:
@@ -121,21 +131,22 @@ def _server_contents(engine: Engine) -> tuple[list[str], list[str]]:
     return tables, revisions
 
 
-def require_benger_store(name: str, tables: list[str], revisions: list[str]) -> None:
+def require_benger_store(name: str, tables: list[str], revisions: list[str], *, advice: str = _CREATE) -> None:
     """InputError naming ``name`` unless its tables and ``alembic_version`` rows are those of a benger store of
-    a revision this benger knows (its own head or an older one, which opening upgrades)."""
+    a revision this benger knows (its own head or an older one, which opening upgrades); ``advice``: what to
+    do instead (a reader's or a writer's)."""
     if "alembic_version" not in tables:
         if not tables:
-            raise InputError(f"empty database, not a benger store ({_CREATE})", file=name)
+            raise InputError(f"empty database, not a benger store ({advice})", file=name)
         listed = ", ".join(sorted(tables)[:5]) + (f" and {len(tables) - 5} more" if len(tables) > 5 else "")
         raise InputError(
             f"not a benger store (no alembic_version table; it holds: {listed}); benger leaves it as it is: "
-            f"{_CREATE} with a benger store",
+            f"{advice if advice != _CREATE else f'{_CREATE} with a benger store'}",
             file=name,
         )
     if len(revisions) != 1:
         raise InputError(
-            f"not a benger store: its alembic_version table holds {len(revisions)} revisions, not one ({_CREATE})",
+            f"not a benger store: its alembic_version table holds {len(revisions)} revisions, not one ({advice})",
             file=name,
         )
     require_known_revision(name, revisions[0])
