@@ -330,15 +330,19 @@ def _exit_if_incomplete(result: Any) -> None:
     raise typer.Exit(EXIT_INCOMPLETE)
 
 
+#: The width of a piped console (the most characters a piped table's line gets).
+PIPED_WIDTH = 1000
+
+
 def print_table(table: Any) -> None:
-    """Print a rich table on stdout. Piped (not a terminal) it gets its natural width (at least the console's
-    COLUMNS, at most 1000 characters): a reader or a pager then sees one line per row, no cell wrapped."""
+    """Print a rich table (not expanded: every caller's) on stdout. Piped (not a terminal) it gets its natural
+    width, at most :data:`PIPED_WIDTH` characters: a reader or a pager then sees one line per row, no cell
+    wrapped. A table that is not expanded takes its natural width of a wider console and collapses its columns
+    only beyond it, so the piped console is simply that wide and the table is laid out once (measuring it first,
+    to size the console, laid it out three times: ~0.02 CPU-s of ``benger leaderboard``; issue 26)."""
     console = new_console()
     if not console.is_terminal:
-        from rich.measure import Measurement
-
-        natural = Measurement.get(console, console.options.update_width(1000), table).maximum
-        console = new_console(width=min(max(natural, console.width), 1000))
+        console = new_console(width=PIPED_WIDTH)
     console.print(table)
 
 
