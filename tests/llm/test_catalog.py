@@ -131,11 +131,14 @@ def test_user_catalog_and_its_errors(tmp_path: Path) -> None:
 def test_yaml_parsed_once_per_content_and_every_catalog_its_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import benger._yaml
     import benger.llm._catalog as cat
 
     parses: list[str] = []
-    real = cat.load_yaml
-    monkeypatch.setattr(cat, "load_yaml", lambda text, source: parses.append(str(source)) or real(text, source))
+    real = benger._yaml.load_yaml  # imported by the catalog where it parses (the YAML parser loads lazily)
+    monkeypatch.setattr(
+        benger._yaml, "load_yaml", lambda text, source: parses.append(str(source)) or real(text, source)
+    )
     cat._parsed_once.cache_clear()  # start without the parses of earlier tests
     first, second = load_catalog(), load_catalog()
     assert parses == ["benger/llm/catalog.yaml"]  # the second load reused the parsed YAML

@@ -77,8 +77,12 @@ def _catalog_aliases() -> dict[str, str]:
 
 def display_names(configs: Iterable[SystemConfig]) -> dict[str, str]:
     """Short display names: the catalog's alias (by system name or model id, e.g. "Opus-4.7", "Qwen3-235B"),
-    else the stored config's ``display_name``."""
-    aliases = _catalog_aliases()
+    else the stored config's ``display_name``. The built-in catalog is loaded only when one of the names occurs
+    in its text (:func:`benger.llm._catalog.builtin_mentions`): a store of other systems reads no YAML."""
+    from benger.llm._catalog import builtin_mentions
+
+    configs = list(configs)
+    aliases = _catalog_aliases() if builtin_mentions(c.name for c in configs) else {}
     out: dict[str, str] = {}
     for c in configs:
         name = aliases.get(c.name) or c.display_name
