@@ -7,6 +7,7 @@ must not load, ``benchmarks/bench_startup.py`` times it).
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -43,6 +44,22 @@ def one_blas_thread() -> Iterator[None]:
     finally:
         if before is None:
             os.environ.pop(BLAS_THREADS, None)
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Inside the block Python's cyclic garbage collector does not run; at the exit it runs again (unless it was
+    off before). The command's imports (SQLAlchemy, numpy, pydantic's models) build ~75k long-lived objects, and
+    every few hundred allocations a collection traversed them again: ~200 collections, 0.07 CPU-s of
+    ``benger leaderboard`` on an 8k store, collecting ~1,000 objects (issue 26). The command's data (its rows are
+    tuples, its resamples numpy arrays) is freed by reference counting, so its peak memory stays the same."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def leaderboard(
@@ -89,7 +106,7 @@ def leaderboard(
 ) -> None:
     """Print the leaderboard (system configuration x judge x corpus, ranked per judge) and optionally export
     CSV/Markdown/JSON with each row's provenance."""
-    with one_blas_thread():
+    with one_blas_thread(), gc_paused():
         _leaderboard(db, corpus, system, judge_, ci, seed, resamples, pool_judges, include_superseded,
                      metric_signature, out)  # fmt: skip
 
