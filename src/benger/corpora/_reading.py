@@ -1,10 +1,12 @@
 """The one reader of every importer's files (user JSONL/CSV, ZJS export, release files): text and JSON.
 
 :func:`read_text` decodes every file type the same way: UTF-8, with or without a byte-order mark
-(a UTF-16 file with its BOM is decoded too); bad bytes are an InputError naming the line. The text comes back
-in Unicode NFC: macOS (and some editors) write umlauts decomposed (NFD, ``o`` + combining diaeresis), which
-would make a header ``Musterlösung`` or an area ``Öffentliches Recht`` differ from the names benger knows
-although a reader cannot tell them apart (issue 33, item 1).
+(a UTF-16 file with its BOM is decoded too; one without is named as UTF-16, not misread); bad bytes are an
+InputError naming the line. The text comes back in Unicode NFC: macOS (and some editors) write umlauts
+decomposed (NFD, ``o`` + combining diaeresis), which would make a header ``Musterlösung`` or an area
+``Öffentliches Recht`` differ from the names benger knows although a reader cannot tell them apart (issue 33,
+item 1). :func:`check_suffix` refuses a file type benger does not read, a spreadsheet with the hint to save it
+as CSV UTF-8.
 
 Plain ``json.loads`` accepts things benger must not: ``NaN``/``Infinity`` (not JSON), ``1e999`` (read as
 ``inf``), an object with the same key twice (the last silently wins), integers of any size (over 4,300
@@ -129,6 +131,35 @@ def parse_json(text: str) -> Any:
         raise JsonProblem(f"nested deeper than {MAX_DEPTH} levels") from None
 
 
+#: files a spreadsheet program writes that benger does not read, with what to save them as instead
+SPREADSHEET_FILES = {
+    ".xlsx": "an Excel workbook",
+    ".xlsm": "an Excel workbook",
+    ".xls": "an Excel workbook",
+    ".ods": "an OpenDocument spreadsheet",
+    ".numbers": "a Numbers spreadsheet",
+    ".tsv": "tab-separated text",
+    ".tab": "tab-separated text",
+}
+
+
+def check_suffix(path: Path, suffixes: Sequence[str]) -> str:
+    """The lower-case suffix of ``path`` when it is one of ``suffixes``; else an InputError naming the file and
+    the types read (a spreadsheet or tab-separated file gets the hint to save it as 'CSV UTF-8')."""
+    suffix = path.suffix.lower()
+    if suffix in suffixes:
+        return suffix
+    expected = " or ".join(dict.fromkeys(s for s in suffixes if s != ".ndjson"))
+    what = SPREADSHEET_FILES.get(suffix)
+    if what is not None:
+        raise InputError(
+            f"{what} ({suffix}): benger reads {expected} files; in the spreadsheet program save it as "
+            "'CSV UTF-8 (comma-delimited)' and import the .csv",
+            file=path,
+        )
+    raise InputError(f"unsupported file type {suffix or '(none)'!r}; expected {expected}", file=path)
+
+
 def read_text(path: Path) -> str:
     """The file as NFC text: UTF-8 (a BOM is dropped) or UTF-16 with its BOM; problems are InputErrors."""
     return unicodedata.normalize("NFC", _decoded(path))
@@ -150,6 +181,12 @@ def _decoded(path: Path) -> str:
             return data.decode("utf-16")
         except UnicodeDecodeError:
             raise InputError("not valid UTF-16 text (after a UTF-16 byte-order mark)", file=path) from None
+    if _looks_like_utf16(data):
+        raise InputError(
+            "looks like UTF-16 text without a byte-order mark (every other byte is 0); benger reads UTF-8: "
+            "save the file as UTF-8 (in a spreadsheet: 'CSV UTF-8 (comma-delimited)')",
+            file=path,
+        )
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -159,6 +196,19 @@ def _decoded(path: Path) -> str:
             file=path,
             line=line,
         ) from None
+
+
+def _looks_like_utf16(data: bytes) -> bool:
+    """True when the start of ``data`` has NUL bytes at alternate positions, as UTF-16 text of mostly Latin
+    letters has (``t\\0a\\0`` little-endian, ``\\0t\\0a`` big-endian); UTF-8 text holds no NUL bytes at all."""
+    head = data[:4096]
+    if len(head) < 2 or b"\0" not in head:
+        return False
+    halves = head[0::2], head[1::2]
+    return any(
+        half.count(0) >= 0.3 * len(half) and other.count(0) <= 0.05 * len(other)
+        for half, other in (halves, halves[::-1])
+    )
 
 
 def read_json_file(path: Path) -> tuple[Any, str]:

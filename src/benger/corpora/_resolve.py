@@ -6,6 +6,7 @@ from pathlib import Path
 
 from benger.corpora._demo import DEMO_NAMES, load_demo_corpora, load_demo_corpus
 from benger.corpora._readers import CORPUS_READERS, corpus_reader, read_with, reader_usages
+from benger.corpora._reading import SPREADSHEET_FILES
 from benger.corpora._user import SUFFIXES, load_corpus_file
 from benger.corpora._zjs import load_zjs
 from benger.errors import InputError
@@ -42,8 +43,9 @@ def resolve_corpus_source(spec: str) -> list[Corpus]:
         entry = CORPUS_READERS.find(prefix)
         if entry is not None:
             return read_with(entry, rest)
-    if Path(spec).suffix.lower() in SUFFIXES:
-        return [load_corpus_file(spec)]
+    path = Path(spec)
+    if path.suffix.lower() in (*SUFFIXES, *SPREADSHEET_FILES) or path.is_file():
+        return [load_corpus_file(spec)]  # a file: its own error names it (and a spreadsheet's hint)
     usages = ", ".join(f"'{u}'" for u in reader_usages())
     raise InputError(
         f"unknown corpus source {spec!r}; expected 'demo', 'demo-falloesung', 'demo-grundprinzipien', "

@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from benger.corpora._fields import ProblemLog
-from benger.corpora._reading import read_text
-from benger.errors import InputError
+from benger.corpora._reading import check_suffix, read_text
 from benger.judge import Rubric, falloesung_rubric, grundprinzipien_rubric, rubric_from_data
 from benger.judge._parse import read_number
 from benger.schema import HumanReview, stable_hash
@@ -65,9 +64,7 @@ def load_reviews_file(
     from benger.corpora._user import _csv_records, _jsonl_records
 
     path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix not in (".csv", ".jsonl", ".ndjson"):
-        raise InputError(f"unsupported file type {suffix or '(none)'!r}; expected .csv or .jsonl", file=path)
+    suffix = check_suffix(path, (".csv", ".jsonl", ".ndjson"))
     text = read_text(path)
     log = ProblemLog(path)
     records = _csv_records(text, log) if suffix == ".csv" else _jsonl_records(text, log)

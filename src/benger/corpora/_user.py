@@ -17,7 +17,7 @@ from benger.corpora._fields import (
     infer_kind,
     normalise_kind,
 )
-from benger.corpora._reading import CsvProblem, JsonProblem, csv_rows, parse_json, read_text
+from benger.corpora._reading import CsvProblem, JsonProblem, check_suffix, csv_rows, parse_json, read_text
 from benger.errors import InputError
 from benger.schema import Corpus, FalloesungTask, PrincipleItem, task_id_key
 
@@ -128,9 +128,7 @@ def load_corpus_file(path: str | Path, *, name: str | None = None, kind: str | N
     from its fields when not given. Raises one InputError listing every problem with line and field.
     """
     path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix not in SUFFIXES:
-        raise InputError(f"unsupported file type {suffix or '(none)'!r}; expected .jsonl or .csv", file=path)
+    suffix = check_suffix(path, SUFFIXES)
     text = read_text(path)
     try:
         fixed_kind = normalise_kind(kind) if kind is not None else None
