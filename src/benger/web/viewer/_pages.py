@@ -144,6 +144,7 @@ class Column:
     status: str = "scored"
     reason: str | None = None
     sub: str = ""
+    config: tuple[str, str, str] | None = None  # a judgement's (judge, config hash, rubric id); None: a review
 
 
 def _rubric(rubric_id: str, store: Any) -> Any:
@@ -170,6 +171,7 @@ def _judge_column(j: Judgement) -> Column:
         j.status,
         j.reason,
         f"{j.rubric_id} · {j.judge_config_hash[:8]} · #{j.repeat_index}",
+        (j.judge, j.judge_config_hash, j.rubric_id),
     )
 
 
@@ -247,19 +249,60 @@ def _mean_of(pool: list[Column], key: str) -> float | None:
     return fmean(present) if present else None
 
 
-def _differences(keys: list[str], columns: list[Column]) -> dict[str, dict[str, float | None]]:
-    """Per dimension (and ``total``): mean judge score − mean blind review, and − the creator review."""
-    judged = [c for c in columns if c.kind == "judge" and c.status == "scored"]
+@dataclass
+class Differences:
+    """Judge − reviewer differences that compare like with like: ``rows`` (per dimension and ``total``, the grid's
+    difference columns) are one judge configuration's (``judge``: the one with the most dimension scores, its
+    scored repeats averaged; None when no judge scored a dimension, then there are no such columns), so the total's
+    difference is the sum of the dimensions'; ``per_column`` is each judge column's own total − the reviews'."""
+
+    judge: str | None
+    sub: str
+    rows: dict[str, dict[str, float | None]]
+    per_column: list[dict[str, float | None]]
+    blind: bool  # a blind review exists
+    creator: bool  # a creator review exists
+
+
+def _differences(keys: list[str], columns: list[Column]) -> Differences:
+    """Per dimension (and ``total``) of one judge configuration: its mean − the mean blind review, − the creator
+    review; and per judge column its total − the same (:class:`Differences`)."""
+    scored = [c for c in columns if c.kind == "judge" and c.status == "scored"]
     blind = [c for c in columns if c.kind == "blind"]
     creator = [c for c in columns if c.kind == "creator"]
-    out: dict[str, dict[str, float | None]] = {}
-    for key in [*keys, "total"]:
-        j, b, c = _mean_of(judged, key), _mean_of(blind, key), _mean_of(creator, key)
-        out[key] = {
-            "blind": None if j is None or b is None else j - b,
-            "creator": None if j is None or c is None else j - c,
-        }
-    return out
+    b_total, c_total = _mean_of(blind, "total"), _mean_of(creator, "total")
+
+    def minus(value: float | None, other: float | None) -> float | None:
+        return None if value is None or other is None else float(value) - other
+
+    per_column = [
+        {"blind": minus(c.total, b_total), "creator": minus(c.total, c_total)}
+        if c.kind == "judge" and c.status == "scored"
+        else {"blind": None, "creator": None}
+        for c in columns
+    ]
+    configs: dict[tuple[str, str, str] | None, list[Column]] = defaultdict(list)
+    for c in scored:
+        configs[c.config].append(c)
+
+    def dimensions(pool: list[Column]) -> int:
+        return len({k for c in pool for k, v in c.scores.items() if v is not None})
+
+    chosen = max(configs.values(), key=dimensions, default=[])  # max keeps the first of equals: column order
+    rows: dict[str, dict[str, float | None]] = {}
+    if chosen and dimensions(chosen):
+        for key in [*keys, "total"]:
+            j = _mean_of(chosen, key)
+            rows[key] = {"blind": minus(j, _mean_of(blind, key)), "creator": minus(j, _mean_of(creator, key))}
+    config = chosen[0].config if rows else None
+    return Differences(
+        config[0] if config else None,
+        f"{config[2]} · {config[1][:8]}" if config else "",
+        rows,
+        per_column,
+        bool(blind),
+        bool(creator),
+    )
 
 
 # -- compare ----------------------------------------------------------------------------------------------
