@@ -275,10 +275,11 @@ def _differences(keys: list[str], columns: list[Column]) -> Differences:
     def minus(value: float | None, other: float | None) -> float | None:
         return None if value is None or other is None else float(value) - other
 
+    none: dict[str, float | None] = {"blind": None, "creator": None}
     per_column = [
         {"blind": minus(c.total, b_total), "creator": minus(c.total, c_total)}
         if c.kind == "judge" and c.status == "scored"
-        else {"blind": None, "creator": None}
+        else none
         for c in columns
     ]
     configs: dict[tuple[str, str, str] | None, list[Column]] = defaultdict(list)
