@@ -47,7 +47,9 @@ def _rows(html: str) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for attrs, body in re.findall(r"<tr([^>]*)>(.*?)</tr>", grid.group(0), re.S):
         key = re.search(r'data-dimension="([^"]+)"', attrs) or re.search(r'data-diff="([^"]+)"', attrs)
-        name = ("diff-" if "data-diff" in attrs else "") + key.group(1) if key else ("total" if "total" in attrs else "")
+        name = "total" if "total" in attrs else ""
+        if key:
+            name = ("diff-" if "data-diff" in attrs else "") + key.group(1)
         cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", body, re.S)]
         out[name] = cells
     return out
@@ -83,3 +85,32 @@ def test_a_pick_no_judge_scored_per_dimension_has_only_the_per_judge_totals(clie
     rows = _rows(html)
     assert len(rows["diff-blind"]) == len(rows["total"])
     assert all(re.fullmatch(r"-?\d+,\d", v) for v in rows["diff-blind"][:6])
+
+
+def _visible(html: str) -> str:
+    return re.sub(r"<[^>]+>", "", html)
+
+
+def test_the_released_falllosung_is_rendered_with_its_marks(client: TestClient) -> None:
+    html = client.get("/view/solution", params={"kind": "generation", "id": SONNET_PICK}).text
+    text = re.search(r'<div class="text falltext" id="solution-text">(.*?)</div>\n</div>', html, re.S)
+    assert text is not None
+    body = text.group(1)
+    # the release's text starts "# Gutachten\n\n## A. Kann K von V Erstattung von 40,- € verlangen? (Frage 1)"
+    assert body.startswith('<h3><span id="h-0"></span><span class="g-heading" title="# (md1)">Gutachten</span></h3>')
+    assert '<span class="g-heading" title="A. (upper)">A. Kann K von V Erstattung von 40,- € verlangen?' in body
+    assert '<span class="g-norm g-obersatz" title="Obersatz; § 355 Abs. 3 BGB">§ 355 Abs. 3 BGB</span>' in body
+    assert "<hr />" in body and "<strong>" in body
+    shown = _visible(body)
+    assert "# " not in shown and "**" not in shown and "\n---\n" not in shown
+    outline = re.findall(r'<a href="#(h-\d+)">', html)
+    assert len(outline) > 30 and all(f'id="{a}"' in body for a in outline)
+
+
+@pytest.mark.parametrize("page", ["/view/errors", "/view/browse?corpus=benchathon&area=Zivilrecht&q=Widerruf"])
+def test_excerpts_show_no_markdown_syntax(client: TestClient, page: str) -> None:
+    html = client.get(page).text
+    excerpts = [_visible(e) for e in re.findall(r'class="excerpt">(.*?)</(?:span|td)>', html, re.S)]
+    assert any(e.strip() not in ("", "–") for e in excerpts)
+    for e in excerpts:
+        assert "**" not in e and "##" not in e and "---" not in e and not e.lstrip().startswith("#"), e

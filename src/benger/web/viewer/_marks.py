@@ -1,14 +1,19 @@
-"""A Falllösung as HTML with the Gutachten analyser's findings marked in place (docs/gutachten.md).
+"""A Falllösung as HTML, its Markdown rendered, with the Gutachten analyser's findings marked in place
+(docs/gutachten.md).
 
 Headings (Gliederung points) get an anchor and the class ``g-heading``, Obersatz sentences ``g-obersatz``,
 norm citations ``g-norm`` (their standard forms in the title), citation problems ``g-problem``. The text is
-split at every finding's start and end (character offsets from :func:`benger.gutachten.analyse`), each piece is
-HTML-escaped and wrapped in one ``<span>`` carrying the classes of the findings that cover it, so overlapping
-findings (a citation inside an Obersatz) never produce crossed tags.
+split at every finding's start and end (character offsets from :func:`benger.gutachten.analyse`); the Markdown is
+rendered by the study platform's safe renderer (:func:`benger.web._markdown.render_markdown`: raw HTML escaped),
+which hands every piece of visible text back with its offsets, and each part of it is HTML-escaped and wrapped in
+one ``<span>`` carrying the classes of the findings that cover it, so overlapping findings (a citation inside an
+Obersatz) and findings across Markdown elements (an Obersatz with a bold word) never produce crossed tags.
 """
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
@@ -17,6 +22,7 @@ from markupsafe import Markup, escape
 
 from benger.gutachten import analyse
 from benger.gutachten._models import Analysis
+from benger.web._markdown import normalise, render_markdown
 
 
 @dataclass
@@ -31,24 +37,67 @@ class Outline:
 
 @dataclass
 class MarkedText:
-    """The pieces of a marked text (HTML-escaped, each with its classes and the titles of its findings) and its
-    outline; :meth:`html` joins them in a page's language (the model is shared by both languages)."""
+    """A text and its pieces (offsets, the anchor id at its start, its classes and the titles of its findings) and
+    its outline; :meth:`html` renders it in a page's language (the model is shared by both languages)."""
 
-    pieces: list[tuple[str, str, tuple[str, ...], str]]  # anchor id before it, classes, titles, escaped text
+    text: str
+    pieces: list[tuple[int, int, str, str, tuple[str, ...]]]  # start, end, anchor id at start, classes, titles
     outline: list[Outline]
     analysis: Analysis | None
 
     def html(self, translate: Callable[[str], str] = str) -> Markup:
-        out: list[str] = []
-        for anchor, classes, titles, piece in self.pieces:
-            if anchor:
-                out.append(f'<span id="{anchor}"></span>')
-            if not classes:
-                out.append(piece)
-                continue
-            title = "; ".join(translate(t) if t in _WORDS else t for t in titles)
-            out.append(f'<span class="{classes}" title="{escape(title)}">{piece}</span>')
-        return Markup("".join(out))
+        """The rendered Markdown with the findings marked; an anchor the rendering hides (in a heading's ``#``)
+        goes before the next visible text."""
+        pieces, starts = self.pieces, [p[0] for p in self.pieces]
+        anchors = [(p[0], p[2]) for p in pieces if p[2]]
+        shown = 0
+
+        def wrap(start: int, end: int) -> str:
+            nonlocal shown
+            out: list[str] = []
+            i = max(bisect_right(starts, start) - 1, 0)
+            while i < len(pieces) and pieces[i][0] < end:
+                lo, hi, _, classes, titles = pieces[i]
+                i += 1
+                a, b = max(lo, start), min(hi, end)
+                if a >= b:
+                    continue
+                while shown < len(anchors) and anchors[shown][0] < b:
+                    out.append(f'<span id="{anchors[shown][1]}"></span>')
+                    shown += 1
+                piece = str(escape(self.text[a:b]))
+                if not classes:
+                    out.append(piece)
+                    continue
+                title = "; ".join(translate(t) if t in _WORDS else t for t in titles)
+                out.append(f'<span class="{classes}" title="{escape(title)}">{piece}</span>')
+            return "".join(out)
+
+        body = str(render_markdown(self.text, wrap)) if self.text else ""
+        # the text's headings below the page's (h1 → h3 … h4 and deeper → h6); every <hN> is the renderer's own
+        body = _HEADING.sub(lambda m: f"<{m[1]}h{min(int(m[2]) + 2, 6)}>", body)
+        return Markup(body + "".join(f'<span id="{anchor}"></span>' for _, anchor in anchors[shown:]))
+
+
+_HEADING = re.compile(r"<(/?)h([1-6])>")
+
+#: Markdown syntax in a one-line excerpt (its line breaks gone): link targets, heading marks, rules, emphasis and
+#: code marks; a star inside a word ("Gutachter*innen") and a dash stay
+_SYNTAX = (
+    (re.compile(r"\\(?=[!-/:-@\[-`{-~])"), ""),  # a backslash escape's backslash
+    (re.compile(r"!?\[([^\]]*)\]\([^)\s]*\)"), r"\1"),  # [text](target): the text
+    # **, __, `, *em*, _em_
+    (re.compile(r"\*{2,3}|_{2,3}|`+|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)"), ""),
+    (re.compile(r"(?:^|(?<=\s))(?:#{1,6}|(?:[-*_] ?){3,}|[*>])(?=\s|$)"), ""),  # ## , ---, * item, > quote
+)
+
+
+def plain(text: str | None) -> str:
+    """``text`` (a solution's excerpt, a heading) on one line without its Markdown syntax."""
+    out = str(text or "")
+    for pattern, by in _SYNTAX:
+        out = pattern.sub(by, out)
+    return " ".join(out.split())
 
 
 #: The titles that are the viewer's own words (translated); the others are the analyser's findings.
@@ -58,7 +107,8 @@ _WORDS = ("Obersatz",)
 def marked(text: str, prefix: str = "h") -> MarkedText:
     """``text`` marked (a ``<div class="falltext">`` body) and its outline; an empty text gives empty."""
     if not text.strip():
-        return MarkedText([], [], None)
+        return MarkedText("", [], [], None)
+    text = normalise(text)  # the offsets of the analyser and of the Markdown renderer are into the same text
     a = analyse(text)
     spans: list[tuple[int, int, str, str]] = []  # start, end, class, title
     for h in a.structure.headings:
@@ -73,12 +123,14 @@ def marked(text: str, prefix: str = "h") -> MarkedText:
         spans.append((p.start, p.end, "g-problem", p.message))
     cuts = sorted({0, len(text), *(x for s in spans for x in s[:2] if 0 <= x <= len(text))})
     starts = {h.start: i for i, h in enumerate(a.structure.headings)}
-    pieces: list[tuple[str, str, tuple[str, ...], str]] = []
+    pieces: list[tuple[int, int, str, str, tuple[str, ...]]] = []
     for lo, hi in pairwise(cuts):
         anchor = f"{prefix}-{starts[lo]}" if lo in starts else ""
         covering = [s for s in spans if s[0] <= lo and hi <= s[1]]
         classes = " ".join(sorted({s[2] for s in covering}))
         titles = tuple(dict.fromkeys(s[3] for s in covering if s[3]))
-        pieces.append((anchor, classes, titles, str(escape(text[lo:hi]))))
-    outline = [Outline(f"{prefix}-{i}", h.marker, h.title[:120], h.depth) for i, h in enumerate(a.structure.headings)]
-    return MarkedText(pieces, outline, a)
+        pieces.append((lo, hi, anchor, classes, titles))
+    outline = [
+        Outline(f"{prefix}-{i}", h.marker, plain(h.title)[:120], h.depth) for i, h in enumerate(a.structure.headings)
+    ]
+    return MarkedText(text, pieces, outline, a)

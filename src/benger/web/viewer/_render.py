@@ -15,6 +15,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from benger.web._i18n import EN as STUDY_EN
+from benger.web.viewer._marks import plain
 from benger.web.viewer._names import judge_name
 from benger.web.viewer._words import Words, catalogue_entries
 
@@ -216,7 +217,8 @@ def environment() -> Environment:
 
 def render(template: str, lang: str, **context: Any) -> str:
     """The page ``template`` in ``lang`` (``_``, ``num``, ``pct``, ``words`` (the analysis' English in ``lang``:
-    :class:`~benger.web.viewer._words.Words`) and ``judge_name`` are given to every template)."""
+    :class:`~benger.web.viewer._words.Words`), ``plain`` (an excerpt without its Markdown syntax) and
+    ``judge_name`` are given to every template)."""
     num = number(lang)
     tr = translator(lang)
     context.update(
@@ -225,6 +227,7 @@ def render(template: str, lang: str, **context: Any) -> str:
         num=num,
         pct=lambda v: "–" if v is None else f"{100 * v:.0f} %",
         words=Words(lang, own=lambda text: tr(text) if text in EN else None),
+        plain=plain,
     )
     context.setdefault("judge_name", judge_name)
     return environment().get_template(template).render(**context)
