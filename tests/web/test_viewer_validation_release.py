@@ -151,7 +151,7 @@ def test_the_pages_show_the_human_pick_validation(store: Store) -> None:
     rows = re.findall(r'<tr><th scope="row">([^<]*)</th>((?:<td>[^<]*</td>)+)</tr>', validation)
     table = {name: re.findall(r"<td>([^<]*)</td>", cells) for name, cells in rows}
     # judge | n human | r | rho | MAE raw | MAE gp | kappa | offset human | offset LLM | omega blind (human) | verdict
-    primary = ["30", "0.76", "0.76", "10.8", "2.69", "0.60", "-0.0", "-0.5", "0.60", "passes"]
+    primary = ["30", "0.76", "0.76", "10.8", "2.69", "0.60", "0.0", "-0.5", "0.60", "passes"]  # -0.0 shown as 0.0
     assert table["GPT-5.4-mini"][:10] == primary  # the judges by their display names (viewer._names)
     assert table["Opus-4.7"][:1] == ["28"]
     assert "human picks: alt-test ω 0.60 (passes)" in board

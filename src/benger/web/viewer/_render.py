@@ -7,17 +7,19 @@ platform's table (``benger.web._i18n.EN``) for strings both share. tests/web/tes
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
 
 from benger.web._i18n import EN as STUDY_EN
 from benger.web.viewer._marks import plain
 from benger.web.viewer._names import judge_name
-from benger.web.viewer._words import Words, catalogue_entries
+from benger.web.viewer._words import Words, catalogue_entries, unsigned_zero
 
 HERE = Path(str(resources.files("benger.web.viewer")))
 
@@ -157,7 +159,8 @@ EN: dict[str, str] = {
     "je Stufe": "per tier",
     "je System": "per system",
     "Überschneidungen": "Overlaps",
-    "Wörter": "Words",
+    "Wörter": "words",
+    "kein Text veröffentlicht": "no text released",
     "Schwellen": "Thresholds",
     "lang, aber oberflächlich": "long but shallow",
     "falscher Normrahmen": "wrong norm framing",
@@ -198,10 +201,19 @@ def number(lang: str) -> Any:
     def fmt(value: float | None, digits: int = 1) -> str:
         if value is None:
             return "–"
-        text = f"{value:.{digits}f}"
+        text = unsigned_zero(f"{value:.{digits}f}")  # -0.04 -> "0.0", not "-0.0"
         return text.replace(".", ",") if lang == "de" else text
 
     return fmt
+
+
+def code_spans(text: Any) -> Markup:
+    """``text`` (escaped unless it is markup already) with its `backticked` parts as ``<code>`` (a command the
+    analysis names in a method line)."""
+    return Markup(_BACKTICKS.sub(r"<code>\1</code>", str(escape(text))))
+
+
+_BACKTICKS = re.compile(r"`([^`<>]+)`")
 
 
 @cache
@@ -218,7 +230,7 @@ def environment() -> Environment:
 def render(template: str, lang: str, **context: Any) -> str:
     """The page ``template`` in ``lang`` (``_``, ``num``, ``pct``, ``words`` (the analysis' English in ``lang``:
     :class:`~benger.web.viewer._words.Words`), ``plain`` (an excerpt without its Markdown syntax) and
-    ``judge_name`` are given to every template)."""
+    ``judge_name`` and ``code_spans`` are given to every template)."""
     num = number(lang)
     tr = translator(lang)
     context.update(
@@ -228,6 +240,7 @@ def render(template: str, lang: str, **context: Any) -> str:
         pct=lambda v: "–" if v is None else f"{100 * v:.0f} %",
         words=Words(lang, own=lambda text: tr(text) if text in EN else None),
         plain=plain,
+        code_spans=code_spans,
     )
     context.setdefault("judge_name", judge_name)
     return environment().get_template(template).render(**context)

@@ -118,10 +118,23 @@ ANALYSIS_DE: dict[str, str] = {
     "wrong_norm_framing": "falscher Normrahmen",
     "reasoning_outcome_divergence": "Begründung und Ergebnis auseinander",
 }
+#: Codes of the store's data that the pages show (no sentence of the analysis, so in a table of their own: "t" is
+#: a test here and an interval there): a system's tier (benger.schema.Tier), a human solution's working mode
+#: (benger.schema.Condition, worded as the study platform does) and the alt-test's test per annotator
+#: (benger.stats._alt_test); "human" is a human solution's system label (benger.web.viewer._reader)
+DATA_DE: dict[str, dict[str, str]] = {
+    "tier": {"flagship": "Flaggschiff", "efficiency": "Effizienz", "open_reference": "offene Referenz",
+             "local": "lokal"},
+    "condition": {"traditional": "klassisch", "co_creation": "Ko-Kreation"},
+    "test": {"wilcoxon": "Wilcoxon", "t": "t-Test"},
+    "system": {"human": "Mensch"},
+}
 # fmt: on
 
 _PARAM = re.compile(r"%\((\w+)\)s")
 _NUMBER = re.compile(r"[−-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?")
+_NEGATIVE_ZERO = re.compile(r"[−-](?=0(?:[.,]0*)?\Z)")
+_HUMAN = re.compile(r"human(?: \((\w+)\))?(?=\s|\Z)")
 
 
 @cache
@@ -158,8 +171,14 @@ def _value(text: str) -> str:
 
 
 def decimal_comma(text: str) -> str:
-    """A number written with the German decimal comma (``0.60`` -> ``0,60``); any other text as it is."""
-    return text.replace(".", ",") if _NUMBER.fullmatch(text) else text
+    """A number written with the German decimal comma (``0.60`` -> ``0,60``, ``-0.0`` -> ``0,0``); any other text
+    as it is."""
+    return unsigned_zero(text).replace(".", ",") if _NUMBER.fullmatch(text) else text
+
+
+def unsigned_zero(text: str) -> str:
+    """A number that rounds to zero without its minus sign (``-0.0`` -> ``0.0``); any other text as it is."""
+    return _NEGATIVE_ZERO.sub("", text)
 
 
 class Words:
@@ -204,16 +223,29 @@ class Words:
     def cell(self, text: Any) -> str:
         """A cell of validate-judge's table: a code in German, a number with the page's decimal separator."""
         text = str(text)
-        return text if self.lang == "en" else _value(text)
+        return unsigned_zero(text) if self.lang == "en" else _value(text)
 
     def number(self, value: Any) -> str:
         """A plain value (a threshold, a p-value already formatted) as the page's language writes numbers."""
         text = str(value)
         return text if self.lang == "en" else decimal_comma(text)
 
+    def code(self, kind: str, value: Any) -> str:
+        """A code of the store's data (:data:`DATA_DE`: ``kind`` "tier", "condition", "test", "system") in the
+        page's language: its German on a German page, else as it is ("–" for none)."""
+        if value is None or value == "":
+            return "–"
+        text = str(value)
+        return DATA_DE[kind].get(text, text) if self.lang == "de" else text
+
     def solution(self, label: str) -> str:
-        """A solution's label ("gpt-5.4 #2 (excluded)"): the generation state in parentheses in the page's
-        language (benger.web.viewer._reader writes the state's code)."""
+        """A solution's label ("gpt-5.4 #2 (excluded)", "human (co_creation) 08c8…"): the generation state in
+        parentheses and a human solution's "human (working mode)" in the page's language (benger.web.viewer._reader
+        writes the codes)."""
+        human = _HUMAN.match(label)
+        if human and self.lang == "de":
+            mode = f" ({self.code('condition', human[1])})" if human[1] else ""
+            return f"{self.code('system', 'human')}{mode}{label[human.end() :]}"
         head, sep, tail = label.rpartition(" (")
         if not sep or not tail.endswith(")") or tail[:-1] not in ("excluded", "failed"):
             return label
