@@ -92,9 +92,14 @@ def test_the_marks_stay_on_the_rendered_text(solution_text: str) -> None:
     assert re.search(r'<span class="g-norm[^"]*" title="[^"]*§ 433 Abs. 1 S. 1 BGB">§ 433 Abs. 1 S. 1 BGB</span>', html)
     assert re.search(r'<span class="g-heading" title="B. \(upper\)">B. Ergebnis</span>', html)
     assert 'class="g-obersatz' in html
-    # every Gliederung point's anchor is in the rendered text, once
-    for i in range(len(marked(HOSTILE).outline)):
+    # every Gliederung point's anchor is in the rendered text, once; the outline names it without its "#"
+    outline = marked(HOSTILE).outline
+    for i in range(len(outline)):
         assert html.count(f'id="h-{i}"') == 1
+    assert [(o.marker, o.title) for o in outline][:2] == [
+        ("", "Gutachten"),
+        ("A.", "Anspruch des K gegen V aus § 433 Abs. 1 S. 1 BGB"),
+    ]
 
 
 def test_no_raw_html_of_the_text_passes(solution_text: str) -> None:

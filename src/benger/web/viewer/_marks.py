@@ -131,6 +131,7 @@ def marked(text: str, prefix: str = "h") -> MarkedText:
         titles = tuple(dict.fromkeys(s[3] for s in covering if s[3]))
         pieces.append((lo, hi, anchor, classes, titles))
     outline = [
-        Outline(f"{prefix}-{i}", h.marker, plain(h.title)[:120], h.depth) for i, h in enumerate(a.structure.headings)
+        Outline(f"{prefix}-{i}", plain(h.marker), plain(h.title)[:120], h.depth)
+        for i, h in enumerate(a.structure.headings)
     ]
     return MarkedText(text, pieces, outline, a)
