@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from benger.cli._options import port_option
+
 
 def systems() -> None:
     """List the model catalog: the paper's systems, judges and the local llama.cpp models, with the settings
@@ -44,7 +46,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("stub-server")
     def stub_server_cmd(
-        port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1.")] = 8001,
+        port: Annotated[int, port_option("Port on 127.0.0.1.")] = 8001,
         latency_ms: Annotated[float, typer.Option("--latency-ms", help="Fixed latency per request.")] = 0.0,
         request_log: Annotated[str | None, typer.Option("--request-log", help="JSONL request log file.")] = None,
         responder: Annotated[str | None, typer.Option("--responder", help="MODULE:FUNC deciding replies.")] = None,

@@ -41,6 +41,12 @@ def seed_option(help_text: str = "Bootstrap seed.") -> Any:
     return typer.Option("--seed", min=0, help=f"{help_text} An integer >= 0.")
 
 
+def port_option(help_text: str = "Port.") -> Any:
+    """``--port`` of every command that listens (serve, view, stub-server): 1 to 65535, checked before anything
+    runs (a usage error, exit 2; 70000 was an OverflowError traceback from uvicorn, 0 a random port shown as 0)."""
+    return typer.Option("--port", min=1, max=65535, help=f"{help_text} 1 to 65535.")
+
+
 def resamples_option(flag: str = "--resamples", help_text: str = "Bootstrap resamples B.") -> Any:
     """``--resamples`` / ``--n-boot``: 100 to :data:`MAX_RESAMPLES` bootstrap resamples."""
     return typer.Option(flag, min=100, max=MAX_RESAMPLES, help=f"{help_text} 100 to {MAX_RESAMPLES:,}.")

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from benger.cli._options import DbOption
+from benger.cli._options import DbOption, port_option
 from benger.errors import InputError, MissingDependencyError
 
 
@@ -33,7 +33,7 @@ def register(app: typer.Typer) -> None:
             typer.Option("--bundle", help="Write the pages as static files into this folder (opens from file://)."),
         ] = None,
         host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-        port: Annotated[int, typer.Option(help="Port (8002: beside stub-server on 8001, serve on 8000).")] = 8002,
+        port: Annotated[int, port_option("Port (8002: beside stub-server on 8001, serve on 8000).")] = 8002,
         organiser: Annotated[
             bool,
             typer.Option(

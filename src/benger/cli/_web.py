@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from benger.cli._options import DbOption, MaxBodyOption, RunExecutorOption, TrustedProxyOption, out_option
+from benger.cli._options import (
+    DbOption,
+    MaxBodyOption,
+    RunExecutorOption,
+    TrustedProxyOption,
+    out_option,
+    port_option,
+)
 from benger.errors import MissingDependencyError
 
 if TYPE_CHECKING:
@@ -122,7 +129,7 @@ def register(app: typer.Typer) -> None:
     def serve_cmd(
         db: DbOption = None,
         host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-        port: Annotated[int, typer.Option(help="Port.")] = 8000,
+        port: Annotated[int, port_option()] = 8000,
         secure_cookies: Annotated[bool, typer.Option(help="Send the session cookie over HTTPS only.")] = False,
         sweep_every: Annotated[float, typer.Option(help="Seconds between auto-submits of overdue drafts.")] = 15.0,
         trusted_proxy: TrustedProxyOption = None,
