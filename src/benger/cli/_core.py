@@ -15,8 +15,10 @@ from benger.cli._demo import demo
 from benger.cli._execute import (
     ModelOptions,
     _config,
+    _err,
     _execute,
     _execute_ranked,
+    _execute_then,
     _exit_if_incomplete,
     _open,
     _out,
@@ -158,7 +160,13 @@ def judge(
     if human:
         cfg.judge_human_solutions = True
     guard = budget_or_estimate(cfg, db, ("judge",), dry_run, max_cost, max_tokens)
-    _exit_if_incomplete(_execute(cfg, db, ("judge",), quiet, guard))
+    from benger.cli._judging import nothing_to_judge
+
+    hint = lambda store, _cfg, result: nothing_to_judge(store, result, config, db)  # noqa: E731
+    result, nothing = _execute_then(cfg, db, ("judge",), quiet, guard, hint)
+    if nothing:
+        _err().print(nothing)
+    _exit_if_incomplete(result)
 
 
 @contextmanager

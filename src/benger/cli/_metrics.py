@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
+from benger.cli._checks import refuse_unknown
 from benger.cli._options import DbOption
 from benger.errors import InputError
 
@@ -62,6 +63,8 @@ def register(app: typer.Typer) -> None:
 
         store = open_store(db)
         _check_systems(store, systems or [])
+        refuse_unknown([corpus] if corpus is not None else None, store.corpus_names(), "corpus", "--corpus",
+                       "stored corpora")  # fmt: skip
         options = EmbeddingOptions(encoder=encoder, layer=layer)
         console = new_console(stderr=True)
         with Progress(
