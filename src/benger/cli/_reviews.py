@@ -42,7 +42,7 @@ def import_reviews(
     rubric: RubricOption = None,
 ) -> None:
     """Import your own human reviews (blind and creator) of stored solutions; all or nothing."""
-    from benger.corpora._reviews import load_reviews_file
+    from benger.corpora._reviews import load_reviews_file, review_changes
     from benger.pipeline._corpus_rubrics import corpus_rubrics as kept_rubrics
     from benger.store import open_store
 
@@ -51,7 +51,8 @@ def import_reviews(
     try:
         rubrics = kept_rubrics(store, store.corpus_names(), rubrics)  # the store's rubric; --rubric must agree
         reviews = load_reviews_file(source, store, rubrics=rubrics)
-        store.add_human_reviews(reviews)
+        changed, counts = review_changes(store, reviews)
+        store.add_human_reviews(changed)
     finally:
         store.close()
     roles = {role: sum(r.role == role for r in reviews) for role in ("blind", "creator")}
@@ -59,6 +60,10 @@ def import_reviews(
     reviewers = len({r.grader_id for r in reviews})
     typer.echo(f"imported {len(reviews)} reviews ({roles['blind']} blind, {roles['creator']} creator) of "
                f"{solutions} solutions by {reviewers} reviewers")  # fmt: skip
+    typer.echo(f"  {counts['new']} new, {counts['replaced']} replaced (a changed review of the same reviewer, "
+               f"solution and role), {counts['unchanged']} unchanged")  # fmt: skip
+    if not changed:
+        typer.echo("nothing new: the store already holds these reviews (nothing was written)")
     ungraded = sum(r.grade_points is None for r in reviews)
     if ungraded:
         no_pass = sum(r.passed is None for r in reviews)

@@ -12,7 +12,7 @@ is stored unless the whole file is valid (``Store.add_human_reviews``: one trans
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -130,6 +130,28 @@ def _review(
         position=position,
         meta={"rubric_id": rubric.id, "source": f"{log.file}:{line}"},
     )
+
+
+def review_changes(store: Any, reviews: Sequence[HumanReview]) -> tuple[list[HumanReview], dict[str, int]]:
+    """The reviews of ``reviews`` to write and how many of them are ``new``, ``replaced`` (the same reviewer,
+    solution and role with another score, dimension or order) and ``unchanged`` (written as stored already; where
+    they were read from does not count). An import writes the first two and says all three, as corpus imports do:
+    importing a changed review again used to say "imported 1 reviews" and silently replace the stored one."""
+    stored = {r.review_id: r for r in store.human_reviews()}
+    counts = {"new": 0, "replaced": 0, "unchanged": 0}
+    write: list[HumanReview] = []
+    for review in reviews:
+        before = stored.get(review.review_id)
+        kind = "new" if before is None else "unchanged" if _content(before) == _content(review) else "replaced"
+        counts[kind] += 1
+        if kind != "unchanged":
+            write.append(review)
+    return write, counts
+
+
+def _content(review: HumanReview) -> dict[str, Any]:
+    data = review.model_dump(exclude={"meta"})
+    return {**data, "meta": {k: v for k, v in review.meta.items() if k != "source"}}
 
 
 def _dimensions(record: Mapping[str, Any], rubric: Rubric, line: int, log: ProblemLog) -> dict[str, float] | None:
