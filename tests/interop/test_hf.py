@@ -216,11 +216,18 @@ def test_card_and_manifest(filled: Store, tmp_path: Path) -> None:
     ).to_csv()
 
 
-def test_export_refuses_a_folder_with_files_and_leaves_nothing_on_failure(filled: Store, tmp_path: Path) -> None:
+def test_export_never_overwrites_a_file_it_did_not_write_and_leaves_nothing_on_failure(
+    filled: Store, tmp_path: Path
+) -> None:
     (tmp_path / "full").mkdir()
-    (tmp_path / "full" / "x.txt").write_text("x", encoding="utf-8")
-    with pytest.raises(InputError, match="not empty"):
+    (tmp_path / "full" / "README.md").write_text("x", encoding="utf-8")
+    with pytest.raises(InputError, match="a file benger did not write"):
         export_hf(filled, tmp_path / "full")
+    assert [p.name for p in (tmp_path / "full").iterdir()] == ["README.md"]
+    (tmp_path / "full" / "README.md").rename(tmp_path / "full" / "notes.md")
+    export_hf(filled, tmp_path / "full")  # a folder with other files: they are kept
+    export_hf(filled, tmp_path / "full")  # a rerun replaces the export
+    assert (tmp_path / "full" / "notes.md").read_text(encoding="utf-8") == "x"
     (tmp_path / "empty").mkdir()
     export_hf(filled, tmp_path / "empty")  # an empty folder is fine
     assert (tmp_path / "empty" / "README.md").is_file()

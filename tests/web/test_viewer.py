@@ -248,19 +248,25 @@ def _store_copy(vw: ViewerWorld, folder: Path) -> Path:
     return copy
 
 
-def test_bundle_into_the_stores_folder_is_refused_and_deletes_nothing(vw: ViewerWorld, tmp_path: Path) -> None:
-    """The fresh-user attack: ``--bundle`` naming the store's own folder deleted the store. Now: exit 2, one
-    message naming the folder, every file as it was."""
+def test_bundle_into_the_stores_folder_deletes_nothing(vw: ViewerWorld, tmp_path: Path) -> None:
+    """The fresh-user attack: ``--bundle`` naming the store's own folder deleted the store. Now the bundle is
+    written beside the store and the user's files (docs/report.md: benger never touches a file it did not write);
+    a file of a page's name is refused, exit 2, one message naming it, every file as it was."""
     db = _store_copy(vw, tmp_path / "mine")
     (tmp_path / "mine" / "notes.txt").write_text("meine Notizen", encoding="utf-8")
+    (tmp_path / "mine" / "index.html").write_text("<p>meine Seite</p>", encoding="utf-8")
     before = {p.name: p.read_bytes() for p in (tmp_path / "mine").iterdir()}
     result = _cli(["view", "--db", str(db), "--bundle", str(tmp_path / "mine")])
     assert result.exit_code == 2, result.output  # type: ignore[attr-defined]
     output = result.output  # type: ignore[attr-defined]
-    assert "not empty and not a bundle benger wrote" in output and str(tmp_path / "mine") in output, output
+    assert f"{tmp_path / 'mine' / 'index.html'}: a file benger did not write" in output, output
     assert "Traceback" not in output
     assert {p.name: p.read_bytes() for p in (tmp_path / "mine").iterdir()} == before
     assert [p.name for p in tmp_path.iterdir()] == ["mine"]  # no staging folder left beside it
+    (tmp_path / "mine" / "index.html").unlink()
+    del before["index.html"]
+    assert _cli(["view", "--db", str(db), "--bundle", str(tmp_path / "mine")]).exit_code == 0  # type: ignore[attr-defined]
+    assert all((tmp_path / "mine" / name).read_bytes() == data for name, data in before.items())
     file = tmp_path / "mine" / "notes.txt"
     refused = _cli(["view", "--db", str(db), "--bundle", str(file)])
     assert refused.exit_code == 2 and "a file, not a folder" in refused.output  # type: ignore[attr-defined]

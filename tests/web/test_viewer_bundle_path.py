@@ -1,5 +1,5 @@
 """``benger view --bundle``: an empty or blank path is refused (it read as ``.``, the current folder), as is a
-non-empty folder benger did not write; a bundle benger wrote is rewritten in place."""
+folder holding a file of a page's name that benger did not write; a bundle benger wrote is rewritten in place."""
 
 from __future__ import annotations
 
@@ -41,12 +41,16 @@ def test_an_empty_bundle_path_is_refused(db: Path, tmp_path: Path, monkeypatch: 
     assert list(tmp_path.iterdir()) == []  # nothing written into the current folder
 
 
-def test_a_folder_with_other_files_is_refused(db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_file_benger_did_not_write_is_refused(db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "index.html").write_text("<h1>Meine Seite</h1>", encoding="utf-8")
     (tmp_path / "thesis.tex").write_text("\\documentclass{article}", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     result = _view("--db", str(db), "--bundle", ".")
-    assert result.exit_code == 2 and "not empty and not a bundle benger wrote" in result.output  # type: ignore[attr-defined]
-    assert [p.name for p in tmp_path.iterdir()] == ["thesis.tex"]
+    assert result.exit_code == 2 and "index.html: a file benger did not write" in result.output  # type: ignore[attr-defined]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index.html", "thesis.tex"]
+    (tmp_path / "index.html").unlink()
+    assert _view("--db", str(db), "--bundle", ".").exit_code == 0  # other files are kept beside the bundle
+    assert (tmp_path / "thesis.tex").read_text(encoding="utf-8") == "\\documentclass{article}"
 
 
 def test_a_bundle_benger_wrote_is_rewritten(db: Path, tmp_path: Path) -> None:

@@ -351,7 +351,7 @@ def _show(board: Any, out: Path | None) -> None:
     if out is not None:
         from benger.outputs import output_folder
 
-        with output_folder(out) as folder:
+        with output_folder(out, "leaderboard") as folder:
             folder.write_text("leaderboard.csv", board.to_csv())
             folder.write_text("leaderboard.md", board.to_markdown())
             folder.write_text("leaderboard.json", board.to_json())

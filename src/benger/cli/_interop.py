@@ -97,7 +97,7 @@ export_app = typer.Typer(
 @export_app.command("hf")
 def export_hf_cmd(
     store_path: Annotated[str, typer.Argument(metavar="STORE", help="The store: an SQLite path or a database URL.")],
-    folder: Annotated[Path, typer.Argument(metavar="DIR", help="A new (or empty) folder to write.")],
+    folder: Annotated[Path, typer.Argument(metavar="DIR", help="The folder to write (a rerun replaces its files; others are kept).")],
     license_id: Annotated[
         str | None,
         typer.Option(
@@ -108,7 +108,8 @@ def export_hf_cmd(
     """Write corpora, generations, judgements, metric values, human reviews and the leaderboard as a Hugging
     Face datasets folder: parquet per table (one split per corpus) and a dataset card (README.md).
 
-    The folder is written beside DIR and renamed into place: a failed export leaves nothing behind.
+    The folder is written beside DIR and moved into place: a failed export leaves nothing behind; a file of DIR
+    benger did not write is never overwritten (docs/report.md, output folders).
     """
     from benger.interop.hf import export_hf
     from benger.store import open_store

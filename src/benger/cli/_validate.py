@@ -102,7 +102,7 @@ def _write(result: dict[str, Any], markdown: str, out: Path | None) -> None:
         return
     from benger.outputs import output_folder
 
-    with output_folder(out) as folder:
+    with output_folder(out, "validate-judge") as folder:
         folder.write_text("validate-judge.json", json.dumps(result, indent=2, default=str))
         folder.write_text("validate-judge.md", markdown)
     _console().print(f"wrote {out}/validate-judge.json, .md")
@@ -302,7 +302,7 @@ def estimate(
     if out is not None:
         from benger.outputs import output_folder
 
-        with output_folder(out) as folder:
+        with output_folder(out, "estimate") as folder:
             folder.write_text("estimate.json", json.dumps(result.as_dict(), indent=2))
 
 

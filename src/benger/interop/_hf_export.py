@@ -1,6 +1,7 @@
 """``benger export hf STORE DIR``: a store as a Hugging Face ``datasets`` folder (parquet per table and split).
 
-The folder (written to a temporary sibling, then renamed into place: a failed export leaves nothing)::
+The folder (written through :func:`benger.outputs.output_folder` as ``export hf``: staged beside DIR, then moved
+into place, so a failed export leaves nothing; a rerun replaces its own files, files benger did not write are kept)::
 
     DIR/README.md                  dataset card: YAML configs (one per table, one split per corpus), licence,
                                    provenance, counts, the rubrics, how to cite
@@ -17,18 +18,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import shutil
-import tempfile
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benger.errors import InputError
 from benger.interop import _hf_tables as t
 from benger.interop._hf_card import dataset_card
+from benger.outputs import output_folder
 from benger.store import Store
 
 
@@ -146,20 +144,17 @@ def _sha256(path: Path) -> str:
 
 
 def export_hf(store: Store, folder: str | Path, *, license_id: str | None = None) -> HFExport:
-    """Write everything in ``store`` as a ``datasets`` folder at ``folder`` (which must not exist or be empty).
+    """Write everything in ``store`` as a ``datasets`` folder at ``folder``.
 
     ``license_id``: the card's ``license`` (an SPDX-style id as the Hub uses, e.g. ``cc-by-4.0``); default
     ``cc-by-4.0`` when the store holds the paper's release (its data is CC BY 4.0), else ``other``.
-    InputError when ``folder`` is a file or a non-empty folder; nothing is left behind on any error.
+    InputError when ``folder`` is a file or holds a file of an export's name that benger did not write
+    (:mod:`benger.outputs`: the rule of every output folder); nothing is left behind on any error.
     """
     target = Path(folder)
-    if target.exists() and (not target.is_dir() or any(target.iterdir())):
-        what = "a file" if not target.is_dir() else "a folder that is not empty"
-        raise InputError(f"{what}: export into a new (or empty) folder", file=target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    rows, splits = store_rows(store)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
-    try:
+    with output_folder(target, "export hf") as out:
+        tmp = out.staging
+        rows, splits = store_rows(store)
         counts: dict[str, dict[str, int]] = {}
         files: dict[str, str] = {}
         for table in t.TABLES:
@@ -178,13 +173,6 @@ def export_hf(store: Store, folder: str | Path, *, license_id: str | None = None
         manifest = _manifest(store, version, counts, splits, files, licence)
         (tmp / t.MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         (tmp / "README.md").write_text(dataset_card(manifest, rows), encoding="utf-8")
-        tmp.chmod(0o755)
-        if target.exists():
-            target.rmdir()
-        os.replace(tmp, target)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return HFExport(folder=target, counts=counts, splits=splits)
 
 

@@ -310,15 +310,16 @@ def render_html(results: Results, sections: list[Section], out_dir: Path) -> str
     )
 
 
-def write_report(results: Mapping[str, Any], out_dir: str | Path) -> list[Section]:
+def write_report(results: Mapping[str, Any], out_dir: str | Path, *, command: str = "report") -> list[Section]:
     """Write results.json, tables/*.md|.tex, figures/*.png|.svg and report.html under ``out_dir``, through
-    :func:`benger.outputs.output_folder` (the folder appears complete, with its manifest, or not at all).
+    :func:`benger.outputs.output_folder` (the folder appears complete, with its manifest, or not at all) as
+    ``command`` (``reproduce``, ``analyze``; the manifest names it: a rerun of the same command replaces the files).
 
     The tables, figures and HTML read the typed models of what results.json holds (:func:`parse_results`); a
     results dict that does not fit them raises :class:`InputError` naming the field, before anything is written."""
     text = results_json(results)
     typed = parse_results(text)
-    with output_folder(out_dir) as folder:
+    with output_folder(out_dir, command) as folder:
         out = folder.staging
         folder.write_text("results.json", text)
         sections = build_sections(typed, out)

@@ -63,7 +63,7 @@ def reproduce(
         "command": f"benger reproduce --release {release} --out {out} --seed {seed} --n-boot {n_boot}{flag}",
         "files": describe_inputs(root, files),
     }
-    write_report(results, out)
+    write_report(results, out, command="reproduce")
     return results
 
 
@@ -124,7 +124,7 @@ def analyze(
                 f"--n-boot {n_boot}",
                 "files": [] if files is None else files.result(),
             }
-            write_report(results, target)
+            write_report(results, target, command="analyze")
             if on_corpus is not None:
                 on_corpus(name, target, results)
     finally:

@@ -130,7 +130,7 @@ def export_study(store: Store, study_id: int, out: Path) -> dict[str, int]:
             "assignments": assignment_rows,
         }
         submissions = submission_rows(session, study_id)
-    with output_folder(out) as folder:
+    with output_folder(out, "study export") as folder:
         for rel, payload in (
             ("data/interim/benchathon_human_grading_sample.json", sample),
             ("data/processed/benchathon_human_grades.json", grades),

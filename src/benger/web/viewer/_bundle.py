@@ -10,10 +10,9 @@ Layout (every link relative)::
 
 The pages are the served pages' models rendered with :class:`~benger.web.viewer._links.BundleLinks`. The bundle is
 read as the principal it is given (by default the local reader: a study that is not ``done`` is left out). It is
-written through :func:`benger.outputs.output_folder` (staged beside DIR, moved into place, its manifest last), so an
-interrupted run leaves no half bundle. DIR must be new, empty, or a bundle benger wrote before (its manifest lists
-``index.html`` and ``static/viewer.js``); any other folder is refused (InputError) and no file benger did not write
-is ever removed.
+written through :func:`benger.outputs.output_folder` as ``view --bundle`` (staged beside DIR, moved into place, its
+manifest last), so an interrupted run leaves no half bundle; a rerun replaces the bundle benger wrote before, and a
+file of DIR that benger did not write is never overwritten or removed (the rule of every output folder).
 """
 
 from __future__ import annotations
@@ -26,8 +25,7 @@ from typing import Any
 from sqlalchemy import select
 
 from benger import __version__
-from benger.errors import InputError
-from benger.outputs import output_folder, read_manifest
+from benger.outputs import output_folder
 from benger.store import Store
 from benger.store._models import GenerationRow, HumanSolutionRow
 from benger.web._policy import Access, Capability, Principal
@@ -59,34 +57,16 @@ def write_bundle(
 ) -> dict[str, Any]:
     """Write the bundle of ``store`` into ``out``; returns counts and bytes (of the files the bundle holds).
 
-    ``out`` must not exist, be empty, or be a bundle written before (its files are replaced, files the old
-    bundle had and this one has not are removed, files benger did not write are kept). InputError naming ``out``
-    when it is a file or a folder with other content."""
+    A bundle written before is replaced (files the old bundle had and this one has not are removed); other files
+    are kept. InputError naming ``out`` when it is a file, or naming a file of the bundle's name that benger did
+    not write (:mod:`benger.outputs`)."""
     out = Path(out)
-    _check_target(out)
     access = Access(store, principal or Principal.local()).require(Capability.RESULTS)
     reader = ResultsReader(access)
-    with output_folder(out) as folder:
+    with output_folder(out, "view --bundle") as folder:
         counts = _write(store, access, reader, folder.staging, langs, progress or (lambda _m: None))
-    files = read_manifest(out) or {}
-    counts["bytes"] = sum((out / rel).stat().st_size for rel in files if (out / rel).is_file())
+    counts["bytes"] = sum(folder.written.values())
     return counts
-
-
-def _check_target(out: Path) -> None:
-    if not out.exists():
-        return
-    if not out.is_dir():
-        raise InputError("a file, not a folder: write the bundle into a new (or empty) folder", file=out)
-    if not any(out.iterdir()):
-        return
-    files = read_manifest(out)
-    if files is None or not {"index.html", "static/viewer.js"} <= set(files):
-        raise InputError(
-            "a folder that is not empty and not a bundle benger wrote: write the bundle into a new (or empty) "
-            "folder (nothing was changed)",
-            file=out,
-        )
 
 
 def _write(
