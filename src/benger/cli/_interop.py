@@ -97,7 +97,7 @@ export_app = typer.Typer(
 @export_app.command("hf")
 def export_hf_cmd(
     store_path: Annotated[str, typer.Argument(metavar="STORE", help="The store: an SQLite path or a database URL.")],
-    folder: Annotated[Path, typer.Argument(metavar="DIR", help="The folder to write (a rerun replaces its files; others are kept).")],
+    folder: Annotated[Path, typer.Argument(metavar="DIR", help="The folder to write (a rerun replaces the export).")],
     license_id: Annotated[
         str | None,
         typer.Option(
