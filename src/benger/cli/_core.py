@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -263,25 +264,34 @@ def import_(
 
 
 def corpora(db: DbOption = None) -> None:
-    """List the corpora in the store and the built-in demo corpora."""
+    """List the corpora in the store and the built-in demo corpora.
+
+    Without --db (and BENGER_DB) and no ./benger.db yet, only the built-in corpora are listed; a --db (or
+    BENGER_DB) that names no store is refused.
+    """
+    import os
+
+    from rich.table import Table
+
+    from benger.config import DB_ENV, DEFAULT_DB_FILE
     from benger.corpora import DEMO_NAMES
     from benger.store import open_store
 
-    store = open_store(db, create=False)
-    try:
-        from rich.table import Table
-
-        table = Table(title="Corpora")
-        for col in ("Corpus", "Where", "Tasks"):
-            table.add_column(col)
-        names = store.corpus_names()
-        for name in names:
-            table.add_row(name, "store", str(len(store.load_corpus(name).tasks)))
-        for name in DEMO_NAMES:
-            if name not in names:
-                table.add_row(name, "built-in (benger import demo)", "–")
-    finally:
-        store.close()
+    table = Table(title="Corpora")
+    for col in ("Corpus", "Where", "Tasks"):
+        table.add_column(col)
+    names: list[str] = []
+    if db is not None or os.environ.get(DB_ENV) or Path(DEFAULT_DB_FILE).exists():
+        store = open_store(db, create=False)
+        try:
+            names = store.corpus_names()
+            for name in names:
+                table.add_row(name, "store", str(len(store.load_corpus(name).tasks)))
+        finally:
+            store.close()
+    for name in DEMO_NAMES:
+        if name not in names:
+            table.add_row(name, "built-in (benger import demo)", "–")
     _out().print(table)
 
 
