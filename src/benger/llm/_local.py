@@ -154,19 +154,27 @@ def model_path(name: str) -> Path:
 
 def local_model_problem(system: SystemConfig) -> tuple[str, str] | None:
     """The registry's check of a local system (``llm.system_problem``): its model must be a packaged model (by
-    name or former name) unless it names its own GGUF (``params.model_path`` or a ``.gguf`` model); nothing is
-    assembled or loaded here."""
-    if system.params.get("model_path") or system.model.endswith(".gguf"):
-        return None
+    name or former name) unless it names its own GGUF (``params.model_path`` or a ``.gguf`` model), which must
+    be a file; nothing is assembled or loaded here. So a missing GGUF is one configuration error when the config
+    is loaded (exit 2, before any item and any store write), not a failure of every item."""
+    field, custom = _custom(system)
+    if custom is not None:
+        return None if custom.is_file() else (field, f"GGUF file not found: {custom}")
     if _packaged(system.model) is not None:
         return None
     return "model", _unknown(system.model)
 
 
+def _custom(system: SystemConfig) -> tuple[str, Path | None]:
+    """(the field that names it, the path) of the system's own GGUF; ("model", None) for a packaged model."""
+    if system.params.get("model_path"):
+        return "params.model_path", Path(str(system.params["model_path"])).expanduser()
+    return "model", Path(system.model).expanduser() if system.model.endswith(".gguf") else None
+
+
 def _resolve(system: SystemConfig) -> Path:
-    custom = system.params.get("model_path") or (system.model if system.model.endswith(".gguf") else None)
-    if custom:
-        path = Path(str(custom)).expanduser()
+    path = _custom(system)[1]
+    if path is not None:
         if not path.is_file():
             raise ConfigError(f"system '{system.name}': GGUF file not found: {path}")
         return path
