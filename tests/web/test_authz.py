@@ -62,11 +62,17 @@ MATRIX: dict[tuple[str, str], tuple[str, ...] | str] = {
     ("POST", "/admin/studies/{study_id}/assignments"): ("admin",),
     # the results viewer (benger.web.viewer): organisers only, through benger.web.access
     ("GET", "/view/"): ("admin",),
+    ("HEAD", "/view/"): ("admin",),
     ("GET", "/view/browse"): ("admin",),
+    ("HEAD", "/view/browse"): ("admin",),
     ("GET", "/view/solution"): ("admin",),
+    ("HEAD", "/view/solution"): ("admin",),
     ("GET", "/view/compare"): ("admin",),
+    ("HEAD", "/view/compare"): ("admin",),
     ("GET", "/view/validation"): ("admin",),
+    ("HEAD", "/view/validation"): ("admin",),
     ("GET", "/view/errors"): ("admin",),
+    ("HEAD", "/view/errors"): ("admin",),
 }
 FORMS = {
     "/login": {"username": "niemand", "password": "falsch-falsch"},
@@ -130,8 +136,8 @@ def test_authorization_matrix(world: World, app: FastAPI, role: str) -> None:
         token = csrf_of(client, "/login")
         for (method, template), allowed in cells:
             url = _url(template, world, role)
-            if method == "GET":
-                resp = client.get(url, follow_redirects=False)
+            if method in ("GET", "HEAD"):  # HEAD: the viewer's pages (the same answer as GET, no body)
+                resp = client.request(method, url, follow_redirects=False)
             else:
                 form = FORMS.get(template, {})
                 resp = client.post(url, data={**form, "csrf_token": token}, follow_redirects=False)

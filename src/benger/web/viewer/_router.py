@@ -1,4 +1,4 @@
-"""The viewer's routes (``/view/...``, GET only) and the app of ``benger view``.
+"""The viewer's routes (``/view/...``, GET and HEAD only) and the app of ``benger view``.
 
 The router has ONE dependency, :func:`benger.web._requests.results_access` (``benger.web.access`` re-exports it):
 under ``benger serve`` it admits organisers (every corpus) and the owners/organisers of workbench organisations
@@ -10,7 +10,8 @@ Handlers receive the same :class:`~benger.web._policy.Access` and read only thro
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, FastAPI, Request
@@ -22,12 +23,19 @@ from benger.store import Store
 from benger.web._policy import Access, Principal
 from benger.web._requests import SECURITY_HEADERS, ResultsAccess, results_access
 from benger.web.viewer import _pages
+from benger.web.viewer._browse_query import beyond_notice, parse_query, problems_title
 from benger.web.viewer._kept import leaderboard_model, validation_model
 from benger.web.viewer._links import PREFIX, Links
-from benger.web.viewer._reader import FLAGS, BrowseFilter, ResultsReader
+from benger.web.viewer._reader import FLAGS, BrowsePage, ResultsReader
 from benger.web.viewer._render import HERE, LANGS, render
 
+Handler = TypeVar("Handler", bound=Callable[..., Any])
 router = APIRouter(prefix=PREFIX, dependencies=[Depends(results_access)])
+
+
+def _page(path: str) -> Callable[[Handler], Handler]:
+    """A page's route: GET and HEAD (the same status and headers; the server sends no body for HEAD)."""
+    return router.api_route(path, methods=["GET", "HEAD"])
 
 
 def _lang(request: Request) -> str:
@@ -65,45 +73,44 @@ def _missing(request: Request, access: Access, message: str) -> Response:
     return respond(request, access, _pages.Page("error.html", "Seite nicht gefunden"), "", 404, message=message)
 
 
-@router.get("/")
+@_page("/")
 def leaderboard_page(request: Request, access: ResultsAccess) -> Response:
     return respond(request, access, leaderboard_model(access), "leaderboard")
 
 
-def _number(value: str | None) -> float | None:
-    if not value:
-        return None
-    try:
-        return float(value.replace(",", "."))
-    except ValueError:
-        return None
-
-
-@router.get("/browse")
+@_page("/browse")
 def browse_page(request: Request, access: ResultsAccess) -> Response:
-    q = request.query_params
-    page_text = q.get("page", "1")
-    f = BrowseFilter(
-        corpus=q.get("corpus") or None,
-        system=q.get("system") or None,
-        judge=q.get("judge") or None,
-        area=q.get("area") or None,
-        min_score=_number(q.get("min_score")),
-        max_score=_number(q.get("max_score")),
-        flag=q.get("flag") if q.get("flag") in FLAGS else None,
-        q=(q.get("q") or "").strip() or None,
-        page=int(page_text) if page_text.isdecimal() else 1,
-    )
+    """Browse: 400 (the page with its alert, no list) when a parameter cannot be a filter
+    (:func:`~benger.web.viewer._browse_query.parse_query`); a page past the last shows the last with a notice."""
+    lang = _lang(request)
     reader = ResultsReader(access)
-    result = reader.browse(f)
-    links = Links(_lang(request))
-    page = _pages.Page("browse.html", "Lösungen", {"page": result, "options": reader.options(), "flags": FLAGS})
+    options = reader.options()
+    f, problems = parse_query(request.query_params.multi_items(), options)
+    notice, status = "", 200
+    if problems:
+        result, status = BrowsePage([], 0, 1, 1, f), 400
+    else:
+        asked = f.page
+        result = reader.browse(f)
+        notice = beyond_notice(asked, result.pages, lang) if asked > result.page else ""
+    links = Links(lang)
+    context = {"page": result, "options": options, "flags": FLAGS}
     return respond(
-        request, access, page, "browse", page_link=lambda n: links.browse(**f.params(page=n)), heading="", pairs=[]
+        request,
+        access,
+        _pages.Page("browse.html", "Lösungen", context),
+        "browse",
+        status,
+        page_link=lambda n: links.browse(**f.params(page=n)),
+        heading="",
+        pairs=[],
+        problems=[p.text(lang) for p in problems],
+        problems_title=problems_title(lang),
+        page_notice=notice,
     )
 
 
-@router.get("/solution")
+@_page("/solution")
 def solution_page(request: Request, access: ResultsAccess, kind: str = "", id: str = "") -> Response:
     reader = ResultsReader(access)
     rec = reader.solution(kind, id)
@@ -116,7 +123,7 @@ def solution_page(request: Request, access: ResultsAccess, kind: str = "", id: s
     return respond(request, access, page, "browse", subtitle=f"{rec.system} · {rec.task.task_id if rec.task else ''}")
 
 
-@router.get("/compare")
+@_page("/compare")
 def compare_page(
     request: Request, access: ResultsAccess, corpus: str = "", task: str = "", a: str = "", b: str = ""
 ) -> Response:
@@ -131,13 +138,13 @@ def compare_page(
     return respond(request, access, page, "browse", chosen=(a, b), subtitle=task)
 
 
-@router.get("/validation")
+@_page("/validation")
 def validation_page(request: Request, access: ResultsAccess) -> Response:
     page = _pages.validation(validation_model(access))
     return respond(request, access, page, "validation")
 
 
-@router.get("/errors")
+@_page("/errors")
 def errors_page(request: Request, access: ResultsAccess) -> Response:
     return respond(request, access, _pages.errors(access.store, access.corpora), "errors", limit=25)
 
@@ -148,7 +155,7 @@ def mount_static(app: FastAPI) -> None:
 
 
 def create_viewer_app(store: Store, principal: Principal) -> FastAPI:
-    """The app of ``benger view``: the viewer router with a fixed principal, no accounts, GET only."""
+    """The app of ``benger view``: the viewer router with a fixed principal, no accounts, GET and HEAD only."""
     app = FastAPI(title="BenGER viewer", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.store = store
     app.state.principal = principal
@@ -160,7 +167,7 @@ def create_viewer_app(store: Store, principal: Principal) -> FastAPI:
         response.headers.update(SECURITY_HEADERS)
         return response
 
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     def _home() -> Response:
         return RedirectResponse(f"{PREFIX}/", status_code=303)
 
