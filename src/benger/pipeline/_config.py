@@ -161,10 +161,13 @@ def validated_system(spec: dict[str, Any]) -> SystemConfig:
     try:
         system = SystemConfig.model_validate(spec)
     except ValidationError as exc:
-        first = exc.errors()[0]
+        first = _first_error(exc)
         loc = ".".join(str(p) for p in first["loc"]) or None  # None: a check of the whole system
         message = str(first["msg"]).removeprefix("Value error, ")
-        if first["type"] not in ("missing", "value_error") and "input" in first:
+        if first["type"] == "extra_forbidden":
+            known = ", ".join(SystemConfig.model_fields)
+            message = f"unknown key {first['loc'][-1]!r}; the known keys of a system are: {known}"
+        elif first["type"] not in ("missing", "value_error") and "input" in first:
             message += f", got {_shown(first['input'])}"
         raise InputError(message, field=loc) from exc
     problem = system_problem(system)
@@ -181,25 +184,36 @@ _SECTIONS: dict[str, type[BaseModel]] = {
 }
 
 
-def _yaml_line(text: str, loc: tuple[int | str, ...]) -> int | None:
-    """The 1-based line of the YAML node at ``loc`` (keys and list indexes); as deep as the document goes."""
+def _yaml_line(text: str, loc: tuple[int | str, ...], *, key: bool = False) -> int | None:
+    """The 1-based line of the YAML node at ``loc`` (keys and list indexes); as deep as the document goes.
+    ``key``: the line of the last key of ``loc`` itself, not of its value (an unknown key ``sytems:`` on line 3,
+    its list below it, was reported as line 4)."""
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except (yaml.YAMLError, RecursionError, ValueError):
         return None
     if node is None:
         return None
+    key_line: int | None = None
     for step in loc:
+        key_line = None
         if isinstance(node, yaml.MappingNode) and isinstance(step, str):
             match = [(k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == step]
             if not match:
                 break
-            node = match[0][1]
+            key_line, node = int(match[0][0].start_mark.line) + 1, match[0][1]
         elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
             node = node.value[step]
         else:
             break
-    return int(node.start_mark.line) + 1
+    return key_line if key and key_line is not None else int(node.start_mark.line) + 1
+
+
+def _first_error(exc: ValidationError) -> Any:
+    """The error of ``exc`` to report: an unknown key first (a misspelt ``modle:`` also makes ``model``
+    missing, and "model: Field required" alone hides the typo), else pydantic's first."""
+    errors = exc.errors()
+    return next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
 
 
 def _shown(value: Any) -> str:
@@ -210,7 +224,7 @@ def _shown(value: Any) -> str:
 
 def _validation_error(exc: ValidationError, path: Path, text: str) -> InputError:
     errors = exc.errors()
-    first = errors[0]
+    first = _first_error(exc)
     loc = tuple(step for step in first["loc"] if isinstance(step, int | str))
     field = "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in loc).lstrip(".") or None
     message = str(first["msg"]).removeprefix("Value error, ")
@@ -222,7 +236,8 @@ def _validation_error(exc: ValidationError, path: Path, text: str) -> InputError
         message += f", got {_shown(first['input'])}"
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more problem(s) in this file)"
-    return InputError(message, file=path, line=_yaml_line(text, loc), field=field)
+    line = _yaml_line(text, loc, key=first["type"] == "extra_forbidden")
+    return InputError(message, file=path, line=line, field=field)
 
 
 def load_run_config(path: str | Path) -> RunConfig:
@@ -287,7 +302,8 @@ def parse_run_config(text: str, path: str | Path) -> RunConfig:
     except InputError as exc:
         if exc.file != str(p) or exc.line is not None or not exc.field:
             raise
-        raise InputError(exc.reason, file=p, line=_yaml_line(text, _field_loc(exc.field)), field=exc.field) from None
+        line = _yaml_line(text, _field_loc(exc.field), key=exc.reason.startswith("unknown key"))
+        raise InputError(exc.reason, file=p, line=line, field=exc.field) from None
     from benger.pipeline._prompts import PROMPT_OPTIONS, PromptSet
 
     try:
