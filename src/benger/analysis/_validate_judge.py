@@ -141,7 +141,12 @@ def validate_judge(
 
 
 def _f(x: Any, nd: int = 2) -> str:
-    return "–" if x is None else f"{x:.{nd}f}"
+    """``x`` with ``nd`` decimals, "–" for None; a value that rounds to zero is "0.0", never "-0.0" (an offset of
+    -0.01 was shown as "-0.0")."""
+    if x is None:
+        return "–"
+    text = f"{x:.{nd}f}"
+    return text.removeprefix("-") if float(text) == 0 else text
 
 
 def _verdict(alt: Mapping[str, Any]) -> str:
