@@ -3,8 +3,10 @@ human graders' columns of each system's picked solutions) and Table 5 (per-syste
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from benger.analysis._data import StudyData
@@ -19,35 +21,63 @@ HUMAN_ROWS = ("traditional", "co_creation")
 #: cell of the same values and names is the same numbers (final and with-superseded tables share most cells).
 CellMemo = dict[tuple[Any, ...], dict[str, Any] | None]
 
+#: At most this many cells are bootstrapped at once (threads: numpy draws, gathers and sums without the GIL)
+MAX_WORKERS = 4
 
-def _cell(values: list[float], seed: int, *names: str, n_boot: int, memo: CellMemo) -> dict[str, Any] | None:
-    """Mean with a 95% percentile bootstrap CI (generator from the seed and the cell's names); None without values."""
-    if not values:
-        return None
-    key = (tuple(values), seed, names, n_boot)
-    if key not in memo:
-        ci = bootstrap_mean_ci(values, n_resamples=n_boot, seed=named_rng(seed, "appendix_a", *names))
-        memo[key] = {"mean": ci.estimate, "low": ci.low, "high": ci.high, "halfwidth": ci.half_width, "n": ci.n}
-    cell = memo[key]
-    return None if cell is None else dict(cell)
+
+def _bootstrap(key: tuple[Any, ...]) -> dict[str, Any]:
+    values, seed, names, n_boot = key
+    ci = bootstrap_mean_ci(values, n_resamples=n_boot, seed=named_rng(seed, "appendix_a", *names))
+    return {"mean": ci.estimate, "low": ci.low, "high": ci.high, "halfwidth": ci.half_width, "n": ci.n}
+
+
+class _Cells:
+    """The cells of one call, each a mean with a 95% percentile bootstrap CI (generator from the seed and the
+    cell's names): :meth:`cell` hands out an empty dict at once, :meth:`fill` bootstraps every cell not in the
+    memo (each on its own generator, so in any order and in parallel the same numbers; 128 cells of 8,000 values
+    at 256k generations) and fills the dicts."""
+
+    def __init__(self, memo: CellMemo) -> None:
+        self.memo = memo
+        self.wanted: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+
+    def cell(self, values: list[float], seed: int, *names: str, n_boot: int) -> dict[str, Any] | None:
+        """The cell's dict (filled by :meth:`fill`); None without values."""
+        if not values:
+            return None
+        out: dict[str, Any] = {}
+        self.wanted.append(((tuple(values), seed, names, n_boot), out))
+        return out
+
+    def fill(self) -> None:
+        todo = list(dict.fromkeys(key for key, _ in self.wanted if key not in self.memo))
+        workers = min(MAX_WORKERS, os.cpu_count() or 1, len(todo))
+        if workers > 1:
+            pool = ThreadPoolExecutor(workers, thread_name_prefix="benger-appendix-a")
+            try:
+                self.memo.update(zip(todo, pool.map(_bootstrap, todo), strict=True))
+            finally:
+                pool.shutdown(cancel_futures=True)  # an error or Ctrl-C: no further cell starts
+        else:
+            self.memo.update((key, _bootstrap(key)) for key in todo)
+        for key, out in self.wanted:
+            out.update(self.memo[key] or {})
 
 
 def _rubric_cells(
-    raws: list[float], seed: int, key: str, prefix: str, n_boot: int, memo: CellMemo, *, paper_scale: bool = True
+    raws: list[float], seed: int, key: str, prefix: str, n_boot: int, cells: _Cells, *, paper_scale: bool = True
 ) -> dict[str, Any]:
     """Raw, grade-point and pass cells; grade points and pass by the paper's 0-18 table of raw 0-100 points, so
     none (None) off the paper's scale (``paper_scale`` False: a user's own rubric)."""
     if not paper_scale:
-        raw = _cell(raws, seed, key, prefix + "raw", n_boot=n_boot, memo=memo)
+        raw = cells.cell(raws, seed, key, prefix + "raw", n_boot=n_boot)
         return {f"{prefix}raw": raw, f"{prefix}grade_points": None, f"{prefix}pass_rate": None}
     # raws repeat (half-point scores): each distinct value is mapped once
     mapped = {x: (float(grade_points(x)), float(passed(x))) for x in set(raws)}
     return {
-        f"{prefix}raw": _cell(raws, seed, key, prefix + "raw", n_boot=n_boot, memo=memo),
-        f"{prefix}grade_points": _cell(
-            [mapped[x][0] for x in raws], seed, key, prefix + "gp", n_boot=n_boot, memo=memo
-        ),
-        f"{prefix}pass_rate": _cell([mapped[x][1] for x in raws], seed, key, prefix + "pass", n_boot=n_boot, memo=memo),
+        f"{prefix}raw": cells.cell(raws, seed, key, prefix + "raw", n_boot=n_boot),
+        f"{prefix}grade_points": cells.cell([mapped[x][0] for x in raws], seed, key, prefix + "gp", n_boot=n_boot),
+        f"{prefix}pass_rate": cells.cell([mapped[x][1] for x in raws], seed, key, prefix + "pass", n_boot=n_boot),
     }
 
 
@@ -71,7 +101,7 @@ def appendix_a(
     with-superseded tables) skips the bootstrap of a cell already computed with the same values, seed and names;
     every number is the same with or without it.
     """
-    memo = {} if memo is None else memo
+    cells = _Cells({} if memo is None else memo)
     paper = not on_own_rubric(data)
     gens = data.generations if include_superseded else data.final_generations()
     raws: dict[str, list[float]] = defaultdict(list)
@@ -96,7 +126,7 @@ def appendix_a(
     for cond in HUMAN_ROWS:
         row: dict[str, Any] = {"row": f"human_{cond}", "kind": "human", "n": annotations[cond]}
         if scored[cond] and len(scored[cond]) == annotations[cond] and data.human_sample is None:
-            row.update(_rubric_cells(scored[cond], seed, cond, "", n_boot, memo, paper_scale=paper))
+            row.update(_rubric_cells(scored[cond], seed, cond, "", n_boot, cells, paper_scale=paper))
         else:
             row.update({"raw": None, "grade_points": None, "pass_rate": None, "judge_source": "unavailable"})
             sample = f"; the data hold {data.human_sample}" if data.human_sample else ""
@@ -104,13 +134,13 @@ def appendix_a(
                 f"primary-judge scores exist for {len(scored[cond])} of {annotations[cond]} solutions{sample}"
             )
         row["n_h"] = len(reviews[cond])
-        row.update(_rubric_cells(reviews[cond], seed, cond, "h_", n_boot, memo, paper_scale=paper))
+        row.update(_rubric_cells(reviews[cond], seed, cond, "h_", n_boot, cells, paper_scale=paper))
         table2.append(row)
     order = sorted(raws, key=lambda s: (-sum(raws[s]) / len(raws[s]), s))
     for system in order:
         row = {"row": system, "kind": "system", "n": len(raws[system]), "n_h": len(reviews[system])}
-        row.update(_rubric_cells(raws[system], seed, system, "", n_boot, memo, paper_scale=paper))
-        row.update(_rubric_cells(reviews[system], seed, system, "h_", n_boot, memo, paper_scale=paper))
+        row.update(_rubric_cells(raws[system], seed, system, "", n_boot, cells, paper_scale=paper))
+        row.update(_rubric_cells(reviews[system], seed, system, "h_", n_boot, cells, paper_scale=paper))
         table2.append(row)
     values = metrics_all if metrics_all is not None else data.metrics
     names = sorted(values)
@@ -118,7 +148,7 @@ def appendix_a(
     for cond in HUMAN_ROWS:
         per = {m: [v for c, v in (human_metrics or {}).get(m, {}).values() if c == cond] for m in names}
         row = {"row": f"human_{cond}", "kind": "human", "n": max((len(v) for v in per.values()), default=0)}
-        row["metrics"] = {m: _cell(per[m], seed, cond, "metric", m, n_boot=n_boot, memo=memo) for m in names}
+        row["metrics"] = {m: cells.cell(per[m], seed, cond, "metric", m, n_boot=n_boot) for m in names}
         table5.append(row)
     by_system: dict[str, dict[str, list[float]]] = {m: defaultdict(list) for m in names}
     for m in names:  # one pass over each metric's values, each system's in the metric's order
@@ -128,8 +158,9 @@ def appendix_a(
     for system in order:
         per = {m: by_system[m].get(system, []) for m in names}
         row = {"row": system, "kind": "system", "n": len(raws[system])}
-        row["metrics"] = {m: _cell(per[m], seed, system, "metric", m, n_boot=n_boot, memo=memo) for m in names}
+        row["metrics"] = {m: cells.cell(per[m], seed, system, "metric", m, n_boot=n_boot) for m in names}
         table5.append(row)
+    cells.fill()
     scale = (
         "grade points by the half-up table, pass = grade points >= 4"
         if paper

@@ -10,14 +10,15 @@ board as `benger leaderboard`.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from collections.abc import Collection, Iterable, Mapping
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from functools import partial
 from typing import Any
 
 import numpy as np
 from sqlalchemy import select
 
+from benger.analysis._from_store_judgements import judgement_views, primary_config, repeat_means
 from benger.analysis._records import (
     CorpusSummary,
     GenScore,
@@ -47,19 +48,6 @@ _TYPES = {"traditional": "human_traditional", "co_creation": "human_co_creation"
 #: the dimension points of an unreviewed generation (never read): one shared empty mapping
 _NO_DIMS = JsonDims(None)
 
-JudgeKey = tuple[str, str, str]  # judge name, judge config hash, rubric id
-
-
-def _primary(judgements: list[JudgementColumns], corpus_targets: Collection[str], name: str | None) -> JudgeKey | None:
-    """The judge configuration with the most scored first-pass judgements of the corpus's generations (among
-    the configurations of judge ``name`` when given)."""
-    counts = Counter(
-        (j.judge, j.judge_config_hash, j.rubric_id)
-        for j in judgements
-        if j.target_id in corpus_targets and j.repeat_index == 0 and (name is None or j.judge == name)
-    )
-    return min(counts, key=lambda k: (-counts[k], k)) if counts else None
-
 
 def _areas_and_own_rubric_tasks(store: Any, corpus: str) -> tuple[dict[str, str], list[Any]]:
     """Task id -> area of every task of ``corpus``, and the records of the tasks with their own Bewertungsbogen,
@@ -78,15 +66,6 @@ def _areas_and_own_rubric_tasks(store: Any, corpus: str) -> tuple[dict[str, str]
             if isinstance(payload, dict) and payload.get("rubric") is not None:
                 kept.append(task(payload, corpus))
     return areas, kept
-
-
-def _repeat_means(judgements: list[JudgementColumns], key: JudgeKey | None) -> dict[str, float]:
-    """Per target: the mean total over judge configuration ``key``'s scored repeats."""
-    totals: dict[str, list[float]] = defaultdict(list)
-    for j in judgements:
-        if key is not None and (j.judge, j.judge_config_hash, j.rubric_id) == key and j.total is not None:
-            totals[j.target_id].append(float(j.total))
-    return {t: sum(v) / len(v) for t, v in totals.items()}
 
 
 def _signatures(store: Any, chosen: Mapping[str, str] | None) -> dict[str, str]:
@@ -109,7 +88,7 @@ def _summaries(
     gold = {t.task_id: getattr(t, "gold_answer", None) for t in store.load_corpus(corpus).tasks}
     every = [g for g in corpus_generations(store, corpus) if g.task_id in gold]
     gens = [g for g in every if g.status == "ok"]
-    scores = _repeat_means(judgements, _primary(judgements, {g.generation_id for g in gens}, judge))
+    scores = repeat_means(judgements, primary_config(judgements, {g.generation_id for g in gens}, judge))
     by_system: dict[str, list[Any]] = defaultdict(list)
     for g in every:
         by_system[g.system].append(g)
@@ -138,7 +117,7 @@ def _rubric_totals(
     corpus: str,
     tasks: list[Any],
     solutions: dict[str, Solution],
-    judgements: list[JudgementColumns],
+    judged: Mapping[str, set[str]],
     rubrics: Mapping[str, Any] | None,
 ) -> dict[str, float]:
     """Reviewed solution -> its rubric's total (the task's Bewertungsbogen, else ``rubrics[corpus]``, else the
@@ -151,10 +130,6 @@ def _rubric_totals(
         return rubric_id.split("@")[0] in BUILTIN_RUBRICS
 
     by_task = {t.task_id: t for t in tasks}
-    judged: dict[str, set[str]] = defaultdict(set)
-    for j in judgements:
-        if j.target_id in solutions:
-            judged[j.target_id].add(j.rubric_id)
     totals, own = {}, False
     for sid, sol in sorted(solutions.items()):
         task = by_task.get(sol.task_id)
@@ -239,17 +214,8 @@ def study_from_store(
     gens = corpus_generations(store, corpus)
     gen_ids = {g.generation_id: g.generation_id for g in gens}  # one string per generation id, shared below
     judgements = scored_judgements(store, gen_ids)
-    key = _primary(judgements, gen_ids, primary_judge)
+    key = primary_config(judgements, gen_ids, primary_judge)
     primary = key[0] if key else (primary_judge or "primary")
-    means = _repeat_means(judgements, key)
-    first: set[str] = set()
-    repeats: dict[str, list[float]] = defaultdict(list)
-    for j in judgements:
-        if key is not None and (j.judge, j.judge_config_hash, j.rubric_id) == key and j.target_id in gen_ids:
-            if j.repeat_index == 0:
-                first.add(j.target_id)
-            else:
-                repeats[j.target_id].append(float(j.total or 0.0))
     gen_by_id = {g.generation_id: g for g in gens}
     humans = {h.solution_id: h for h in store.human_solutions()}
 
@@ -282,6 +248,9 @@ def study_from_store(
             )
         )
 
+    validation_only = validation_only_judges(store)  # their picks are judge scores, not per-generation scores
+    views = judgement_views(judgements, key, primary, gen_ids, solutions, validation_only)
+    means, first = views.means, views.first
     # dimension points of the reviewed generations only: RQ5 per dimension reads no others (issue 26)
     dims = first_pass_dimensions(store, *key, targets=gen_ids & solutions.keys()) if key is not None else {}
     generations = [
@@ -296,23 +265,6 @@ def study_from_store(
         for g in gens
         if g.generation_id in first and g.status in ("ok", "excluded")
     ]
-    judge_scores: dict[str, dict[str, float]] = defaultdict(dict)
-    per_generation: dict[str, dict[str, float]] = defaultdict(dict)
-    validation_only = validation_only_judges(store)  # their picks are judge scores, not per-generation scores
-    for j in judgements:
-        if j.repeat_index == 0 and j.target_id in solutions:
-            judge_scores[j.judge][j.target_id] = float(j.total or 0.0)
-        if (
-            j.repeat_index == 0
-            and j.target_id in gen_ids
-            and (j.judge, j.judge_config_hash, j.rubric_id) not in validation_only
-        ):
-            per_generation[j.judge][j.target_id] = float(j.total or 0.0)
-    primary_human = {
-        j.target_id: float(j.total or 0.0)
-        for j in judgements
-        if j.judge == primary and j.repeat_index == 0 and j.target_kind == "human_solution"
-    }
     annotations = [
         HumanAnnotation(
             h.solution_id,
@@ -320,7 +272,7 @@ def study_from_store(
             h.participant_id,
             h.task_id,
             task_areas.get(h.task_id),
-            primary_human.get(h.solution_id),
+            views.primary_human.get(h.solution_id),
         )
         for h in humans.values()
         if h.corpus == corpus and h.task_id in task_areas  # a task is (corpus, task id)
@@ -340,14 +292,14 @@ def study_from_store(
         generations=generations,
         solutions=solutions,
         reviews=reviews,
-        judge_scores=dict(judge_scores),
-        judge_labels={j: j for j in judge_scores},
+        judge_scores=dict(views.judge_scores),
+        judge_labels={j: j for j in views.judge_scores},
         primary_judge=primary,
-        repeats={k: tuple(v) for k, v in repeats.items()},
+        repeats={k: tuple(v) for k, v in views.repeats.items()},
         metrics=dict(metrics),
         solution_metrics=dict(solution_metrics),
         annotations=annotations,
-        generation_judge_scores=dict(per_generation),
+        generation_judge_scores=dict(views.per_generation),
         zjs=_summaries(store, "zjs", primary, judgements, systems),
         grundprinzipien=_summaries(store, "grundprinzipien", primary, judgements, systems),
         inputs={
@@ -355,7 +307,7 @@ def study_from_store(
             "corpus": corpus,
             "n_generations": len(generations),
             "n_reviews": len(reviews),
-            "n_judgements": sum(1 for j in judgements if j.target_id in gen_ids or j.target_id in solutions),
+            "n_judgements": views.n_judgements,
             "primary_judge_config": {"judge": key[0], "judge_config_hash": key[1], "rubric": key[2]} if key else None,
             "generation_score": "mean over the primary judge configuration's scored repeats",
             "metric_signatures": signatures,
@@ -364,7 +316,7 @@ def study_from_store(
         resampling_unit="task",
         judge_status=status_block(primary, key[1] if key else None, store=store),
         rubric_totals=_rubric_totals(
-            corpus, _reviewed_tasks(store, corpus, own_rubric, solutions), solutions, judgements, rubrics
+            corpus, _reviewed_tasks(store, corpus, own_rubric, solutions), solutions, views.judged_rubrics, rubrics
         )
         if rubrics is not None
         else {},
