@@ -11,7 +11,7 @@ board as `benger leaderboard`.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from typing import Any
 
@@ -194,6 +194,7 @@ def study_from_store(
     primary_judge: str | None = None,
     metric_signatures: Mapping[str, str] | None = None,
     rubrics: Mapping[str, Any] | None = None,
+    leaderboard_options: Mapping[str, Any] | None = None,
 ) -> StudyContents:
     """The dataset of one Falllösung corpus in ``store``; the primary judge defaults to the judge configuration
     with most first-pass judgements of its generations. Judges on reviewed solutions become the per-pick judge
@@ -202,13 +203,18 @@ def study_from_store(
     (metric -> signature) overrides the default signature choice. ``rubrics`` (corpus -> Rubric, as a run
     config's ``rubrics:``) gives the rubric of tasks without their own Bewertungsbogen, for the rubric totals of
     reviewed solutions (``StudyContents.rubric_totals``); None leaves them unresolved (empty: every score on its
-    raw scale, nothing refused)."""
+    raw scale, nothing refused). ``leaderboard_options`` (e.g. ``ci``, ``seed``, ``n_resamples``): the board of
+    ``leaderboard(**leaderboard_options)`` is computed first, before the study's rows are read, and returned for
+    that call (the board's per-generation items and the study's rows are never held at once: ~90 MiB less peak
+    at 256k generations; issue 26)."""
     systems = {
         s.name: SystemMeta(s.name, s.display_name or s.name, s.tier, s.provider_family or s.provider, s.weights)
         for s in store.systems()
     }
     if corpus not in store.corpus_names():
         store.load_corpus(corpus)  # the store's message naming its corpora
+    signatures = _signatures(store, metric_signatures)
+    leaderboard = _leaderboard(store, signatures, leaderboard_options)
     # areas of every task; the records of those with an own Bewertungsbogen only (its rubric scale)
     task_areas, own_rubric = _areas_and_own_rubric_tasks(store, corpus)
     gens = corpus_generations(store, corpus)
@@ -216,12 +222,14 @@ def study_from_store(
     judgements = scored_judgements(store, gen_ids)
     key = primary_config(judgements, gen_ids, primary_judge)
     primary = key[0] if key else (primary_judge or "primary")
-    gen_by_id = {g.generation_id: g for g in gens}
+    stored_reviews = store.human_reviews()
+    reviewed = {r.target_id for r in stored_reviews}
+    gen_by_id = {g.generation_id: g for g in gens if g.generation_id in reviewed}  # the reviewed ones only
     humans = {h.solution_id: h for h in store.human_solutions()}
 
     solutions: dict[str, Solution] = {}
     reviews = []
-    for pos, r in enumerate(store.human_reviews()):
+    for pos, r in enumerate(stored_reviews):
         if r.target_id not in solutions:
             if r.target_kind == "generation":
                 g = gen_by_id.get(r.target_id)
@@ -251,6 +259,10 @@ def study_from_store(
     validation_only = validation_only_judges(store)  # their picks are judge scores, not per-generation scores
     views = judgement_views(judgements, key, primary, gen_ids, solutions, validation_only)
     means, first = views.means, views.first
+    # the other corpora's summaries, then the judgements go before the generations and metric values are built
+    zjs = _summaries(store, "zjs", primary, judgements, systems)
+    grundprinzipien = _summaries(store, "grundprinzipien", primary, judgements, systems)
+    del judgements
     # dimension points of the reviewed generations only: RQ5 per dimension reads no others (issue 26)
     dims = first_pass_dimensions(store, *key, targets=gen_ids & solutions.keys()) if key is not None else {}
     generations = [
@@ -265,6 +277,9 @@ def study_from_store(
         for g in gens
         if g.generation_id in first and g.status in ("ok", "excluded")
     ]
+    del gens
+    means.clear()
+    first.clear()
     annotations = [
         HumanAnnotation(
             h.solution_id,
@@ -280,7 +295,6 @@ def study_from_store(
     metrics: dict[str, dict[str, float]] = defaultdict(dict)
     solution_metrics: dict[str, dict[str, float]] = defaultdict(dict)
     final_ids = {g.generation_id for g in generations if not g.superseded}
-    signatures = _signatures(store, metric_signatures)
     for kind, target_id, metric, value in metric_columns(store, signatures):
         if kind == "generation" and target_id in final_ids:
             metrics[metric][gen_ids[target_id]] = value
@@ -300,8 +314,8 @@ def study_from_store(
         solution_metrics=dict(solution_metrics),
         annotations=annotations,
         generation_judge_scores=dict(views.per_generation),
-        zjs=_summaries(store, "zjs", primary, judgements, systems),
-        grundprinzipien=_summaries(store, "grundprinzipien", primary, judgements, systems),
+        zjs=zjs,
+        grundprinzipien=grundprinzipien,
         inputs={
             "source": "store",
             "corpus": corpus,
@@ -312,7 +326,7 @@ def study_from_store(
             "generation_score": "mean over the primary judge configuration's scored repeats",
             "metric_signatures": signatures,
         },
-        leaderboard=partial(leaderboard_from_store, store, metric_signatures=signatures),
+        leaderboard=leaderboard,
         resampling_unit="task",
         judge_status=status_block(primary, key[1] if key else None, store=store),
         rubric_totals=_rubric_totals(
@@ -323,6 +337,20 @@ def study_from_store(
         rubric_scales=_rubric_scales(own_rubric, rubrics),
         human_sample=_human_sample(humans.values(), corpus),
     )
+
+
+def _leaderboard(store: Any, signatures: dict[str, str], options: Mapping[str, Any] | None) -> Callable[..., Any]:
+    """``StudyContents.leaderboard``: the store's leaderboard with the study's metric signatures; the board of
+    ``options`` computed now (None: none)."""
+    compute = partial(leaderboard_from_store, store, metric_signatures=signatures)
+    if options is None:
+        return compute
+    ready, asked = compute(**options), dict(options)
+
+    def leaderboard(**kwargs: Any) -> Any:
+        return ready if kwargs == asked else compute(**kwargs)
+
+    return leaderboard
 
 
 #: ``StudyContents.human_sample`` of a store that holds the release's human validation picks

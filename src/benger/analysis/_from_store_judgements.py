@@ -107,6 +107,7 @@ def judgement_views(
                 per_generation[j.judge][target] = total
             if j.judge == primary and j.target_kind == "human_solution":
                 primary_human[target] = total
-    # sum(v) / len(v) as repeat_means gives it: of one value v + 0.0 (sum starts from 0), over 1
-    means = {t: sum(v) / len(v) if isinstance(v, list) else v + 0.0 for t, v in totals.items()}
+    # sum(v) / len(v) as repeat_means gives it; of one value v + 0.0 (sum starts from 0), which is v itself but for
+    # -0.0 (the float object shared with the other views: 6 MiB less at 256k generations)
+    means = {t: sum(v) / len(v) if isinstance(v, list) else v if v else v + 0.0 for t, v in totals.items()}
     return JudgementViews(means, first, repeats, judge_scores, per_generation, primary_human, judged, int(n_judgements))

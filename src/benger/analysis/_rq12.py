@@ -136,10 +136,14 @@ def leaderboard(data: StudyData, *, seed: int = 0, n_boot: int = 2000) -> dict[s
 def _cell_mean(values: list[float] | None) -> float | None:
     """np.mean of a heatmap cell (None when empty); a cell of one generation is its value without a numpy call
     (a store has one per system and task unless it repeats generations): ``v + 0.0``, as numpy's sum from 0.0
-    gives it (-0.0 becomes 0.0)."""
+    gives it (-0.0 becomes 0.0; any other value is itself, so its float object is kept: 6 MiB of results at 256k
+    generations)."""
     if not values:
         return None
-    return float(values[0]) + 0.0 if len(values) == 1 else float(np.mean(values))
+    if len(values) == 1:
+        v = float(values[0])
+        return v if v else v + 0.0
+    return float(np.mean(values))
 
 
 def task_system(data: StudyData) -> dict[str, Any]:

@@ -66,11 +66,19 @@ class StudyData(StudyContents):
         primary_judge: str | None = None,
         metric_signatures: Mapping[str, str] | None = None,
         rubrics: Mapping[str, Any] | None = None,
+        leaderboard_options: Mapping[str, Any] | None = None,
     ) -> StudyData:
         """Build the dataset from a ``benger.store.Store`` (one Falllösung corpus plus ZJS/GP summaries); one
         signature per metric (``metric_signatures`` or each metric's most frequent one); ``rubrics``: corpus ->
-        Rubric for tasks without their own Bewertungsbogen (as a run config's ``rubrics:``)."""
+        Rubric for tasks without their own Bewertungsbogen (as a run config's ``rubrics:``);
+        ``leaderboard_options``: the options the analysis will call ``leaderboard`` with, whose board is then
+        computed first (see ``study_from_store``)."""
         contents = study_from_store(
-            store, corpus=corpus, primary_judge=primary_judge, metric_signatures=metric_signatures, rubrics=rubrics
+            store,
+            corpus=corpus,
+            primary_judge=primary_judge,
+            metric_signatures=metric_signatures,
+            rubrics=rubrics,
+            leaderboard_options=leaderboard_options,
         )
         return cls.of(contents)

@@ -239,7 +239,7 @@ def _paired_systems(ctx: Context) -> Any:
             row[g.task_id] += g.raw
             repeated[g.system, g.task_id] = repeated.get((g.system, g.task_id), 1) + 1
         else:
-            row[g.task_id] = 0 + g.raw  # as sum() starts
+            row[g.task_id] = g.raw if g.raw else 0 + g.raw  # as sum() starts (0 + v is v but for -0.0: kept)
     for (system, task), n in repeated.items():
         scores[system][task] /= n
     pairs = paired_system_comparisons(scores, n_resamples=ctx.n_boot, seed=ctx.seed + 16)
