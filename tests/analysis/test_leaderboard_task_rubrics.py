@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -181,3 +182,19 @@ def test_a_rubric_whose_content_is_unknown_says_so_and_the_papers_is_on_0_100() 
     }
     paper = rubric_for_kind("falloesung").id
     assert rubric_totals([paper, "nowhere@1+00000000"]) == {paper: 100.0}
+
+
+@pytest.mark.parametrize("markup", [True, False], ids=["markup-console", "benger-console"])
+def test_the_caption_names_a_split_judge_group_literally(tmp_path: Path, markup: bool) -> None:
+    # observed: "Judge group mein-judge \\[c3e94d81, kurz3@1+ada6562a]" on benger's console (markup off), where
+    # the caption was rich-escaped for a console that would have parsed it
+    from rich.console import Console
+
+    board = _store_board(tmp_path, ci="normal")
+    console = Console(record=True, width=4000, file=io.StringIO(), markup=markup)
+    console.print(render.to_rich(board))
+    text = " ".join(console.export_text().split())  # the caption wraps at the table's width
+    labels = [label for line in render.provenance_lines(board) for label in re.findall(r"\[[^\]]*\]", line)]
+    assert labels  # the two rubrics split the judge into groups named "J [hash, rubric]"
+    assert "\\[" not in text
+    assert all(label in text for label in labels)

@@ -246,8 +246,8 @@ _RICH_SKIP = (3, 5)  # tier and judge config id: in the exports, the Markdown an
 def to_rich(board: Leaderboard) -> Any:
     """A rich Table: one section per judge group, then per system configuration. Metric means are in the
     Markdown/CSV/JSON exports (named in the caption), to keep the terminal table readable."""
-    from rich.markup import escape
     from rich.table import Table
+    from rich.text import Text
 
     ranks = (
         "Ranks are over the pooled judges (--pool-judges). "
@@ -257,8 +257,9 @@ def to_rich(board: Leaderboard) -> Any:
     caption = ranks + " ".join(provenance_lines(board))
     if board.metric_signatures:
         caption += " Metric means: see the --out exports."
-    # escaped: a split group's label "J [3fd396f8, kurz3@1+...]" is text, not a markup tag that rich drops
-    table = Table(title="BenGER leaderboard", caption=escape(caption), caption_justify="left")
+    # a Text: a split group's label "J [3fd396f8, kurz3@1+...]" is text on every console, never a markup tag
+    # (rich-escaping it printed "\\[" on benger's consoles, which print with markup off)
+    table = Table(title="BenGER leaderboard", caption=Text(caption), caption_justify="left")
     for header in _RICH:
         left = header in _LEFT
         table.add_column(header, justify="left" if left else "right", overflow="fold", no_wrap=not left)
