@@ -125,16 +125,33 @@ def show_estimate(cfg: Any, db: str | None, stages: tuple[str, ...], release: Pa
     """Compute and print the estimate of ``cfg`` on the store ``db`` (release observations when given)."""
     import os
 
-    from benger.cli._execute import _open
     from benger.pipeline._estimate import Observed, estimate_run
 
     if release is None and os.environ.get("BENGER_RELEASE"):
         release = Path(os.environ["BENGER_RELEASE"])
     observed = Observed.from_release(release) if release else None  # a bad release: before the store is touched
-    store = _open(db, cfg, loads_corpora=True)
+    store = estimate_store(db, cfg)
     try:
         estimate = estimate_run(cfg, store, stages=stages, observed=observed)
     finally:
-        store.close()
+        if store is not None:
+            store.close()
     print_estimate(estimate)
     return estimate
+
+
+def estimate_store(db: str | None, cfg: Any) -> Any:
+    """The store a dry run reads (``--dry-run``, ``benger estimate``: they "call nothing" and write nothing):
+    None where no store is yet (a missing or 0-byte SQLite file: nothing is created), else the existing benger
+    store, opened as a reading command opens it (another program's database is refused, left as it is)."""
+    from benger.cli._execute import _preflight
+    from benger.config import database_url
+    from benger.store import open_store
+
+    location = db if db is not None else cfg.db
+    url = database_url(location)
+    _preflight(cfg)
+    path = Path(url[len("sqlite:///") :]) if url.startswith("sqlite:///") else None
+    if path is not None and (not path.exists() or (path.is_file() and path.stat().st_size == 0)):
+        return None
+    return open_store(location, create=False)

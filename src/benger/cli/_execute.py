@@ -195,7 +195,7 @@ def discard_new_empty_stores() -> None:
                 rows = any(
                     conn.execute(f'SELECT 1 FROM "{t}" LIMIT 1').fetchone()
                     for t in tables
-                    if t != "alembic_version" and not t.startswith("sqlite_")
+                    if t != "alembic_version" and not t.startswith("sqlite_") and "_fts" not in t  # FTS: its config
                 )
             conn.close()
         except sqlite3.Error:

@@ -35,7 +35,7 @@ from benger.pipeline._fit import (
     fit_problem,
     token_counter,
 )
-from benger.pipeline._orchestrate import judge_targets, load_run_corpora, run_prompts, run_rubrics, select_tasks
+from benger.pipeline._orchestrate import check_run, judge_targets, run_prompts, run_rubrics, select_tasks
 from benger.pipeline._runner import plan_generations, plan_judgements
 from benger.pipeline._units import rubric_for_task
 from benger.schema import FalloesungTask, PrincipleItem, SystemConfig
@@ -148,14 +148,16 @@ def estimate_run(
     observed: Observed | None = None,
     counter: Counter | None = None,
 ) -> Estimate:
-    """Dry run of ``config`` on ``store``: nothing is called or written except loading the run's corpora.
+    """Dry run of ``config`` on ``store`` (None: no store yet): nothing is called or written, not even the run's
+    corpora (sources are read, checked as a run checks them, and planned from as read).
 
     ``counter`` replaces every model's token counter (e.g. a provider's own tokenizer).
     """
+    store = NO_STORE if store is None else store
     observed = observed or Observed()
     prompts = run_prompts(config)
-    names = load_run_corpora(store, config.corpora)
-    selected = select_tasks(store, names, config)
+    names, sources = check_run(config, store)
+    selected = select_tasks(store, names, config, sources)
     rubrics = run_rubrics(config, names)
     tasks: dict[tuple[str | None, str], TaskLike] = {(t.corpus, t.task_id): t for t in selected}  # (corpus, id)
     systems = config.resolved_systems()
@@ -207,6 +209,28 @@ def estimate_run(
 
 
 TaskLike = FalloesungTask | PrincipleItem
+
+
+class _NoStore:
+    """The reads of an estimate where no store is yet: no corpus, nothing finished, nothing to judge."""
+
+    def corpus_names(self) -> list[str]:
+        return []
+
+    def finished_generation_keys(self, _hashes: Any) -> set[Any]:
+        return set()
+
+    def scored_judgement_keys(self, _hashes: Any) -> set[Any]:
+        return set()
+
+    def generations(self, **_filters: Any) -> list[Any]:
+        return []
+
+    def human_solutions(self, *_args: Any, **_filters: Any) -> list[Any]:
+        return []
+
+
+NO_STORE = _NoStore()
 
 
 def estimate_judging(

@@ -22,7 +22,7 @@ from benger.pipeline._runner import ModelFactory, ModelPool, make_executor, plan
 from benger.pipeline._runner import run_generations as _run_generations
 from benger.pipeline._runner import run_judgements as _run_judgements
 from benger.pipeline._units import rubric_for_task
-from benger.schema import FalloesungTask, PrincipleItem, SystemConfig
+from benger.schema import Corpus, FalloesungTask, PrincipleItem, SystemConfig
 
 Stage = str
 STAGES: tuple[Stage, ...] = ("generate", "judge")
@@ -67,36 +67,51 @@ def _excluded(
     return counts
 
 
-def load_run_corpora(store: Any, specs: Sequence[str]) -> list[str]:
-    """Corpus names for specs: a corpus already in the store by name, else a source loaded into the store.
-
-    Each source is added in one transaction by the store's corpus rules: re-adding the same tasks is a
-    no-op; a stored corpus of that name with other tasks is an InputError
-    (use ``benger import SOURCE --replace`` or ``--as NAME`` first).
-    """
+def read_run_corpora(store: Any, specs: Sequence[str]) -> tuple[list[str], list[Corpus]]:
+    """(the run's corpus names, the corpora read from sources) for specs: a corpus already in the store by name,
+    else its source read (nothing written; :func:`load_run_corpora` writes them)."""
     from benger.corpora import resolve_corpus_source
 
     names: list[str] = []
+    sources: list[Corpus] = []
     stored = set(store.corpus_names())
     for spec in specs:
         if spec in stored and spec != "demo":
             names.append(spec)
             continue
         corpora = resolve_corpus_source(spec)
-        store.add_corpora(corpora)
+        sources += corpora
         names += [corpus.name for corpus in corpora]
-    return list(dict.fromkeys(names))
+    return list(dict.fromkeys(names)), sources
 
 
-def select_tasks(store: Any, corpora: Sequence[str], config: RunConfig) -> list[FalloesungTask | PrincipleItem]:
-    """The run's tasks: per corpus in stored order, filtered by task ids, then the first ``limit``.
+def load_run_corpora(store: Any, specs: Sequence[str]) -> list[str]:
+    """Corpus names for specs: a corpus already in the store by name, else a source loaded into the store.
+
+    The sources are added in one transaction by the store's corpus rules: re-adding the same tasks is a
+    no-op; a stored corpus of that name with other tasks is an InputError
+    (use ``benger import SOURCE --replace`` or ``--as NAME`` first).
+    """
+    names, sources = read_run_corpora(store, specs)
+    if sources:
+        store.add_corpora(sources)
+    return names
+
+
+def select_tasks(
+    store: Any, corpora: Sequence[str], config: RunConfig, sources: Sequence[Corpus] = ()
+) -> list[FalloesungTask | PrincipleItem]:
+    """The run's tasks: per corpus in stored order (a corpus of ``sources``, read but not stored: its own
+    order), filtered by task ids, then the first ``limit``.
 
     InputError when the task filter selects nothing (a typo must not look like a finished run).
     """
     wanted = set(config.filters.tasks) if config.filters.tasks else None
+    read = {corpus.name: corpus for corpus in sources}
     tasks: list[FalloesungTask | PrincipleItem] = []
     for name in corpora:
-        selected = [t for t in store.load_corpus(name).tasks if wanted is None or t.task_id in wanted]
+        found = read[name].tasks if name in read else store.load_corpus(name).tasks
+        selected = [_of_corpus(t, name) for t in found if wanted is None or t.task_id in wanted]
         if config.filters.limit is not None:
             selected = selected[: config.filters.limit]
         tasks.extend(selected)
@@ -106,6 +121,21 @@ def select_tasks(store: Any, corpora: Sequence[str], config: RunConfig) -> list[
             field="tasks",
         )
     return tasks
+
+
+def _of_corpus(task: FalloesungTask | PrincipleItem, name: str) -> FalloesungTask | PrincipleItem:
+    """The task as the store gives it back: its ``corpus`` is the corpus it is in."""
+    return task if task.corpus == name else task.model_copy(update={"corpus": name})
+
+
+def check_run(config: RunConfig, store: Any) -> tuple[list[str], list[Corpus]]:
+    """Everything about the run's selection that can be wrong, checked before the store is written: its corpora
+    read, its task filter, its ``rubrics:`` and its system filter. Returns :func:`read_run_corpora`'s pair."""
+    names, sources = read_run_corpora(store, config.corpora)
+    select_tasks(store, names, config, sources)
+    run_rubrics(config, names)
+    _filter_systems(config.resolved_systems(), config.filters.systems)
+    return names, sources
 
 
 def _filter_systems(systems: list[SystemConfig], names: Sequence[str] | None) -> list[SystemConfig]:
@@ -189,7 +219,9 @@ async def run_config(
         )
     prompts = run_prompts(config)
     result = RunResult()
-    result.corpora = load_run_corpora(store, config.corpora)
+    result.corpora, sources = check_run(config, store)  # a bad selection writes nothing
+    if sources:
+        store.add_corpora(sources)
     tasks = select_tasks(store, result.corpora, config)
     rubrics = run_rubrics(config, result.corpora)
     systems = _filter_systems(config.resolved_systems(), config.filters.systems)
