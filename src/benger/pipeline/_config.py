@@ -108,10 +108,13 @@ class RunConfig(BaseModel):
         return name
 
     def resolved_systems(self) -> list[SystemConfig]:
-        return [_system(spec, "systems", i, self.source) for i, spec in enumerate(self.systems)]
+        return _named_once(
+            [_system(spec, "systems", i, self.source) for i, spec in enumerate(self.systems)], "systems", self.source
+        )
 
     def resolved_judges(self) -> list[SystemConfig]:
-        return [_system(spec, "judges", i, self.source, judge=True) for i, spec in enumerate(self.judges)]
+        judges = [_system(spec, "judges", i, self.source, judge=True) for i, spec in enumerate(self.judges)]
+        return _named_once(judges, "judges", self.source)
 
     def resolved_rubrics(self) -> dict[str, Rubric]:
         """corpus name -> its rubric (``rubrics:``); InputError naming the file and field for a bad rubric."""
@@ -133,6 +136,18 @@ class RunConfig(BaseModel):
                     raise
                 raise InputError(f"{exc.reason}: {spec}", file=self.source, field=f"rubrics.{corpus}") from None
         return rubrics
+
+
+def _named_once(systems: list[SystemConfig], section: str, source: str | None) -> list[SystemConfig]:
+    """``systems`` unless two share a name (InputError naming both entries): the leaderboard, the viewer and
+    ``--system`` tell a run's systems apart by name, so a second one of that name was shown as a twin."""
+    first: dict[str, int] = {}
+    for i, system in enumerate(systems):
+        if system.name in first:
+            reason = f"the name {system.name!r} is already used by {section}[{first[system.name]}]; give each its own"
+            raise InputError(reason, file=source, field=f"{section}[{i}].name")
+        first[system.name] = i
+    return systems
 
 
 def _system(spec: SystemSpec, section: str, index: int, source: str | None, *, judge: bool = False) -> SystemConfig:
