@@ -308,7 +308,8 @@ def _differences(keys: list[str], columns: list[Column]) -> Differences:
 
 # -- compare ----------------------------------------------------------------------------------------------
 def compare(store: Any, task: Any, solutions: list[tuple[str, str, str]], picked: list[SolutionRecord]) -> Page:
-    """Every solution of one task in a dimension x solution matrix (first judgement each), then two side by side."""
+    """Every solution of one task in a dimension x solution matrix (each judge's mean over its scored judgements, a
+    dimension over those that scored it), then two side by side."""
     matrix: list[dict[str, Any]] = []
     for kind, sid, label in solutions:
         js = [j for j in store.judgements(target_ids=[sid]) if j.target_kind == kind and j.status == "scored"]
@@ -316,9 +317,11 @@ def compare(store: Any, task: Any, solutions: list[tuple[str, str, str]], picked
         for j in js:
             by_judge[j.judge].append(j)
         for judge, group in sorted(by_judge.items()):
-            dims: dict[str, float] = {}
+            dims: dict[str, float] = {}  # a dimension a judgement did not score is left out of its mean, not 0
             for k in dict.fromkeys(k for j in group for k in j.dimensions or {}):
-                dims[k] = fmean(float((j.dimensions or {}).get(k, 0.0)) for j in group)
+                scores = [float(v) for j in group if (v := (j.dimensions or {}).get(k)) is not None]
+                if scores:
+                    dims[k] = fmean(scores)
             totals = [float(j.total) for j in group if j.total is not None]
             matrix.append(
                 {
