@@ -2,7 +2,7 @@
 
 Before, the vocabulary-only load of the demo model (token counting for the plan) let llama.cpp's C code write
 "llama_context: n_ctx_seq (512) > n_ctx_train (0) -- possible training context overflow" to the terminal
-before anything else, here right before "error: cannot open the store ...": a warning about a context
+before anything else, here right before the one error line: a warning about a context
 overflow that does not exist. The load now runs with file descriptor 2 sent to /dev/null.
 """
 
@@ -28,7 +28,8 @@ def test_the_vocabulary_load_writes_nothing_to_the_terminal(tmp_path: Path, rele
         timeout=120,
     )
     assert proc.returncode == 2, proc.stderr
-    assert proc.stderr.splitlines() == [f"error: cannot open the store at sqlite:///{bad}: file is not a database"]
+    advice = "run benger import/generate first, or pass --db"
+    assert proc.stderr.splitlines() == [f"error: {bad}: not an SQLite database, not a benger store ({advice})"]
 
 
 @pytest.mark.slow

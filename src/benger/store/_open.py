@@ -45,8 +45,6 @@ _CREATE = "run benger import/generate first, or pass --db"
 _WRITE = "pass --db with a new file or a benger store"
 #: what SQLite says of a file that is not (or no longer) a whole database: the CLI reports the damage
 _DAMAGE = ("database disk image is malformed", "file is not a database")
-#: the first bytes of every SQLite database file (a store damaged behind them is the CLI's damage report)
-_SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 def open_engine(db: str | Path | None, *, create: bool) -> Engine:
@@ -97,9 +95,9 @@ def _sqlite_contents(path: Path) -> tuple[list[str], list[str]]:
     -shm files, which a ``mode=ro`` one would leave behind), read-only where the store's engine would be."""
     if path.stat().st_size == 0:
         raise InputError(f"empty file, not a benger store ({_CREATE})", file=path)
-    with path.open("rb") as handle:
-        if handle.read(len(_SQLITE_HEADER)) != _SQLITE_HEADER:  # a text file, a CSV, ...: never a store
-            raise InputError(f"not an SQLite database, not a benger store ({_CREATE})", file=path)
+    # SQLite itself reads the header: a file opened and closed by anything but SQLite drops every POSIX lock this
+    # process holds on it, and another connection's WAL then looks unused and is checkpointed away under a writer
+    # (sqlite.org/howtocorrupt.html, 2.2): a killed run's store came back "malformed" (tests/store/test_open_locks.py)
     mode = _sqlite_read_only(path) or "mode=rw"
     try:
         connection = sqlite3.connect(f"file:{quote(path.resolve().as_posix())}?{mode}", uri=True)
@@ -111,6 +109,8 @@ def _sqlite_contents(path: Path) -> tuple[list[str], list[str]]:
         finally:
             connection.close()
     except sqlite3.DatabaseError as exc:
+        if "file is not a database" in str(exc):  # a text file, a CSV, a header damaged ...: never a store
+            raise InputError(f"not an SQLite database, not a benger store ({_CREATE})", file=path) from exc
         if any(words in str(exc) for words in _DAMAGE):
             raise  # the CLI says the file is damaged (benger.cli._app.damaged_store)
         raise ConfigError(f"cannot read the store {path}: {exc}") from exc
