@@ -99,7 +99,13 @@ def test_set_up_estimate_launch_watch_and_open_the_leaderboard(browser: object, 
     assert "stub-gen" in systems
     # the store's other corpus ("mini", no organisation's) and its systems are not the organiser's to read
     assert not {"sys-flag-a", "sys-eff"} & set(systems)
-    page.goto(f"{url}/view/browse?corpus=mini")
-    assert page.locator("a[href*='sys-flag-a']").count() == 0 and "sys-flag-a" not in page.content()
     assert violations == {k: [] for k in violations}
     assert not errors
+    # a corpus hidden from the organiser is answered as one that does not exist: 400, the same alert, no systems
+    hidden = page.goto(f"{url}/view/browse?corpus=mini")
+    assert hidden is not None and hidden.status == 400
+    assert page.locator("a[href*='sys-flag-a']").count() == 0 and "sys-flag-a" not in page.content()
+    alert = page.inner_text("[role=alert]")
+    absent = page.goto(f"{url}/view/browse?corpus=nosuch")
+    assert absent is not None and absent.status == 400
+    assert page.inner_text("[role=alert]") == alert.replace("mini", "nosuch", 1)
