@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -243,3 +244,24 @@ async def test_smollm2_fills_the_judge_schema_within_the_rubric() -> None:
     )
     assert short.finish_reason == "length" and short.usage.output_tokens <= 12
     assert isinstance(parse_judgement(short.text, rubric), Unscored)
+
+
+@pytest.mark.slow
+def test_a_process_that_loaded_a_vocabulary_and_a_model_exits_quietly() -> None:
+    """Every llama.cpp object is freed at exit while the interpreter is intact: llama-cpp-python's own finaliser,
+    run at shutdown, printed "Exception ignored in: <function Llama.__del__ ...> TypeError" after a context-fit
+    check had loaded a vocabulary (CI log of 2026-12-03)."""
+    code = textwrap.dedent(
+        """
+        from benger.llm import model_path
+        from benger.llm._llama import LlamaKey, load_llama, load_vocabulary
+        path = str(model_path("smollm2-135m"))
+        vocab = load_vocabulary(path)
+        assert load_vocabulary(path) is vocab  # one per path and process
+        assert vocab.tokenize(b"Anspruch aus 433 BGB", add_bos=False)
+        load_llama(LlamaKey(path=path, n_ctx=512, n_batch=64))
+        print("done")
+        """
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "done\n", "")

@@ -214,6 +214,8 @@ _instances: dict[LlamaKey, LlamaHandle] = {}
 #: two threads at once (a vocabulary for the context-fit check, the model for the call) left ``sys.stderr`` on
 #: /dev/null for the rest of the process: Ctrl-C's "interrupted" message and every later error went nowhere
 _instances_lock = threading.Lock()
+#: vocabulary-only loads by GGUF path (the context-fit check keeps its counter for the process)
+_vocabularies: dict[str, Any] = {}
 
 
 @atexit.register
@@ -223,6 +225,9 @@ def _close_instances() -> None:
         for handle in _instances.values():
             handle.llama.close()
         _instances.clear()
+        for vocabulary in _vocabularies.values():
+            vocabulary.close()
+        _vocabularies.clear()
 
 
 @contextmanager
@@ -249,11 +254,15 @@ def _native_stderr_silenced() -> Iterator[None]:
 def load_vocabulary(path: str) -> Any:
     """A vocabulary-only ``Llama`` of the GGUF at ``path`` (``tokenize`` works, nothing is evaluated), loaded
     under the lock of every llama.cpp load with llama.cpp's own stderr warnings silenced (a vocabulary-only load
-    warns "n_ctx_seq (512) > n_ctx_train (0)"). Raises what ``Llama`` raises (ImportError without the extra)."""
+    warns "n_ctx_seq (512) > n_ctx_train (0)"). One per path and process, freed at exit with the models.
+    Raises what ``Llama`` raises (ImportError without the extra)."""
     from llama_cpp import Llama
 
-    with _instances_lock, _native_stderr_silenced():
-        return Llama(model_path=path, vocab_only=True, verbose=False)
+    with _instances_lock:
+        if path not in _vocabularies:
+            with _native_stderr_silenced():
+                _vocabularies[path] = Llama(model_path=path, vocab_only=True, verbose=False)
+        return _vocabularies[path]
 
 
 def load_llama(key: LlamaKey) -> LlamaHandle:
