@@ -57,6 +57,21 @@ class ConfigError(BengerError):
     """A run configuration, catalog entry or setting is invalid or missing."""
 
 
+class MissingKeyError(ConfigError):
+    """A model that calls a remote endpoint has no API key: ``system`` names it, ``variables`` the environment
+    variable(s) that would give one (never a value). A real run refuses it; an estimate, which calls nothing,
+    only says which keys a real run needs (``cli._execute.check_models``)."""
+
+    def __init__(self, system: str, provider: str, model: str, variables: tuple[str, ...]) -> None:
+        self.system = system
+        self.variables = variables
+        self.need = f"{' or '.join(variables)} (system '{system}', {provider}, model {model})"
+        super().__init__(
+            f"system '{system}' ({provider}, model {model}) needs an API key: "
+            f"set the environment variable {' or '.join(variables)}"
+        )
+
+
 class MissingDependencyError(BengerError):
     """An optional extra is needed for this feature but is not installed."""
 

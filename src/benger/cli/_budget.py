@@ -137,7 +137,20 @@ def show_estimate(cfg: Any, db: str | None, stages: tuple[str, ...], release: Pa
         if store is not None:
             store.close()
     print_estimate(estimate)
+    print_key_needs(cfg, stages)
     return estimate
+
+
+def print_key_needs(cfg: Any, stages: tuple[str, ...]) -> None:
+    """After an estimate (which calls nothing, so needs no key): the API keys a real run of ``stages`` will need
+    and that are not set, each with its system (``cli._execute.check_models``)."""
+    from benger.cli._execute import check_models
+
+    needs = check_models(cfg, stages, keys=False)
+    if needs:
+        from benger._console import console
+
+        console(soft_wrap=True).print(f"API keys: not set here, a real run needs {'; '.join(needs)}")
 
 
 def estimate_store(db: str | None, cfg: Any) -> Any:

@@ -78,6 +78,7 @@ def run(
         need=("corpora", "systems"),
         models=ModelOptions(model, model_base_url, model_arg, judge_model, judge_model_base_url, judge_model_arg),
         calls=("generate", "judge"),
+        dry_run=dry_run,
     )
     guard = budget_or_estimate(cfg, db, ("generate", "judge"), dry_run, max_cost, max_tokens)
     result, board = _execute_ranked(cfg, db, quiet, guard)
@@ -117,6 +118,7 @@ def generate(
         need=("corpora", "systems"),
         models=ModelOptions(model, model_base_url, model_arg),
         calls=("generate",),
+        dry_run=dry_run,
     )
     guard = budget_or_estimate(cfg, db, ("generate",), dry_run, max_cost, max_tokens)
     _exit_if_incomplete(_execute(cfg, db, ("generate",), quiet, guard))
@@ -157,6 +159,7 @@ def judge(
         need=("corpora", "judges"),
         models=ModelOptions(judge_model=judge_model, judge_base_url=judge_model_base_url, judge_args=judge_model_arg),
         calls=("judge",),
+        dry_run=dry_run,
     )
     if human:
         cfg.judge_human_solutions = True

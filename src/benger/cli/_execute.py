@@ -44,11 +44,13 @@ def _config(
     need: tuple[str, ...] = (),
     models: Any = None,
     calls: tuple[str, ...] = (),
+    dry_run: bool = False,
 ) -> Any:
     """A RunConfig from a YAML file and/or command-line options (options win); ``models``: the
     :class:`ModelOptions` of ``--model`` / ``--judge-model``; ``calls``: the stages ("generate", "judge") whose
     models the command would call, checked here (:func:`check_models`), before any store work, whether the
-    command then calls them or only estimates (``--dry-run``, ``estimate``)."""
+    command then calls them or only estimates (``dry_run``: ``--dry-run``, ``estimate``, which call nothing and
+    so need no API key)."""
     from benger.cli._workers import register_celery_executor
     from benger.pipeline import RunConfig, load_run_config
 
@@ -106,7 +108,7 @@ def _config(
             raise InputError(f"nothing to run: no {section} ({advice})", file=path, field=section)
     if new.executor not in ("local", "celery"):
         raise ConfigError(f"unknown executor {new.executor!r}; expected 'local' or 'celery'")
-    check_models(new, calls)
+    check_models(new, calls, keys=not dry_run)
     return new
 
 
@@ -274,21 +276,38 @@ def _execute_then(
     return result, extra
 
 
-def check_models(config: Any, stages: tuple[str, ...]) -> None:
+def check_models(config: Any, stages: tuple[str, ...], *, keys: bool = True) -> list[str]:
     """Build (and drop) the model of every system and judge the stages will call, before any call or store
-    write: an unknown provider, a missing SDK, base URL or API key (the message names its variable) is one
-    configuration error (exit 2) named once, not a failure of every item with "run the same command again".
-    Called by :func:`_config` for every command that calls or estimates models (run, generate, judge, estimate,
-    validate-judge, their ``--dry-run``), so all of them refuse alike. Local models were checked when the config
-    was loaded (``llm.system_problem``); building one would assemble its GGUF."""
+    write: an unknown provider, a missing SDK or base URL is one configuration error (exit 2) named once, not a
+    failure of every item with "run the same command again". Called by :func:`_config` for every command that
+    calls or estimates models (run, generate, judge, estimate, validate-judge, their ``--dry-run``), so all of
+    them refuse alike. Local models were checked when the config was loaded (``llm.system_problem``); building
+    one would assemble its GGUF.
+
+    A missing API key (:class:`MissingKeyError`): with ``keys`` (a real run) one ConfigError naming every such
+    system and its variable; without (an estimate, which calls nothing) the returned list says what a real run
+    will need (``"OPENAI_API_KEY (system 'gpt-5.4', openai, model gpt-5.4)"``; empty when nothing is missing)."""
+    from benger.errors import MissingKeyError
     from benger.llm import create_model
 
     systems = config.resolved_systems() if "generate" in stages else []
     if config.filters.systems:
         systems = [s for s in systems if s.name in config.filters.systems]
+    missing: list[MissingKeyError] = []
     for system in [*systems, *(config.resolved_judges() if "judge" in stages else [])]:
         if system.provider != "local":
-            create_model(system)
+            try:
+                create_model(system)
+            except MissingKeyError as exc:
+                missing.append(exc)
+    if keys and len(missing) == 1:
+        raise missing[0]
+    if keys and missing:
+        raise ConfigError(
+            f"{len(missing)} systems need an API key: set the environment variables "
+            + "; ".join(m.need for m in missing)
+        )
+    return [m.need for m in missing]
 
 
 def failure_reasons(store: Any, result: Any, limit: int = 5) -> list[str]:

@@ -21,7 +21,7 @@ from typing import Annotated, Any
 
 import typer
 
-from benger.cli._budget import print_estimate, show_estimate
+from benger.cli._budget import print_estimate, print_key_needs, show_estimate
 from benger.cli._options import (
     ConcOpt,
     ConfigArg,
@@ -243,6 +243,7 @@ def _judge_release(
         need=("judges",),
         models=models,
         calls=("judge",),
+        dry_run=dry_run,
     )
     if config is not None and repeats == 1:
         cfg = cfg.model_copy(update={"repeats": 1})
@@ -256,6 +257,7 @@ def _judge_release(
             from benger.pipeline._estimate import Observed, estimate_judging
 
             print_estimate(estimate_judging(cfg, store, targets, observed=Observed.from_release(path)))
+            print_key_needs(cfg, ("judge",))
             raise typer.Exit(0)
         reporter = ProgressReporter(_err(), enabled=not quiet)
         scores, label, provenance, incomplete, stats, unscored = asyncio.run(
@@ -297,7 +299,9 @@ def estimate(
         raise ConfigError(f"--stage {stage!r}: expected run, generate or judge")
     need = {"run": ("systems",), "generate": ("systems",), "judge": ("judges",)}[stage] + ("corpora",)
     models = ModelOptions(model, model_base_url, model_arg, judge_model, judge_model_base_url, judge_model_arg)
-    cfg = _config(config, corpus=corpus, system=system, judge=judge_, need=need, models=models, calls=stages)
+    cfg = _config(
+        config, corpus=corpus, system=system, judge=judge_, need=need, models=models, calls=stages, dry_run=True
+    )
     result = show_estimate(cfg, db, stages, release)
     if out is not None:
         from benger.outputs import output_folder

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from benger.errors import ConfigError
+from benger.errors import MissingKeyError
 from benger.llm._base import ProviderModel
 from benger.llm._errors import TransientError, map_sdk_error
 from benger.llm._keys import api_key_from_env
@@ -91,7 +91,4 @@ def litellm_api_key(system: SystemConfig) -> str:
         supplied = next((key for name in missing if (key := api_key_from_env(name))), None)
         if supplied:
             return supplied
-    raise ConfigError(
-        f"system '{system.name}' ({system.provider}, model {system.model}) needs an API key: "
-        f"set the environment variable {' or '.join(missing)}"
-    )
+    raise MissingKeyError(system.name, system.provider, system.model, tuple(missing))

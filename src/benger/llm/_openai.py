@@ -9,7 +9,7 @@ import threading
 from typing import Any
 from urllib.parse import urlparse
 
-from benger.errors import ConfigError
+from benger.errors import ConfigError, MissingKeyError
 from benger.llm._base import ProviderModel
 from benger.llm._errors import ContentFilterError, PermanentError, TransientError, map_sdk_error
 from benger.llm._keys import api_key_from_env
@@ -41,7 +41,8 @@ def is_local_url(url: str | None) -> bool:
 def resolve_api_key(system: SystemConfig, default_env: str, *, allow_dummy: bool = True) -> str:
     """The API key from ``system.api_key_env`` (or ``default_env``); a dummy key for local servers.
 
-    Raises ConfigError naming the environment variable (never its value) when a remote endpoint has no key.
+    Raises MissingKeyError (a ConfigError) naming the environment variable (never its value) when a remote
+    endpoint has no key.
     """
     env = system.api_key_env or default_env
     key = api_key_from_env(env)
@@ -49,10 +50,7 @@ def resolve_api_key(system: SystemConfig, default_env: str, *, allow_dummy: bool
         return key
     if allow_dummy and is_local_url(system.base_url):
         return DUMMY_KEY
-    raise ConfigError(
-        f"system '{system.name}' ({system.provider}, model {system.model}) needs an API key: "
-        f"set the environment variable {env}"
-    )
+    raise MissingKeyError(system.name, system.provider, system.model, (env,))
 
 
 _SSL_CONTEXTS: dict[tuple[str, str | None, str | None], Any] = {}
