@@ -75,6 +75,12 @@ def _run_picks(store: Store, study_id: int, tiers: tuple[str, ...]) -> int:
             for s in subs
             if s.text.strip()
         ]
+        if not candidates:  # LLM picks alone would move the study on with no human solution to validate
+            raise WrongState(
+                "Die Studie hat keine abgegebene Lösung; Picks brauchen mindestens eine Abgabe mit Text "
+                "(eine geschlossene Studie ohne Picks kann wieder geöffnet werden).",
+                field="state",
+            )
         expertise = {
             u.pseudonym: Expertise(u.pseudonym, dict(u.competence or {}), u.exam_grade) for u in users.values()
         }

@@ -208,6 +208,10 @@ EN: dict[str, str] = {
         "The study has picks already and cannot be reopened.",
     "Die Bewertungen haben begonnen; Picks und Zuweisungen können nicht mehr geändert werden.":
         "Reviews have started; picks and assignments can no longer change.",
+    "Die Studie hat keine abgegebene Lösung; Picks brauchen mindestens eine Abgabe mit Text "
+    "(eine geschlossene Studie ohne Picks kann wieder geöffnet werden).":
+        "The study has no submitted solution; picks need at least one submission with text "
+        "(a closed study without picks can be opened again).",
     "Die Picks wurden gerade gleichzeitig ausgewählt; bitte neu laden.":
         "The picks were just selected at the same time; please reload.",
     "Die Bewertungen wurden gerade gleichzeitig zugewiesen; bitte neu laden.":
