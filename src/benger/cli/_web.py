@@ -353,11 +353,19 @@ def list_cmd(db: DbOption = None) -> None:
 
     from benger.study._models import Study
 
-    with _store(db).session() as session:
-        for study in session.scalars(select(Study).order_by(Study.id)):
-            typer.echo(
-                f"{study.id}\t{study.name}\t{study.corpus}\t{study.state}\tseed={study.seed}\t{study.time_limit_s}s"
-            )
+    store = _store(db)
+    with store.session() as session:
+        studies = list(session.scalars(select(Study).order_by(Study.id)))
+    for study in studies:
+        typer.echo(f"{study.id}\t{study.name}\t{study.corpus}\t{study.state}\tseed={study.seed}\t{study.time_limit_s}s")
+    if not studies:
+        where = store.engine.url.database if store.engine.dialect.name == "sqlite" else store.url
+        corpora = ", ".join(store.corpus_names()) or "none yet: benger import first"
+        typer.echo(
+            f"no studies in {where}; create one with `benger study create NAME --corpus CORPUS"
+            + (f" --db {db}`" if db else "`")
+            + f" (corpora in the store: {corpora})"
+        )
 
 
 @study_app.command("set-author")
