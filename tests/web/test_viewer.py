@@ -31,13 +31,6 @@ def _cli(args: list[str]) -> object:
 
 
 @pytest.fixture(scope="module")
-def vw(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ViewerWorld]:
-    world = build(tmp_path_factory.mktemp("viewer"))
-    yield world
-    world.store.close()
-
-
-@pytest.fixture(scope="module")
 def client(vw: ViewerWorld) -> Iterator[TestClient]:
     with TestClient(create_viewer_app(vw.store, Principal.local())) as c:
         yield c

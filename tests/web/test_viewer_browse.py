@@ -23,13 +23,6 @@ from benger.web.viewer._browse import _filtered
 from benger.web.viewer._reader import BrowseFilter, ResultsReader
 
 
-@pytest.fixture(scope="module")
-def vw(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ViewerWorld]:
-    world = build(tmp_path_factory.mktemp("browse"))
-    yield world
-    world.store.close()
-
-
 @pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def world(
     request: pytest.FixtureRequest, vw: ViewerWorld, pg_database: Callable[[str], AbstractContextManager[str]]

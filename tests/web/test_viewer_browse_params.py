@@ -20,7 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from viewer_helpers import ViewerWorld, build
+from viewer_helpers import ViewerWorld
 
 from benger.store import Store, open_store
 from benger.web.access import Access, Principal
@@ -30,13 +30,6 @@ from benger.web.viewer._reader import FLAGS, BrowseFilter, ResultsReader
 from browser_helpers import axe_violations, serve
 
 KNOWN_SYSTEMS = "alpha, beta, human"
-
-
-@pytest.fixture(scope="module")
-def vw(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ViewerWorld]:
-    world = build(tmp_path_factory.mktemp("params"))
-    yield world
-    world.store.close()
 
 
 @pytest.fixture(scope="module")
