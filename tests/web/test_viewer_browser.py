@@ -1,7 +1,8 @@
 """The results viewer in Debian Chromium over the imported release: every page type renders (no console error,
 axe-core finds no serious or critical WCAG 2.1 A/AA violation), the leaderboard equals ``benger leaderboard
---out``'s CSV, a released pick shows all 10 dimensions with the three blind reviews, Browse filters and pages,
-sorting works from the keyboard, and the static bundle opens from ``file://`` with every network request refused.
+--out``'s CSV (the superseded counts too) and no CI whisker of its figures crosses a bar's value, a released pick
+shows all 10 dimensions with the three blind reviews, Browse filters and pages, sorting works from the keyboard,
+and the static bundle opens from ``file://`` with every network request refused.
 
 ``BENGER_VIEW_SHOTS=DIR`` keeps a full-page screenshot of each page type there.
 """
@@ -106,6 +107,7 @@ def test_leaderboard_equals_the_cli_csv(
             "truncated",
             "unscored",
             "unjudged",
+            "superseded",
         ):
             assert cells[field] == row[field], (row["system"], row["corpus"], field)
     assert page.locator("svg.figure").count() == 1  # type: ignore[attr-defined]  # one corpus, one judge
@@ -126,6 +128,32 @@ def test_leaderboard_equals_the_cli_csv(
     _shot(page, "leaderboard")
     assert not axe_violations(page)
     assert not errors
+
+
+def _overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and (b["y"] < a["y"] + a["height"])
+    )
+
+
+def test_no_whisker_crosses_a_value(browser: object, url: str) -> None:
+    page = _open(browser, url + "/view/", [])
+    figures = page.evaluate(  # type: ignore[attr-defined]
+        """() => Array.from(document.querySelectorAll('svg.figure')).map(svg => {
+            const box = e => { const b = e.getBBox(); return {x: b.x, y: b.y, width: b.width, height: b.height}; };
+            return {values: Array.from(svg.querySelectorAll('text.val')).map(box),
+                    whiskers: Array.from(svg.querySelectorAll('line.ci')).map(box),
+                    width: svg.viewBox.baseVal.width}; })"""
+    )
+    assert figures and all(f["whiskers"] for f in figures)
+    for f in figures:
+        for value in f["values"]:
+            assert value["x"] + value["width"] <= f["width"]  # inside the figure
+            for whisker in f["whiskers"]:
+                assert not _overlaps(value, {**whisker, "y": whisker["y"] - 1, "height": 2}), (value, whisker)
 
 
 def test_released_pick_shows_ten_dimensions_and_three_blind_reviews(

@@ -50,6 +50,7 @@ EN: dict[str, str] = {
     "Verweigert": "Refused",
     "Nicht bewertbar": "Unscored",
     "Nicht bewertet": "Unjudged",
+    "Überholt": "Superseded",
     "n = %(n)s: zu wenige für einen Rang (weniger als %(min)s bewertete Generierungen)": (
         "n = %(n)s: too few for a ranking (fewer than %(min)s scored generations)"
     ),
@@ -136,6 +137,7 @@ EN: dict[str, str] = {
         "Scatter plots: judge vs mean blind review per pick",
     "Gutachter*in": "Annotator",
     "Gutachter*innen (Mittel)": "Annotators (mean)",
+    "gestrichelt: Judge = Gutachter*innen": "dashed: judge = annotators",
     "Picks": "picks",
     "menschliche Picks": "human picks",
     "LLM-Picks": "LLM picks",

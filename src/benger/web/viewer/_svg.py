@@ -56,8 +56,9 @@ def bars(
     fmt: Callable[..., str] = _plain,
 ) -> Markup:
     """Horizontal bars of the mean raw score on 0..``top`` (the paper's 0-100, or a user's own rubric's scale),
-    whiskers = the 95% CI, a dotted pass line at ``pass_mark`` (none: no pass line); ``fmt``: the page's number
-    format (``_render.number``)."""
+    whiskers = the 95% CI, each bar's value right of its bar and whisker (a whisker never crosses a value), a
+    dotted pass line at ``pass_mark`` (none: no pass line); ``fmt``: the page's number format
+    (``_render.number``)."""
     row, left, width = 22, 170, 360
     height = row * len(items) + 40
     x = lambda v: left + width * max(0.0, min(top, v)) / top  # noqa: E731
@@ -71,9 +72,11 @@ def bars(
         y = 10 + i * row
         parts.append(f'<text x="{left - 6}" y="{y + 14}" text-anchor="end" class="lbl">{escape(b.label[:26])}</text>')
         parts.append(f'<rect x="{left}" y="{y + 3}" width="{x(b.mean) - left:.1f}" height="14" class="bar"/>')
+        end = b.mean
         if b.low is not None and b.high is not None:
             parts.append(f'<line x1="{x(b.low):.1f}" x2="{x(b.high):.1f}" y1="{y + 10}" y2="{y + 10}" class="ci"/>')
-        parts.append(f'<text x="{x(b.mean) + 4:.1f}" y="{y + 14}" class="val">{fmt(b.mean)}</text>')
+            end = max(end, b.high)  # the value stands right of the whisker, never under it
+        parts.append(f'<text x="{x(end) + 4:.1f}" y="{y + 14}" class="val">{fmt(b.mean)}</text>')
     axis = 10 + row * len(items)
     if pass_mark is not None:
         parts.append(f'<line x1="{x(pass_mark):.1f}" x2="{x(pass_mark):.1f}" y1="6" y2="{axis}" class="pass"/>')
@@ -91,6 +94,14 @@ class Point:
     group: str
 
 
+#: A scatter point's group (its pick pool) -> the legend's words for it (the viewer's German, translated when drawn).
+GROUPS = {"llm": "LLM-Picks", "human": "menschliche Picks"}
+#: The legend's words for the dashed diagonal.
+DIAGONAL = "gestrichelt: Judge = Gutachter*innen"
+#: The height of one legend line (px).
+LINE = 18
+
+
 def scatter(
     title: str,
     points: Sequence[Point],
@@ -101,18 +112,24 @@ def scatter(
     translate: Callable[[str], str] = _same,
     fmt: Callable[..., str] = _plain,
 ) -> Markup:
-    """Judge score (y) against the mean reviewer score (x) per pick, both 0-100, with the diagonal y = x;
-    ``x_label`` is translated (the viewer's words), ``title`` and ``y_label`` are names (a judge's)."""
+    """Judge score (y) against the mean reviewer score (x) per pick, both 0-100, with the diagonal y = x and a
+    legend under the plot, one line each: each group's mark (:data:`GROUPS`, in that order; another group by its
+    name) and the diagonal; ``x_label`` is translated (the viewer's words), ``title`` and ``y_label`` are names (a
+    judge's)."""
     x_label = translate(x_label)
     size, pad = 300, 40
     s = lambda v: pad + size * max(0.0, min(100.0, v)) / 100  # noqa: E731
     total = size + 2 * pad
+    groups = [g for g in GROUPS if any(p.group == g for p in points)]
+    groups += sorted({p.group for p in points} - set(groups))
+    band = LINE * (len(groups) + 1) + 6
+    counts = ", ".join(f"{translate(GROUPS.get(g, g))} {sum(p.group == g for p in points)}" for g in groups)
     parts = [
-        f'<svg class="figure" role="img" aria-labelledby="{fig_id}-t {fig_id}-d" viewBox="0 0 {total} {total}" '
-        f'width="{total}" height="{total}" xmlns="http://www.w3.org/2000/svg">',
+        f'<svg class="figure" role="img" aria-labelledby="{fig_id}-t {fig_id}-d" viewBox="0 0 {total} {total + band}" '
+        f'width="{total}" height="{total + band}" xmlns="http://www.w3.org/2000/svg">',
         f'<title id="{fig_id}-t">{escape(title)}</title>',
-        f'<desc id="{fig_id}-d">{len(points)} {escape(translate("Picks"))}; x: {escape(x_label)}, y: {escape(y_label)}'
-        "</desc>",
+        f'<desc id="{fig_id}-d">{len(points)} {escape(translate("Picks"))}'
+        f"{escape(f' ({counts})') if counts else ''}; x: {escape(x_label)}, y: {escape(y_label)}</desc>",
         f'<rect x="{pad}" y="{pad}" width="{size}" height="{size}" class="frame"/>',
         f'<line x1="{s(0)}" y1="{total - s(0)}" x2="{s(100)}" y2="{total - s(100)}" class="diag"/>',
     ]
@@ -129,5 +146,22 @@ def scatter(
         f'<text x="12" y="{total / 2}" transform="rotate(-90 12 {total / 2})" text-anchor="middle" class="lbl">'
         f"{escape(y_label)}</text>"
     )
+    parts.append(_legend(groups, pad, total, translate))
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+def _legend(groups: list[str], left: float, top: float, translate: Callable[[str], str]) -> str:
+    """One line per entry from ``top`` down (:data:`LINE` apart): each group's mark and words, then the dashed
+    diagonal's line and words."""
+    out = ['<g class="legend">']
+    for i, g in enumerate([*groups, None]):
+        y = top + LINE * i + LINE / 2
+        if g is None:
+            out.append(f'<line x1="{left:g}" x2="{left + 14:g}" y1="{y:g}" y2="{y:g}" class="diag"/>')
+        else:
+            out.append(f'<circle cx="{left + 7:g}" cy="{y:g}" r="4" class="pt {escape(g)}"/>')
+        words = translate(DIAGONAL if g is None else GROUPS.get(g, g))
+        out.append(f'<text x="{left + 20:g}" y="{y + 4:g}" class="lbl">{escape(words)}</text>')
+    out.append("</g>")
+    return "".join(out)
