@@ -31,6 +31,7 @@ from benger.store._models import GenerationRow, HumanSolutionRow
 from benger.web._policy import Access, Capability, Principal
 from benger.web.viewer import _pages
 from benger.web.viewer._links import BundleLinks
+from benger.web.viewer._names import system_names
 from benger.web.viewer._reader import BrowseFilter, ResultsReader
 from benger.web.viewer._render import HERE, LANGS, render
 
@@ -119,9 +120,10 @@ def _write(
         name = BundleLinks("de", 1).compare(corpus, task_id).removeprefix("../")
         page = _pages.compare(store, record, solutions, [])
         pages.append((name, page, "browse", {"chosen": ("", ""), "subtitle": task_id}))
+    systems = system_names(store)
     for lang in langs:
         for name, page, nav, extra in pages:
-            _render_to(root / lang / name, page, nav, lang, name, access, extra)
+            _render_to(root / lang / name, page, nav, lang, name, access, {**extra, "systems": systems})
     return {"languages": list(langs), "solutions": n_solutions, "tasks": len(tasks), "pages": len(pages) * len(langs)}
 
 

@@ -1,5 +1,5 @@
 """The viewer's pages kept per store content (:mod:`benger.web.viewer._cache`): the leaderboard and the judge
-validation blocks, for one principal's :class:`~benger.web._policy.Access`.
+validation blocks, for one principal's :class:`~benger.web._policy.Access`, and the systems' display names.
 
 Nothing of the web stack (FastAPI, Starlette, Jinja) nor the study package is imported here: ``benger view``
 computes the leaderboard in a thread (:mod:`benger.web.viewer._warm`) while the main thread imports FastAPI and
@@ -13,6 +13,7 @@ from typing import Any
 from benger.web._policy import Access
 from benger.web.viewer import _pages
 from benger.web.viewer._cache import cache_of
+from benger.web.viewer._names import system_names
 from benger.web.viewer._reader import ResultsReader
 
 
@@ -29,3 +30,8 @@ def leaderboard_model(access: Access) -> _pages.Page:
         return _pages.leaderboard(access.store, _pages.judge_statuses(validation_model(access)), access.corpora)
 
     return cache_of(access.store).get(("leaderboard", access.corpora, access.hidden_studies()), compute)
+
+
+def system_names_model(access: Access) -> dict[str, str]:
+    """The store's system display names (``_names.system_names``), read once per store content."""
+    return cache_of(access.store).get(("systems",), lambda: system_names(access.store))

@@ -8,6 +8,7 @@ platform's table (``benger.web._i18n.EN``) for strings both share. tests/web/tes
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -229,18 +230,21 @@ def environment() -> Environment:
     return env
 
 
-def render(template: str, lang: str, **context: Any) -> str:
+def render(template: str, lang: str, systems: Mapping[str, str] | None = None, **context: Any) -> str:
     """The page ``template`` in ``lang`` (``_``, ``num``, ``pct``, ``words`` (the analysis' English in ``lang``:
-    :class:`~benger.web.viewer._words.Words`), ``plain`` (an excerpt without its Markdown syntax) and
-    ``judge_name`` and ``code_spans`` are given to every template)."""
+    :class:`~benger.web.viewer._words.Words`), ``plain`` (an excerpt without its Markdown syntax), ``judge_name``,
+    ``system_name`` (``systems``: the store's display names, ``_names.system_names``; ``words.solution`` uses them
+    too) and ``code_spans`` are given to every template)."""
     num = number(lang)
     tr = translator(lang)
+    names = dict(systems or {})
     context.update(
         lang=lang,
         _=tr,
         num=num,
         pct=lambda v: "–" if v is None else f"{100 * v:.0f} %",
-        words=Words(lang, own=lambda text: tr(text) if text in EN else None),
+        words=Words(lang, own=lambda text: tr(text) if text in EN else None, systems=names),
+        system_name=lambda key: "–" if not key else names.get(key, key),
         plain=plain,
         code_spans=code_spans,
     )

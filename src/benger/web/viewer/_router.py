@@ -24,7 +24,7 @@ from benger.web._policy import Access, Principal
 from benger.web._requests import SECURITY_HEADERS, ResultsAccess, results_access
 from benger.web.viewer import _pages
 from benger.web.viewer._browse_query import beyond_notice, parse_query, problems_title
-from benger.web.viewer._kept import leaderboard_model, validation_model
+from benger.web.viewer._kept import leaderboard_model, system_names_model, validation_model
 from benger.web.viewer._links import PREFIX, Links
 from benger.web.viewer._reader import FLAGS, BrowsePage, ResultsReader
 from benger.web.viewer._render import HERE, LANGS, render
@@ -63,6 +63,7 @@ def respond(request: Request, access: Access, page: _pages.Page, nav: str, statu
         other_lang=_other_lang(request, lang),
         source=access.store.url,
         version=__version__,
+        systems=system_names_model(access),
         **page.context,
         **extra,
     )

@@ -23,6 +23,8 @@ from typing import Any
 
 from markupsafe import Markup
 
+from benger.web.viewer._names import system_label
+
 # fmt: off
 #: An analysis code (its English, as benger.analysis writes it) -> the German the viewer shows.
 ANALYSIS_DE: dict[str, str] = {
@@ -184,9 +186,12 @@ def unsigned_zero(text: str) -> str:
 class Words:
     """The analysis' English in the page's language (given to every template as ``words``)."""
 
-    def __init__(self, lang: str, own: Callable[[str], str | None] = lambda text: None) -> None:
+    def __init__(
+        self, lang: str, own: Callable[[str], str | None] = lambda text: None, systems: Mapping[str, str] | None = None
+    ) -> None:
         self.lang = lang
         self._own = own  # the viewer's own German key -> its text in ``lang`` (None: not one of its keys)
+        self._systems = dict(systems or {})  # system name -> display name (``_names.system_names``)
 
     def say(self, text: Any) -> Markup | str:
         """An analysis sentence or label: its German on a German page, else as it is (marked ``lang="en"`` on
@@ -241,7 +246,8 @@ class Words:
     def solution(self, label: str) -> str:
         """A solution's label ("gpt-5.4 #2 (excluded)", "human (co_creation) 08c8…"): the generation state in
         parentheses and a human solution's "human (working mode)" in the page's language (benger.web.viewer._reader
-        writes the codes)."""
+        writes the codes), and a system's display name in place of its name (``_names.system_label``)."""
+        label = system_label(self._systems, label)
         human = _HUMAN.match(label)
         if human and self.lang == "de":
             mode = f" ({self.code('condition', human[1])})" if human[1] else ""
