@@ -32,16 +32,32 @@ if TYPE_CHECKING:
 CHROMIUM = Path("/usr/bin/chromium")
 AXE = Path(os.environ.get("AXE_CORE_JS", Path.home() / ".cache/benger/npm/node_modules/axe-core/axe.min.js"))
 LAUNCH_ARGS = ("--no-sandbox", "--headless", "--disable-background-networking", "--disable-gpu")
-#: axe-core's run on the whole document: WCAG 2.1 A and AA rules; (rules passed, one line per serious or
-#: critical violation: rule id, impact, help text and the nodes it found).
-AXE_RUN = """async () => {
+#: axe-core's run on the whole document: WCAG 2.1 A and AA rules and the ``rules`` named (best-practice rules, which
+#: the tags leave out); (rules passed, one line per violation of an impact in ``impacts``: rule id, impact, help
+#: text and the nodes it found).
+AXE_RUN = """async ({rules, impacts}) => {
     const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-    const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}});
-    const bad = result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical');
+    const enabled = Object.fromEntries(rules.map(r => [r, {enabled: true}]));
+    const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}, rules: enabled});
+    const bad = result.violations.filter(v => impacts.includes(v.impact));
     return [result.passes.length,
             bad.map(v => v.id + ' (' + v.impact + '): ' + v.help + ': '
                          + v.nodes.map(n => n.target.join(' ')).join(', '))];
 }"""
+SERIOUS = ("serious", "critical")
+#: axe-core's landmark rules (best-practice): each landmark labelled uniquely among those of its role, one main,
+#: banner and contentinfo at the top level, ... (the results viewer's pages keep them, at every impact)
+LANDMARK_RULES = (
+    "landmark-unique",
+    "landmark-one-main",
+    "landmark-no-duplicate-banner",
+    "landmark-no-duplicate-contentinfo",
+    "landmark-no-duplicate-main",
+    "landmark-banner-is-top-level",
+    "landmark-contentinfo-is-top-level",
+    "landmark-main-is-top-level",
+    "landmark-complementary-is-top-level",
+)
 SERVER_START_S = 30.0
 
 
@@ -133,9 +149,12 @@ def axe_source() -> str:
     absent(f"axe-core not found at {AXE} (npm install --prefix ~/.cache/benger/npm axe-core@4, or set AXE_CORE_JS)")
 
 
-def axe_violations(page: Page) -> list[str]:
-    """The serious and critical WCAG 2.1 A/AA violations axe-core finds on the page, one line each."""
+def axe_violations(page: Page, *, strict: bool = False) -> list[str]:
+    """The serious and critical WCAG 2.1 A/AA violations axe-core finds on the page, one line each; ``strict``:
+    violations of every impact (moderate and minor too), of the landmark rules (:data:`LANDMARK_RULES`) too."""
+    rules = list(LANDMARK_RULES) if strict else []
+    impacts = [*SERIOUS, "moderate", "minor"] if strict else list(SERIOUS)
     page.evaluate("() => {" + axe_source() + "\n}")
-    passes, bad = page.evaluate(AXE_RUN)
+    passes, bad = page.evaluate(AXE_RUN, {"rules": rules, "impacts": impacts})
     assert passes > 10  # axe ran its rules on the page
     return list(bad)

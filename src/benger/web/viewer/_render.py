@@ -90,6 +90,7 @@ EN: dict[str, str] = {
     "Zustand": "Status",
     "Text nicht veröffentlicht.": "Text not released.",
     "Bewertungen": "Judgements and reviews",
+    "Bewertungen je Dimension": "Judgements and reviews per dimension",
     "Dimension": "Dimension",
     "Gesamt": "Total",
     "Gesamtwürdigung": "Overall assessment",
