@@ -290,7 +290,13 @@ def csv_rows(text: str) -> Iterator[tuple[int, list[str]]]:
     Dialect problems raise a :class:`CsvProblem` that names them: a quote that is
     never closed (it would swallow every later row), text after a closing quote, and a header that is
     separated by ``;`` or tabs instead of commas.
+
+    A cell may be as long as the text (a whole Falllösung of 200,000 characters): the csv module's field limit
+    (131,072 characters by default, process-wide) is raised to the text's length, never lowered, so a long
+    legitimate cell is read and an unclosed quote is still reported as such (it runs to the end of the text).
     """
+    if csv.field_size_limit() <= len(text):
+        csv.field_size_limit(len(text) + 1)
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     end = 0
     first = True
