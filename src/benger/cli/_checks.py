@@ -16,6 +16,30 @@ def refuse_unknown(given: list[str] | None, stored: list[str], what: str, option
         raise InputError(f"unknown {what} {names}; {listing}: {listed}", field=option)
 
 
+def judge_listing(names: list[str]) -> str:
+    """Judge names as the store gives them, each of the paper's with its display name (``gpt-5.4-mini
+    [GPT-5.4-mini (primary)]``): how every command shows the judges it could take (``judge._released``'s one
+    mapping of the release's keys, names and labels)."""
+    from benger.judge._released import stored_judge_label
+
+    return ", ".join(f"{name} [{label}]" if (label := stored_judge_label(name)) else name for name in names)
+
+
+def refuse_unknown_judges(given: list[str], stored: list[str]) -> None:
+    """InputError naming every ``--judge`` that judged nothing in the store, and the store's judge names
+    (:func:`judge_listing`): ``--judge`` takes the name, not the label nor the release's key (``gpt54mini``).
+    Every command's ``--judge`` on a store (leaderboard, errors) refuses through this."""
+    unknown = [name for name in given if name not in stored]
+    if not unknown:
+        return
+    listed = judge_listing(stored)
+    raise InputError(
+        f"unknown judge {', '.join(repr(name) for name in unknown)}; --judge takes a judge name of the store, "
+        f"stored judges: {listed or 'none (no judgement is stored: benger judge CONFIG)'}",
+        field="--judge",
+    )
+
+
 def check_corpus_name(name: str, file: str | None) -> None:
     """A stored corpus name must be usable later: not empty, no spaces around it, not 'demo' (``--corpus demo``
     and ``corpora: [demo]`` always mean the two built-in demo corpora, so a stored 'demo' could never be run).

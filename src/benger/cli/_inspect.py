@@ -257,6 +257,11 @@ def register(app: typer.Typer) -> None:
             words = release_word_counts(load_release(release))
         store = open_store(db, create=False)
         try:
+            if judge is not None:  # as `benger leaderboard --judge`: a name the store does not hold is listed
+                from benger.cli._checks import refuse_unknown_judges
+                from benger.store._aggregate_items import judge_names
+
+                refuse_unknown_judges([judge], judge_names(store))
             judge, rubric, chosen = choose_judgements(store, judge=judge, rubric=rubric, corpus=corpus)
             report = error_modes_from_store(
                 store, judge=judge, rubric_id=rubric, corpus=corpus, params=params, words=words

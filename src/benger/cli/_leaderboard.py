@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 
 import typer
 
-from benger.cli._checks import refuse_unknown
+from benger.cli._checks import refuse_unknown, refuse_unknown_judges
 from benger.cli._execute import _err, _show
 from benger.cli._options import CorpusOpt, DbOption, JudgeOpt, OutOpt, SystemOpt, resamples_option, seed_option
 from benger.errors import ConfigError, InputError
@@ -183,22 +183,6 @@ def _leaderboard(
             "release:PATH for the paper's systems)"
         )
     _show(board, out)
-
-
-def refuse_unknown_judges(given: list[str], stored: list[str]) -> None:
-    """InputError naming every ``--judge`` that judged nothing in the store, and the store's judge names (with
-    the paper's judges' display names: ``cfgB_opus [Opus-4.7]``): ``--judge`` takes the name, not the label."""
-    from benger.judge._released import stored_judge_label
-
-    unknown = [name for name in given if name not in stored]
-    if not unknown:
-        return
-    listed = ", ".join(f"{name} [{label}]" if (label := stored_judge_label(name)) else name for name in stored)
-    raise InputError(
-        f"unknown judge {', '.join(repr(name) for name in unknown)}; --judge takes a judge name of the store, "
-        f"stored judges: {listed or 'none (no judgement is stored: benger judge CONFIG)'}",
-        field="--judge",
-    )
 
 
 def register(app: typer.Typer) -> None:

@@ -24,7 +24,8 @@ def register(app: typer.Typer) -> None:
         ] = None,
         corpus: Annotated[str | None, typer.Option("--corpus", help="Only targets of this corpus.")] = None,
         systems: Annotated[
-            list[str] | None, typer.Option("--systems", help="Only these systems (repeat); skips human solutions.")
+            list[str] | None,
+            typer.Option("--system", "-s", "--systems", help="Only these systems (repeatable); skips human solutions."),
         ] = None,
         limit: Annotated[int | None, typer.Option("--limit", min=1, help="Score at most this many targets.")] = None,
         humans: Annotated[bool, typer.Option("--humans/--no-humans", help="Also score human solutions.")] = True,
@@ -116,7 +117,7 @@ def _print_estimate(console: Any, estimate: Any) -> None:
 
 
 def _check_systems(store: Any, systems: list[str]) -> None:
-    """InputError (field ``--systems``) naming the systems of ``systems`` with no generation in ``store``.
+    """InputError (field ``--system``) naming the systems of ``systems`` with no generation in ``store``.
 
     Without it a misspelt name scores nothing and the command ends with exit 0 ("0 computed")."""
     known = {s.name for s in store.systems()}
@@ -125,7 +126,7 @@ def _check_systems(store: Any, systems: list[str]) -> None:
         stored = ", ".join(sorted(known)) or "none"
         raise InputError(
             f"no generation of {', '.join(repr(n) for n in unknown)} in the store; stored systems: {stored}",
-            field="--systems",
+            field="--system",
         )
 
 

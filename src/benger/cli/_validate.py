@@ -7,9 +7,11 @@ LLM pick whose generation is in the superseded file):
   normal resumable path (``plan_judgements`` / ``run_judgements``) in a store that holds the release; a rerun
   judges only what is missing; ``--repeats k`` judges each pick k times (the mean is validated, the within-judge
   sd is reported);
-* ``--recorded``: a "recorded judge" replays stored scores, either a judge key of the release's
-  ``creator_calibration_anchors.csv`` (e.g. ``gpt54mini``), a CSV file with columns ``solution_id,score``, or an
-  inspect_ai log (``.eval``/``.json``) of the task ``benger/validation_picks`` (:mod:`benger.interop.inspect_picks`).
+* ``--recorded``: a "recorded judge" replays stored scores, either a judge of the release's
+  ``creator_calibration_anchors.csv`` by the name a store gives it (``gpt-5.4-mini``, ``cfgB_opus``, as
+  ``benger leaderboard --judge`` takes it; the file's own key ``gpt54mini`` too), a CSV file with columns
+  ``solution_id,score``, or an inspect_ai log (``.eval``/``.json``) of the task ``benger/validation_picks``
+  (:mod:`benger.interop.inspect_picks`).
 """
 
 from __future__ import annotations
@@ -76,13 +78,17 @@ def recorded_scores(name: str, data: Any) -> tuple[dict[str, float], str, dict[s
             raise MissingDependencyError("--recorded with an inspect log", "inspect", "inspect_ai") from None
         found = read_pick_scores(path, picks=data.solutions)
         return found.scores, found.label, found.provenance
-    if name not in data.judge_scores:
-        known = ", ".join(sorted(data.judge_scores))
+    from benger.cli._checks import judge_listing
+    from benger.judge._released import PAPER_JUDGE_NAMES
+
+    stored = {PAPER_JUDGE_NAMES.get(key, key): key for key in data.judge_scores}  # the store's name -> file key
+    key = stored.get(name, name)  # the file's own key (gpt54mini) still works
+    if key not in data.judge_scores:
         raise InputError(
-            f"--recorded {name!r}: not a judge of the release's anchor file ({known}), a .csv file "
-            "nor an inspect log (.eval/.json)"
+            f"--recorded {name!r}: not a judge of the release's anchor file ({judge_listing(sorted(stored))}), "
+            "a .csv file nor an inspect log (.eval/.json)"
         )
-    return dict(data.judge_scores[name]), f"recorded {data.judge_labels.get(name, name)} (release)", {}
+    return dict(data.judge_scores[key]), f"recorded {data.judge_labels.get(key, key)} (release)", {}
 
 
 def _store_validation(db: str | None, result: dict[str, Any], provenance: dict[str, Any]) -> None:
@@ -122,7 +128,8 @@ def validate_judge(
         str | None,
         typer.Option(
             "--recorded",
-            help="Replay stored scores: a release anchor judge key, a CSV solution_id,score or an inspect log "
+            help="Replay stored scores: a judge of the release (gpt-5.4-mini, cfgB_opus, ...), a CSV solution_id,score "
+            "or an inspect log "
             "(.eval/.json) of benger/validation_picks.",
         ),
     ] = None,
