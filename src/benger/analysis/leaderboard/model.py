@@ -53,6 +53,8 @@ class LeaderboardRow(BaseModel):
     mean: float | None
     ci_low: float | None
     ci_high: float | None
+    #: the mean grade points (Notenpunkte): only under a rubric on the paper's scale (its 0-18 table of 100 points);
+    #: None under a user's own rubric, whose own grades are no Notenpunkte (``mean_percent`` instead)
     mean_grade_points: float | None
     pass_rate: float | None
     accuracy: float | None
@@ -86,6 +88,8 @@ class LeaderboardRow(BaseModel):
     #: the unit of ``mean`` (its rubric's total, ``benger.analysis.leaderboard.scales``): "raw score 0-30 (rubric
     #: ...)"; None for a row without a judge
     scale: str | None = None
+    #: under a user's own rubric: ``mean`` as percent of the rubric's total (``benger.analysis.leaderboard.scales``)
+    mean_percent: float | None = None
     metrics: dict[str, MetricMean] = {}
 
 

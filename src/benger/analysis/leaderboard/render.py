@@ -106,6 +106,14 @@ def _pass(row: LeaderboardRow) -> str:
     return _pct(row.pass_rate)
 
 
+def _grade(row: LeaderboardRow) -> str:
+    """The grade cell: grade points (Notenpunkte) under the paper's scale, the percent of the rubric's total under
+    a user's own rubric (``scales.with_scales`` decides which; a provenance line names the rubric), else "–"."""
+    if row.mean_grade_points is None and row.mean_percent is not None:
+        return f"{row.mean_percent:.0f}%"
+    return _f(row.mean_grade_points)
+
+
 def _accuracy(row: LeaderboardRow) -> str:
     if row.answer_items == 0:
         return "–"
@@ -150,7 +158,7 @@ def cells(board: Leaderboard, row: LeaderboardRow) -> list[str]:
         str(row.n),
         _f(row.mean),
         ci,
-        _f(row.mean_grade_points),
+        _grade(row),
         _pass(row),
         _accuracy(row),
         str(row.failed),
@@ -164,7 +172,14 @@ def cells(board: Leaderboard, row: LeaderboardRow) -> list[str]:
 
 
 def headers(board: Leaderboard) -> list[str]:
-    return [*HEADERS, *(short_label(m) for m in board.metric_signatures)]
+    return [*_grade_header(board, HEADERS, "Grade pts"), *(short_label(m) for m in board.metric_signatures)]
+
+
+def _grade_header(board: Leaderboard, names: tuple[str, ...], grade: str) -> list[str]:
+    """``names`` with the grade column's header saying "/ %" where a row of ``board`` holds a percent there (a
+    user's own rubric: :func:`_grade`)."""
+    percent = any(r.mean_percent is not None for r in board.rows)
+    return [f"{name} / %" if percent and name == grade else name for name in names]
 
 
 def provenance_lines(board: Leaderboard) -> list[str]:
@@ -193,6 +208,15 @@ def provenance_lines(board: Leaderboard) -> list[str]:
                 f"Judge group {group}: judge config {', '.join(configs) or '–'}; rubric {', '.join(rubrics)}; "
                 f"Mean: {scale}."
             )
+    own = {r.rubric: board.rubric_scales.get(r.rubric) for r in board.rows if r.mean_percent is not None and r.rubric}
+    for rubric, total in sorted(own.items()):
+        lines.append(
+            f"Grade pts of rubric {rubric}: percent of its total {total:g} (the paper's 0-18 grade points are "
+            "defined for its 100-point rubric only)."
+            if total is not None
+            else f"Grade pts of rubric {rubric}: percent of its totals (the paper's 0-18 grade points are defined "
+            "for its 100-point rubric only)."
+        )
     few = [r for r in board.rows if r.few_items]
     if few:
         smallest = min(r.n for r in few)
@@ -260,7 +284,7 @@ def to_rich(board: Leaderboard) -> Any:
     # a Text: a split group's label "J [3fd396f8, kurz3@1+...]" is text on every console, never a markup tag
     # (rich-escaping it printed "\\[" on benger's consoles, which print with markup off)
     table = Table(title="BenGER leaderboard", caption=Text(caption), caption_justify="left")
-    for header in _RICH:
+    for header in _grade_header(board, _RICH, "GP"):
         left = header in _LEFT
         table.add_column(header, justify="left" if left else "right", overflow="fold", no_wrap=not left)
     previous: str | None = None
