@@ -90,3 +90,14 @@ def test_a_real_run_refuses_a_missing_key_in_one_message(
     assert message in " ".join(result.output.split()), result.output
     assert result.output.count("needs an API key") + result.output.count("need an API key") == 1
     assert not db.exists()
+
+
+def test_validate_judge_dry_run_needs_no_key(release_dir: Path, tmp_path: Path) -> None:
+    """The fifth estimating command: judging the released picks, planned only."""
+    args = ["validate-judge", "--judge", JUDGE[0], "--release", str(release_dir), "--dry-run", "--limit", "3"]
+    result = runner.invoke(app, [*args, "--db", str(tmp_path / "v.db")], env={**NO_KEYS, "COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    (note,) = [text for text in result.output.splitlines() if text.startswith("API keys:")]
+    assert f"{JUDGE[1]} (system '{JUDGE[0]}'" in note
+    real = runner.invoke(app, [*args[:-3], "--db", str(tmp_path / "v.db")], env={**NO_KEYS, "COLUMNS": "250"})
+    assert real.exit_code == 2 and f"set the environment variable {JUDGE[1]}" in real.output, real.output
