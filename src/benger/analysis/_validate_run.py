@@ -106,13 +106,19 @@ def picks_judge_key(config: Any, judge: Any) -> tuple[str, str]:
 
 
 def release_targets(store: Any, data: Any, release: Path, *, limit: int | None = None, say: Any = None) -> list[Any]:
-    """The picks to judge, the release imported into ``store`` first when it is not there yet."""
+    """The picks to judge, the release imported into ``store`` first when it is not there yet.
+
+    ``limit`` takes the first picks in solution id order; they are judged case by case (by task id, stably): the
+    judge prompts of one case start with the same rubric, Sachverhalt and Musterlösung (7-11k tokens), which an
+    embedded llama.cpp judge then evaluates once per case, not once per pick (in id order consecutive picks were
+    of different cases)."""
     targets = pick_targets(data)
     if store.get_human_solution(next(t[1] for t in targets if t[0] == "human_solution")) is None:
         if say is not None:
             say(f"importing the release {release} into the store (once)")
         store.import_release(release)
-    return targets[:limit] if limit is not None else targets
+    chosen = targets[:limit] if limit is not None else targets
+    return sorted(chosen, key=lambda t: data.solutions[t[1]].task_id)
 
 
 async def judge_release(

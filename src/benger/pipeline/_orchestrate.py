@@ -163,20 +163,29 @@ def judge_targets(
 
     ``rubric``: the task's (``rubric_for_task``: its own Bewertungsbogen, else ``rubrics[corpus]``, else the
     built-in rubric of its kind). With no systems, every ok generation of these tasks in the store is a target.
+
+    The targets of one task come together (its generations in the store's order of system, config and run, then
+    its human solutions), tasks in (corpus, task id) order: a judge prompt starts with what every judgement of a
+    task shares (rubric, Sachverhalt, Musterlösung: 7-11k tokens on the release), and an embedded llama.cpp judge
+    evaluates that prefix once per task instead of once per judgement (in the store's order, system by system,
+    each judgement followed one of another task).
     """
     of_task = {(t.corpus, t.task_id): rubric_for_task(t, rubrics) for t in tasks}  # a task is (corpus, task id)
     hashes = {prompts.generation_config_hash(s, k) for s in systems for k in ("falloesung", "grundprinzip")}
-    targets: list[tuple[str, str, Rubric]] = [
-        ("generation", g.generation_id, of_task[(g.corpus, g.task_id)])
-        for g in store.generations(status="ok", task_ids=sorted({t for _, t in of_task}))
-        if (g.corpus, g.task_id) in of_task and (not systems or g.config_hash in hashes)
-    ]
+    by_task: dict[tuple[str | None, str], list[tuple[str, str, Rubric]]] = {}
+    for g in store.generations(status="ok", task_ids=sorted({t for _, t in of_task})):
+        if (g.corpus, g.task_id) in of_task and (not systems or g.config_hash in hashes):
+            by_task.setdefault((g.corpus, g.task_id), []).append(
+                ("generation", g.generation_id, of_task[(g.corpus, g.task_id)])
+            )
     if human_solutions:
         for task in tasks:
             if isinstance(task, FalloesungTask):
                 found = store.human_solutions(task.task_id, corpus=task.corpus)
-                targets += [("human_solution", s.solution_id, of_task[(task.corpus, task.task_id)]) for s in found]
-    return targets
+                by_task.setdefault((task.corpus, task.task_id), []).extend(
+                    ("human_solution", s.solution_id, of_task[(task.corpus, task.task_id)]) for s in found
+                )
+    return [t for key in sorted(by_task, key=lambda k: (k[0] or "", k[1])) for t in by_task[key]]
 
 
 def run_rubrics(config: RunConfig, corpora: Sequence[str]) -> dict[str, Rubric]:
