@@ -30,23 +30,31 @@ _JUDGEMENT = st.tuples(
 _STATUSES = st.lists(st.sampled_from(["ok", "ok", "ok", "failed", "excluded"]), min_size=6, max_size=6)
 
 
-@cache
-def _empty() -> Path:
-    """A store with the tasks t0..t2 of corpus benchathon (made once, copied per example: no migration each)."""
-    path = Path(tempfile.mkdtemp(prefix="benger-items-")) / "empty.db"
-    store = open_store(path)
+def _with_tasks(location: Path | str) -> Any:
+    store = open_store(location)
     tasks = [
         FalloesungTask(task_id=f"t{i}", corpus="benchathon", area="Zivilrecht", facts="S", reference="R")
         for i in range(3)
     ]
     store.add_corpus(Corpus(name="benchathon", tasks=tasks))
-    store.close()
+    return store
+
+
+@cache
+def _empty() -> Path:
+    """A store with the tasks t0..t2 of corpus benchathon (made once, copied per example: no migration each)."""
+    path = Path(tempfile.mkdtemp(prefix="benger-items-")) / "empty.db"
+    _with_tasks(path).close()
     return path
 
 
-def _write(path: Path, statuses: list[str], judgements: list[Any]) -> Any:
-    shutil.copyfile(_empty(), path)
-    store = open_store(path)
+def _write(location: Path | str, statuses: list[str], judgements: list[Any]) -> Any:
+    """The store at ``location`` (a SQLite path: a copy of ``_empty``; else a URL: written from scratch)."""
+    if isinstance(location, Path):
+        shutil.copyfile(_empty(), location)
+        store = open_store(location)
+    else:
+        store = _with_tasks(location)
     for g, status in enumerate(statuses):
         reason = "superseded by a rerun" if status == "excluded" and g % 2 else None
         store.save_generation(
@@ -114,11 +122,18 @@ def test_grouped_items_equal_the_joined_query(
     assert sorted(map(_key, found)) == sorted(map(_key, expected))
 
 
-def test_items_by_hand(tmp_path: Path) -> None:
-    """g0 (ok): J/h1 scored 40 and 61 (pass given True, then False) and one unscored; K's grundprinzipien@1
-    judgement without a pass value gets the rubric's rule (61 >= 50: pass); g1 (failed): left out."""
+_BY_HAND = [
+    ItemScore("s0", "c0", "benchathon", "g0", "J", "h1", "falloesung@1", 2, 1, 50.5, 3.0, 0.5, "ok", "t0"),
+    ItemScore("s0", "c0", "benchathon", "g0", "K", "k", "grundprinzipien@1", 1, 0, 61.0, 4.0, 1.0, "ok", "t0"),
+]
+
+
+def _by_hand(location: Path | str) -> list[ItemScore]:
+    """g0 (ok): J/h1 scored 40 and 61 (pass given True, then False; grade points 40 % 19 = 2 and 61 % 19 = 4) and
+    one unscored; K's grundprinzipien@1 judgement without a pass value gets the rubric's rule (61 >= 50: pass);
+    g1 (failed): left out."""
     store = _write(
-        tmp_path / "s.db",
+        location,
         ["ok", "failed", "ok", "ok", "ok", "ok"],
         [
             (0, ("J", "h1", "falloesung@1"), "scored", 40.0, True),
@@ -128,9 +143,16 @@ def test_items_by_hand(tmp_path: Path) -> None:
             (1, ("J", "h1", "falloesung@1"), "scored", 90.0, True),
         ],
     )
-    items = sorted(item_scores(store), key=lambda i: i.judge)
-    store.close()
-    assert items == [
-        ItemScore("s0", "c0", "benchathon", "g0", "J", "h1", "falloesung@1", 2, 1, 50.5, 3.0, 0.5, "ok", "t0"),
-        ItemScore("s0", "c0", "benchathon", "g0", "K", "k", "grundprinzipien@1", 1, 0, 61.0, 4.0, 1.0, "ok", "t0"),
-    ]
+    try:
+        return sorted(item_scores(store), key=lambda i: i.judge)
+    finally:
+        store.close()
+
+
+def test_items_by_hand(tmp_path: Path) -> None:
+    assert _by_hand(tmp_path / "s.db") == _BY_HAND
+
+
+def test_items_by_hand_postgresql(pg_database: Any) -> None:
+    with pg_database("benger_items") as url:
+        assert _by_hand(url) == _BY_HAND
