@@ -45,9 +45,12 @@ AXE_RUN = """async ({rules, impacts}) => {
                          + v.nodes.map(n => n.target.join(' ')).join(', '))];
 }"""
 SERIOUS = ("serious", "critical")
-#: axe-core's landmark rules (best-practice): each landmark labelled uniquely among those of its role, one main,
-#: banner and contentinfo at the top level, ... (the results viewer's pages keep them, at every impact)
+#: axe-core's landmark and heading rules (best-practice): each landmark labelled uniquely among those of its role,
+#: one main, banner and contentinfo at the top level, ..., headings one level at a time (the results viewer's pages
+#: keep them, at every impact)
 LANDMARK_RULES = (
+    "heading-order",
+    "page-has-heading-one",
     "landmark-unique",
     "landmark-one-main",
     "landmark-no-duplicate-banner",

@@ -19,7 +19,7 @@ from viewer_helpers import ViewerWorld, build
 
 from benger.web.access import Principal
 from benger.web.viewer import create_viewer_app
-from benger.web.viewer._marks import marked, plain
+from benger.web.viewer._marks import marked, nest_headings, plain
 
 HOSTILE = """# Gutachten
 
@@ -142,3 +142,28 @@ def test_browse_shows_the_excerpt_without_syntax(vw: ViewerWorld) -> None:
     with TestClient(create_viewer_app(vw.store, Principal.local())) as c:
         page = c.get("/view/browse", params={"system": "alpha", "corpus": "vcase"}).text
     assert "Gutachten A. Anspruch des K" in page and "# Gutachten" not in page
+
+
+@pytest.mark.parametrize(
+    ("levels", "top", "expected"),
+    [
+        ((1, 2, 3), 3, (3, 4, 5)),  # a whole outline: below the page's h2
+        ((3, 3, 4), 3, (3, 3, 4)),  # a text that starts at "###": its highest level is the top
+        ((1, 3, 3, 2), 3, (3, 4, 4, 4)),  # "#" then "###": one level at a time
+        ((2, 5, 6, 1), 4, (4, 5, 6, 4)),  # the first heading is not the text's highest
+        ((1, 2, 3, 4, 5, 6), 3, (3, 4, 5, 6, 6, 6)),  # nothing deeper than h6
+        ((), 3, ()),
+    ],
+)
+def test_headings_nest_one_level_at_a_time(levels: tuple[int, ...], top: int, expected: tuple[int, ...]) -> None:
+    html = "".join(f"<h{n}>T{i}</h{n}><p>x</p>" for i, n in enumerate(levels))
+    assert nest_headings(html, top) == "".join(f"<h{n}>T{i}</h{n}><p>x</p>" for i, n in enumerate(expected))
+
+
+@given(st.lists(st.integers(1, 6), max_size=12), st.integers(2, 6))
+def test_nested_headings_never_skip_a_level(levels: list[int], top: int) -> None:
+    html = "".join(f"<h{n}>t</h{n}>" for n in levels)
+    out = [int(n) for n in re.findall(r"<h(\d)>", nest_headings(html, top))]
+    assert len(out) == len(levels) and all(top <= n <= 6 for n in out)
+    assert all(b <= a + 1 for a, b in zip([top - 1, *out], out, strict=False))
+    assert re.findall(r"</h(\d)>", nest_headings(html, top)) == [str(n) for n in out]  # each closes as it opened

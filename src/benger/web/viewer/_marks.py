@@ -45,9 +45,10 @@ class MarkedText:
     outline: list[Outline]
     analysis: Analysis | None
 
-    def html(self, translate: Callable[[str], str] = str) -> Markup:
+    def html(self, translate: Callable[[str], str] = str, top: int = 3) -> Markup:
         """The rendered Markdown with the findings marked; an anchor the rendering hides (in a heading's ``#``)
-        goes before the next visible text."""
+        goes before the next visible text. ``top``: the level of the text's highest headings, one below the
+        page heading the text stands under (:func:`nest_headings`)."""
         pieces, starts = self.pieces, [p[0] for p in self.pieces]
         anchors = [(p[0], p[2]) for p in pieces if p[2]]
         shown = 0
@@ -73,13 +74,34 @@ class MarkedText:
                 out.append(f'<span class="{classes}" title="{escape(title)}">{piece}</span>')
             return "".join(out)
 
-        body = str(render_markdown(self.text, wrap)) if self.text else ""
-        # the text's headings below the page's (h1 → h3 … h4 and deeper → h6); every <hN> is the renderer's own
-        body = _HEADING.sub(lambda m: f"<{m[1]}h{min(int(m[2]) + 2, 6)}>", body)
+        body = nest_headings(str(render_markdown(self.text, wrap)) if self.text else "", top)
         return Markup(body + "".join(f'<span id="{anchor}"></span>' for _, anchor in anchors[shown:]))
 
 
 _HEADING = re.compile(r"<(/?)h([1-6])>")
+
+
+def nest_headings(html: str, top: int) -> str:
+    """``html`` (the renderer's own ``<hN>`` tags) with its headings under the page's, one level at a time
+    (WCAG 1.3.1, axe ``heading-order``: a solution's "### A." after the page's h2 was an h5): a heading is a level
+    below the nearest heading before it of a higher Markdown level (``top`` when there is none), a sibling of one
+    of its own Markdown level; never deeper than h6. The text's own skips ("#" then "###") close up the same way."""
+    outer: list[tuple[int, int]] = []  # (Markdown level, level shown) of the headings the next one may stand under
+    opened = top
+
+    def level(m: re.Match[str]) -> str:
+        nonlocal opened
+        if not m[1]:
+            depth = int(m[2])
+            while outer and outer[-1][0] > depth:
+                outer.pop()
+            sibling = outer.pop() if outer and outer[-1][0] == depth else None
+            opened = sibling[1] if sibling else min(outer[-1][1] + 1, 6) if outer else top
+            outer.append((depth, opened))
+        return f"<{m[1]}h{opened}>"
+
+    return _HEADING.sub(level, html)
+
 
 #: Markdown syntax in a one-line excerpt (its line breaks gone): link targets, heading marks, rules, emphasis and
 #: code marks; a star inside a word ("Gutachter*innen") and a dash stay
