@@ -127,7 +127,8 @@ def _owner_invite(store: Store, org_id: int, owner: int) -> str:
     ("form", "field", "text"),
     [
         ({"name": "  ", "seed": "1"}, "name", "Bitte einen Namen für die Studie angeben."),
-        ({"name": "K", "seed": "1", "time_limit_s": "0"}, "time_limit_s", "mindestens eine Sekunde"),
+        ({"name": "K", "seed": "1", "time_limit_s": "0"}, "time_limit_s", "ganze Zahl von 1 bis 2592000"),
+        ({"name": "K", "seed": "-1"}, "seed", "Der Seed muss eine ganze Zahl von 0 bis 2147483647 sein"),
     ],
 )
 def test_a_bad_study_is_shown_on_the_form_naming_the_field(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import getpass
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -41,6 +41,20 @@ def _store(db: str | None, *, create: bool = False) -> Store:
     from benger.store import open_store
 
     return open_store(db, create=create)
+
+
+def _bounded(field: str) -> Any:
+    """A typer callback checking an option against the study's bound for ``field`` (benger.study._bounds, the one
+    table the web forms and the Python API check too): a value outside it is refused before the store is opened,
+    naming the option and the range (exit 2)."""
+    from benger.study._bounds import BOUNDS
+
+    bound = BOUNDS[field]
+
+    def check(value: int | None) -> int | None:
+        return value if value is None else bound.check(value, field=bound.option)
+
+    return check
 
 
 def _has_accounts(store: Store) -> bool:
@@ -337,8 +351,15 @@ def create_cmd(
     name: Annotated[str, typer.Argument(help="Study name.")],
     corpus: Annotated[str, typer.Option(help="Corpus in the store (Falllösung tasks).")],
     db: DbOption = None,
-    seed: Annotated[int, typer.Option(help="Seed of the arm design and the review assignment.")] = 20260509,
-    time_limit: Annotated[int, typer.Option(help="Seconds per task.")] = 7200,
+    seed: Annotated[
+        int,
+        typer.Option(
+            help="Seed of the arm design and the review assignment (0-2147483647).", callback=_bounded("seed")
+        ),
+    ] = 20260509,
+    time_limit: Annotated[
+        int, typer.Option(help="Seconds per task (1 s to 30 days).", callback=_bounded("time_limit_s"))
+    ] = 7200,
 ) -> None:
     """Create a study from a corpus."""
     from benger.study import create_study
@@ -390,7 +411,9 @@ def picks_cmd(study: StudyOption, db: DbOption = None) -> None:
 def assign_cmd(
     study: StudyOption,
     db: DbOption = None,
-    seed: Annotated[int | None, typer.Option(help="Seed (default: the study's).")] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed (0-2147483647; default: the study's).", callback=_bounded("seed"))
+    ] = None,
 ) -> None:
     """Assign 1 creator and 3 blind reviews per pick (again until reviews start)."""
     from benger.study import run_assignment

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from benger.store import Store
 from benger.study._assign import PickSpec, assign_reviews
+from benger.study._bounds import SEED
 from benger.study._errors import StudyError, WrongState
 from benger.study._models import (
     Pick,
@@ -125,6 +126,8 @@ def run_assignment(store: Store, study_id: int, seed: int | None = None) -> int:
     Allowed after the picks (state picked) and again until the first review is saved (the assignments
     are replaced). The study moves to ``in_review``.
     """
+    if seed is not None:
+        SEED.check(seed)
     try:
         return _run_assignment(store, study_id, seed)
     except IntegrityError as exc:  # a concurrent run stored them first

@@ -24,6 +24,7 @@ from benger.schema import AREAS, FalloesungTask, HumanSolution
 from benger.store import Store
 from benger.study._accounts import aware, now_utc
 from benger.study._assign import assign_arms
+from benger.study._bounds import SEED, TIME_LIMIT
 from benger.study._errors import AlreadySubmitted, DraftConflict, StudyError
 from benger.study._models import EXPERTISE_LEVELS, Attempt, Enrolment, Study, StudyTask, StudyUser, Submission
 from benger.study._scope import account_scope
@@ -49,8 +50,8 @@ def create_study(
 
     ``on_created(session, study_id)`` runs in the same transaction (the workbench records the study's
     organisation there: a failure stores neither)."""
-    if time_limit_s < 1:
-        raise StudyError("Die Bearbeitungszeit muss mindestens eine Sekunde betragen.", field="time_limit_s")
+    SEED.check(seed)
+    TIME_LIMIT.check(time_limit_s)
     if not name.strip():
         raise StudyError("Bitte einen Namen für die Studie angeben.", field="name")
     if corpus not in store.corpus_names():

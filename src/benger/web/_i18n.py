@@ -182,7 +182,10 @@ EN: dict[str, str] = {
         "There is no study named or numbered {ref}; the studies (id name): {known}.",
     "Das bisherige Passwort ist falsch.": "The current password is wrong.",
     "Dieser Einladungslink ist ungültig, benutzt oder abgelaufen.": "This invitation link is invalid, used or expired.",
-    "Die Bearbeitungszeit muss mindestens eine Sekunde betragen.": "The time limit must be at least one second.",
+    "{label} muss eine ganze Zahl von {low} bis {high} sein (angegeben: {value}).":
+        "{label} must be a whole number from {low} to {high} (given: {value}).",
+    "Der Seed": "The seed",
+    "Die Bearbeitungszeit in Sekunden": "The time limit in seconds",
     "Bitte einen Namen für die Studie angeben.": "Please give the study a name.",
     "Den Korpus {corpus} gibt es im Speicher nicht.": "The store has no corpus {corpus}.",
     "Der Korpus {corpus} hat keine Falllösungsaufgaben.": "Corpus {corpus} has no case-solution tasks.",
