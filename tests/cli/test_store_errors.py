@@ -59,9 +59,11 @@ def test_read_only_store_file_reads_and_refuses_writes_clearly(shared_dir: Path)
     _store_with_demo(store, home)
     store.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
     before = store.read_bytes()
+    files = sorted(p.name for p in shared_dir.iterdir())
     listing = _as_user("corpora", "--db", str(store), home=home)
     assert listing.returncode == 0, listing.stderr
     assert "demo-falloesung" in listing.stdout
+    assert sorted(p.name for p in shared_dir.iterdir()) == files  # no -wal/-shm of the reader's left behind
     extra = shared_dir / "extra.jsonl"
     extra.write_text('{"bereich": "Zivilrecht", "sachverhalt": "A kauft.", "musterloesung": "B."}\n', "utf-8")
     extra.chmod(0o644)

@@ -62,14 +62,22 @@ def is_read_only(engine: Engine) -> bool:
 
 
 def _sqlite_read_only(path: Path) -> str | None:
-    """The SQLite URI query for opening ``path`` read-only, or None when this process may write it."""
+    """The SQLite URI query for opening ``path`` read-only, or None when this process may write it.
+
+    A reader leaves the folder as it found it. ``mode=ro`` on a WAL store creates the ``-wal`` and ``-shm`` files
+    when they are missing, and a read-only connection never removes them (only the last writer to close does):
+    a read-only store file in a writable folder kept two files owned by the reader after every read, which its
+    owner's next writer could not use. So ``mode=ro`` only joins a WAL that is in use (both files there: a writer
+    has the store open, or one was killed); otherwise no connection has the store open, its file holds all of it,
+    and it is read as an immutable file (``immutable=1``: no lock, no WAL index), as in a read-only folder, which
+    cannot hold the WAL index at all (tests/store/test_read_only_leaves_no_files.py)."""
     if not path.exists():
         return None
     folder_writable = os.access(path.parent, os.W_OK)
     if os.access(path, os.W_OK) and folder_writable:
         return None
-    # a read-only folder cannot hold the WAL index (-shm): then nothing may change the file while we read
-    return "mode=ro" if folder_writable else "mode=ro&immutable=1"
+    in_use = all(Path(f"{path}{suffix}").exists() for suffix in ("-wal", "-shm"))  # stat only: no open()
+    return "mode=ro" if folder_writable and in_use else "mode=ro&immutable=1"
 
 
 def _read_only_events(engine: Engine, path: Path) -> None:
