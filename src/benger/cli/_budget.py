@@ -156,10 +156,12 @@ def print_key_needs(cfg: Any, stages: tuple[str, ...]) -> None:
 def estimate_store(db: str | None, cfg: Any) -> Any:
     """The store a dry run reads (``--dry-run``, ``benger estimate``: they "call nothing" and write nothing):
     None where no store is yet (a missing or 0-byte SQLite file: nothing is created), else the existing benger
-    store, opened as a reading command opens it (another program's database is refused, left as it is)."""
+    store, opened read-only (another program's database is refused, left as it is). An older store is not
+    upgraded: the dry run says that the run would upgrade it and plans without it (None)."""
     from benger.cli._execute import _preflight
     from benger.config import database_url
     from benger.store import open_store
+    from benger.store._engine import pending_upgrade
 
     location = db if db is not None else cfg.db
     url = database_url(location)
@@ -167,4 +169,13 @@ def estimate_store(db: str | None, cfg: Any) -> Any:
     path = Path(url[len("sqlite:///") :]) if url.startswith("sqlite:///") else None
     if path is not None and (not path.exists() or (path.is_file() and path.stat().st_size == 0)):
         return None
-    return open_store(location, create=False)
+    store = open_store(location, create=False, read_only=True)  # never upgraded: a run would upgrade it, not this
+    older = pending_upgrade(store.engine)
+    if older is None:
+        return store
+    store.close()  # its tables are those of an older schema: plan from the corpus sources, as without a store
+    typer.echo(
+        f"note: {path if path is not None else store.url}: the run would upgrade this store first (schema "
+        f"{older[0]} -> {older[1]}); a dry run writes nothing, so this estimate counts none of the results it holds"
+    )
+    return None

@@ -51,16 +51,17 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-def open_store(db: str | Path | None = None, *, create: bool = True) -> Store:
+def open_store(db: str | Path | None = None, *, create: bool = True, read_only: bool = False) -> Store:
     """Open (and create or upgrade) the store at ``db``: an SQLite path, ``sqlite:///...`` or ``postgresql+psycopg://...``.
 
     ``create=False`` (what the commands that only read use): ``db`` must already hold a benger store; a missing
     or empty file, another program's database or a newer benger's store is refused with an InputError and left
-    as it is (:mod:`benger.store._open`)."""
+    as it is (:mod:`benger.store._open`). ``read_only=True`` (with ``create=False``; a dry run): a store that writes
+    nothing and is not upgraded (``benger.store._engine.pending_upgrade`` tells whether a writer would)."""
     from benger.store._open import open_engine
     from benger.store._store import Store
 
-    return Store(open_engine(db, create=create))
+    return Store(open_engine(db, create=create, read_only=read_only))
 
 
 __all__ = [

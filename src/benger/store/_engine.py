@@ -95,7 +95,9 @@ def _sqlite_events(engine: Engine, *, read_only: bool = False) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_TIMEOUT_S * 1000)}")
-        if not read_only:  # switching the journal mode writes the file
+        if read_only:  # SQLite refuses every change to the file (a writable store opened to read only)
+            cursor.execute("PRAGMA query_only = ON")
+        else:  # switching the journal mode writes the file
             cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.execute("PRAGMA foreign_keys = ON")
@@ -104,12 +106,18 @@ def _sqlite_events(engine: Engine, *, read_only: bool = False) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
-        mode = connection.get_execution_options().get(SQLITE_BEGIN, "")
+        # a read-only engine never takes the write lock (query_only refuses BEGIN IMMEDIATE): its writes fail alone
+        mode = "" if read_only else connection.get_execution_options().get(SQLITE_BEGIN, "")
         connection.exec_driver_sql(f"BEGIN {mode}".strip())
 
 
-def create_store_engine(url: URL) -> Engine:
-    """An engine for ``url`` with WAL, busy timeout and foreign keys on SQLite; pooled on PostgreSQL."""
+def create_store_engine(url: URL, *, read_only: bool = False) -> Engine:
+    """An engine for ``url`` with WAL, busy timeout and foreign keys on SQLite; pooled on PostgreSQL.
+
+    ``read_only`` (a dry run: it writes nothing): the engine refuses every write, on a store this process could
+    write too (SQLite ``query_only``, a PostgreSQL session of read-only transactions); it counts as read-only
+    (:func:`is_read_only`). A writable SQLite file is still opened read-write underneath, so the connection takes
+    part in the WAL's locking and the last one to close removes the ``-wal``/``-shm`` files as a writer does."""
     backend = url.get_backend_name()
     try:
         if backend == "sqlite":
@@ -126,18 +134,22 @@ def create_store_engine(url: URL) -> Engine:
                     f"cannot create the store {database}: the folder {path.parent} is not writable for this user; "
                     "pass --db with a path in a writable folder"
                 )
-            read_only = _sqlite_read_only(path)
+            forced = _sqlite_read_only(path)
             connect_args: dict[str, Any] = {"timeout": SQLITE_BUSY_TIMEOUT_S, "check_same_thread": False}
-            if read_only is None:
+            if forced is None:
                 engine = create_engine(url, connect_args=connect_args)
             else:
-                uri = f"file:{path.resolve().as_posix()}?{read_only}"
+                uri = f"file:{path.resolve().as_posix()}?{forced}"
                 engine = create_engine(url, creator=lambda: sqlite3.connect(uri, uri=True, **connect_args))
-                _READ_ONLY.add(engine)
                 _read_only_events(engine, path)
-            _sqlite_events(engine, read_only=read_only is not None)
+            _sqlite_events(engine, read_only=read_only or forced is not None)
+            if read_only or forced is not None:
+                _READ_ONLY.add(engine)
         else:
-            engine = create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20, pool_timeout=60)
+            options = {"connect_args": {"options": "-c default_transaction_read_only=on"}} if read_only else {}
+            engine = create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20, pool_timeout=60, **options)
+            if read_only:
+                _READ_ONLY.add(engine)
     except NoSuchModuleError as exc:
         raise ConfigError(f"unsupported store URL {shown(url)}: unknown database driver") from exc
     except ModuleNotFoundError as exc:
@@ -194,6 +206,20 @@ def stored_revision(engine: Engine) -> str | None:
     except (SQLAlchemyError, sqlite3.Error):
         return None
     return str(rows[0][0]) if len(rows) == 1 else None
+
+
+def pending_upgrade(engine: Engine) -> tuple[str | None, str] | None:
+    """(the store's revision, this benger's head) when opening it to write would upgrade it, else None."""
+    head = head_revision()
+    if head is None:
+        from alembic.config import Config
+        from alembic.script import ScriptDirectory
+
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS_DIR))
+        head = ScriptDirectory.from_config(config).get_current_head()
+    current = stored_revision(engine)
+    return None if head is None or current == head else (current, head)
 
 
 def upgrade(engine: Engine) -> None:

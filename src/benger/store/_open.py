@@ -47,16 +47,20 @@ _WRITE = "pass --db with a new file or a benger store"
 _DAMAGE = ("database disk image is malformed", "file is not a database")
 
 
-def open_engine(db: str | Path | None, *, create: bool) -> Engine:
+def open_engine(db: str | Path | None, *, create: bool, read_only: bool = False) -> Engine:
     """The engine of the store at ``db`` (a path or URL; ``BENGER_DB``; ``./benger.db``), upgraded to the newest
-    migration. ``create=False``: refuse (InputError, nothing written) what is not a benger store yet."""
+    migration. ``create=False``: refuse (InputError, nothing written) what is not a benger store yet.
+    ``read_only`` (a dry run, with ``create=False``): an engine that writes nothing, left at the store's revision
+    (:func:`benger.store._engine.pending_upgrade` says whether a writer would upgrade it)."""
     from benger.config import database_url
 
+    if read_only and create:
+        raise ValueError("a read-only store is never created")
     url = parse_url(database_url(db))
     path = _sqlite_file(url)
     if not create and path is not None and not path.exists():
         raise InputError(f"no benger store here ({_CREATE})", file=path)
-    engine = create_store_engine(url)  # checks the path; connects only when first used
+    engine = create_store_engine(url, read_only=read_only)  # checks the path; connects only when first used
     name = str(path) if path is not None else shown(url)  # what a refusal names: the file, else the URL
     try:
         if not create:
@@ -66,7 +70,8 @@ def open_engine(db: str | Path | None, *, create: bool) -> Engine:
             tables, revisions = _writer_contents(path, engine)
             if tables:
                 require_benger_store(name, tables, revisions, advice=_WRITE)
-        upgrade(engine)
+        if not read_only:
+            upgrade(engine)
     except BaseException:
         engine.dispose()
         raise
