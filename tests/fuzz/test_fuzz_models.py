@@ -70,14 +70,23 @@ def test_a_missing_api_key_is_named_before_any_store_work(
     assert not db.exists(), "a refused configuration left a store file"
 
 
-def test_a_missing_key_leaves_an_existing_store_unchanged(demo_store: Path, tmp_path: Path, no_keys: None) -> None:
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["run", "--system", "gpt-5.4", "--judge", "gpt-5.4-mini"],
+        ["generate", "--system", "gpt-5.4"],
+        ["judge", "--system", "gpt-5.4", "--judge", "gpt-5.4-mini"],
+    ],
+)
+def test_a_missing_key_leaves_an_existing_store_unchanged(
+    demo_store: Path, tmp_path: Path, no_keys: None, command: list[str]
+) -> None:
+    """A real run refuses a missing key before it touches the store (an estimate calls nothing and needs none:
+    tests/cli/test_estimate_without_keys.py)."""
     store = store_copy(demo_store, tmp_path / "s")
     before = dump(store)
-    for stage in ("run", "generate", "judge"):
-        result = invoke(
-            ["estimate", "--system", "gpt-5.4", "--judge", "gpt-5.4-mini", "--stage", stage, "--db", str(store)]
-        )
-        check_rejected(result, ["OPENAI_API_KEY"], store, before)
+    result = invoke([*command, "--db", str(store)])
+    check_rejected(result, ["OPENAI_API_KEY"], store, before)
 
 
 def test_a_model_the_stages_do_not_call_needs_no_key(demo_store: Path, tmp_path: Path, no_keys: None) -> None:

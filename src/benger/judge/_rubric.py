@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import unicodedata
 from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
@@ -29,6 +30,9 @@ from benger.judge._rubric_check import RubricProblem, check_rubric, dimension_ke
 
 #: A number of a rubric: a finite int or float, never a bool or text (``max: true`` is not 1 point).
 Number = Annotated[float, BeforeValidator(number)]
+#: A text of a rubric, in NFC as a YAML file is read (benger._yaml): "Å" typed as U+212B, as A + U+030A or as U+00C5
+#: is one rubric with one id, whether it comes from a file, a run config's inline copy, the store or a mapping.
+Text = Annotated[str, AfterValidator(lambda text: unicodedata.normalize("NFC", text))]
 
 
 class Band(BaseModel):
@@ -37,7 +41,7 @@ class Band(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
     low: Number
     high: Number
-    description: str
+    description: Text
 
 
 class Dimension(BaseModel):
@@ -45,12 +49,12 @@ class Dimension(BaseModel):
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
     key: Annotated[str, AfterValidator(dimension_key)]
-    label: str
-    label_en: str
+    label: Text
+    label_en: Text
     max: Number = Field(gt=0)
     #: the dimension's own score step (default: the rubric's ``step``)
     step: Number | None = Field(default=None, gt=0)
-    question: str | None = None
+    question: Text | None = None
     bands: list[Band] = Field(default_factory=list)
 
 
@@ -80,15 +84,15 @@ class Rubric(BaseModel):
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
-    name: str
-    version: str
-    title: str
+    name: Text
+    version: Text
+    title: Text
     graded: bool = Field(description="whether totals map to grade points", strict=True)
     total: Number = Field(gt=0, description="declared maximum total; the dimension maxima must sum to it")
     step: Number = Field(default=0.5, gt=0)
     dimensions: list[Dimension] = Field(min_length=1)
     kind: TaskKind | None = None
-    instructions: str | None = None
+    instructions: Text | None = None
     grades: list[Number] | None = Field(default=None, min_length=2)
     pass_grade: int | None = Field(default=None, ge=0, strict=True)
     pass_total: Number | None = Field(default=None, ge=0)
