@@ -28,8 +28,9 @@ FIELDS = ["title", "label", "label_en", "question", "description", "instructions
 
 
 def _rubric(field: str, text: str) -> dict[str, Any]:
+    band = {"low": 0, "high": 3, "description": "alles"}
     dim: dict[str, Any] = {"key": "d0", "label": "Ergebnis", "label_en": "Result", "max": 3,
-                           "question": "Stimmt es?", "bands": [{"low": 0, "high": 3, "description": "alles"}]}  # fmt: skip
+                           "question": "Stimmt es?", "bands": [band]}  # fmt: skip
     data: dict[str, Any] = {"name": "eigen", "version": "1", "title": "Eigener Bogen", "graded": False, "total": 3,
                             "step": 1, "dimensions": [dim], "instructions": "Prüfe."}  # fmt: skip
     if field in ("label", "label_en", "question"):
