@@ -1,6 +1,8 @@
-"""Modules stay under 400 lines (the project's standard): each module of the packages this checks, one case
-per module, so a module that grows past the limit is named (``pipeline/_config.py`` had 430 lines before it
-became the package ``pipeline/_config``: its model, its file reading, a ``--model``'s entry)."""
+"""Modules stay under 400 lines (the project's standard): every module of benger, one case per module, so a module
+that grows past the limit is named (``pipeline/_config.py`` had 430 lines before it became the package
+``pipeline/_config``: its model, its file reading, a ``--model``'s entry; ``cli/_web.py`` 418 before the account
+commands and the study group's shared helpers got modules of their own; ``web/_i18n.py`` 463 before the server
+messages' English did)."""
 
 from __future__ import annotations
 
@@ -9,9 +11,8 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "benger"
-PACKAGES = ("pipeline", "corpora")
 LIMIT = 400
-MODULES = sorted(path for package in PACKAGES for path in (SRC / package).rglob("*.py"))
+MODULES = sorted(SRC.rglob("*.py"))
 
 
 @pytest.mark.parametrize("path", MODULES, ids=[str(p.relative_to(SRC)) for p in MODULES])

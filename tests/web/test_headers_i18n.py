@@ -68,7 +68,7 @@ def test_every_page_sends_security_headers_and_no_store(world: World, app: FastA
 def _raised_templates() -> list[tuple[str, int, str]]:
     """(file, line, template) of every StudyError-family call in the study and web packages and the study CLI."""
     found = []
-    files = [*(SRC / "study").glob("*.py"), *(SRC / "web").glob("*.py"), SRC / "cli" / "_web.py"]
+    files = [*(SRC / "study").glob("*.py"), *(SRC / "web").glob("*.py"), *(SRC / "cli").glob("_web*.py")]
     for path in files:
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ERROR_CLASSES and node.args:
@@ -91,7 +91,7 @@ def test_every_server_message_has_a_translation() -> None:
 
 def test_no_plain_input_error_is_raised_in_the_study_or_web_code() -> None:
     offenders = []
-    for path in [*(SRC / "study").glob("*.py"), *(SRC / "web").glob("*.py"), SRC / "cli" / "_web.py"]:
+    for path in [*(SRC / "study").glob("*.py"), *(SRC / "web").glob("*.py"), *(SRC / "cli").glob("_web*.py")]:
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "InputError":
                 offenders.append(f"{path.name}:{node.lineno}")

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import getpass
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -17,95 +16,23 @@ from benger.cli._options import (
     out_option,
     port_option,
 )
+from benger.cli._web_accounts import create_user_cmd  # noqa: F401  (the account commands come first in the help)
+from benger.cli._web_study import (
+    FeedbackSwitch,
+    StudyOption,
+    _bounded,
+    _has_accounts,
+    _named,
+    _store,
+    _user_id,
+    study_app,
+    study_id,
+)
 from benger.errors import MissingDependencyError
 
 if TYPE_CHECKING:
     import uvicorn
     from fastapi import FastAPI
-
-    from benger.store import Store
-
-study_app = typer.Typer(help="Human study: accounts, studies, picks, review assignment, export.", no_args_is_help=True)
-StudyOption = Annotated[str, typer.Option("--study", help="Study name or id (see `benger study list`).")]
-FeedbackSwitch = Annotated[
-    bool | None, typer.Option("--on/--off", help="Show participants the judge's feedback, or stop showing it.")
-]
-
-
-def _store(db: str | None, *, create: bool = False) -> Store:
-    """The store at ``db``. Only the commands that start a deployment create one (``create=True``: ``serve`` and
-    ``study create-user``, docs/study.md's first two steps); every other ``study`` command needs the store to
-    exist and refuses a missing file or one that is not a benger store (exit 2, the file left as it was), so a
-    mistyped ``--db`` never leaves an empty store behind. ``study create`` refuses too: a study is created from
-    a corpus the store already holds."""
-    from benger.store import open_store
-
-    return open_store(db, create=create)
-
-
-def _bounded(field: str) -> Any:
-    """A typer callback checking an option against the study's bound for ``field`` (benger.study._bounds, the one
-    table the web forms and the Python API check too): a value outside it is refused before the store is opened,
-    naming the option and the range (exit 2)."""
-    from benger.study._bounds import BOUNDS
-
-    bound = BOUNDS[field]
-
-    def check(value: int | None) -> int | None:
-        return value if value is None else bound.check(value, field=bound.option)
-
-    return check
-
-
-def _has_accounts(store: Store) -> bool:
-    """True when the store has at least one study account (else nobody can pass the login page)."""
-    from sqlalchemy import select
-
-    from benger.study._models import StudyUser
-
-    with store.session() as session:
-        return session.scalar(select(StudyUser.id).limit(1)) is not None
-
-
-def study_id(store: Store, ref: str) -> int:
-    """The id of the study ``ref`` names: its name, or its id (digits; an id wins over a name of digits).
-
-    Raises StudyError (field ``--study``) listing the studies when none matches.
-    """
-    from sqlalchemy import select
-
-    from benger.study import StudyError
-    from benger.study._models import Study
-
-    with store.session() as session:
-        studies = {s.id: s.name for s in session.scalars(select(Study).order_by(Study.id))}
-    wanted = ref.strip()
-    if wanted.isdecimal() and wanted.isascii() and int(wanted) in studies:
-        return int(wanted)
-    for sid, name in studies.items():
-        if name == wanted:
-            return sid
-    known = "; ".join(f"{sid} {name!r}" for sid, name in studies.items()) or "–"
-    raise StudyError(
-        "Es gibt keine Studie mit dem Namen oder der Nummer {ref}; die Studien (Nummer Name): {known}.",
-        field="--study",
-        ref=repr(ref),
-        known=known,
-    )
-
-
-def _named(store: Store, sid: int) -> str:
-    """``study 'name' (id N)`` for the command's one line of output."""
-    from benger.study._models import Study
-
-    with store.session() as session:
-        study = session.get(Study, sid)
-        return f"study {study.name if study else '?'!r} (id {sid})"
-
-
-def _secret(password: str | None, prompt: str) -> str:
-    """The password given (an empty one too: the account rules refuse it), or one asked for without echo."""
-    return password if password is not None else getpass.getpass(prompt)
 
 
 def server_config(app: FastAPI, host: str, port: int, trusted_proxies: list[str]) -> uvicorn.Config:
@@ -183,99 +110,6 @@ def register(app: typer.Typer) -> None:
         uvicorn.Server(server_config(web, host, port, list(trusted_proxy or []))).run()
 
     app.add_typer(study_app, name="study")
-
-
-@study_app.command("create-user")
-def create_user_cmd(
-    username: Annotated[str, typer.Argument(help="Login name.")],
-    role: Annotated[list[str], typer.Option("--role", help="admin, participant, grader or creator (repeatable).")],
-    db: DbOption = None,
-    password: Annotated[str | None, typer.Option(help="Password (asked for when omitted).")] = None,
-) -> None:
-    """Create an account."""
-    from benger.study import create_user
-
-    secret = _secret(password, "Password: ")
-    with _store(db, create=True).session() as session:
-        user = create_user(session, username, secret, role)
-        typer.echo(f"created {user.username} ({user.roles}), pseudonym {user.pseudonym}")
-
-
-def _user_id(store: Store, username: str) -> int:
-    from benger.study import user_by_name
-
-    with store.session() as session:
-        return user_by_name(session, username).id
-
-
-@study_app.command("deactivate")
-def deactivate_cmd(username: Annotated[str, typer.Argument(help="Login name.")], db: DbOption = None) -> None:
-    """Deactivate an account: its sessions end and it can no longer log in."""
-    from benger.study import set_active
-
-    store = _store(db)
-    with store.session() as session:
-        set_active(session, _user_id(store, username), False)
-    typer.echo(f"deactivated {username}")
-
-
-@study_app.command("activate")
-def activate_cmd(username: Annotated[str, typer.Argument(help="Login name.")], db: DbOption = None) -> None:
-    """Reactivate a deactivated account."""
-    from benger.study import set_active
-
-    store = _store(db)
-    with store.session() as session:
-        set_active(session, _user_id(store, username), True)
-    typer.echo(f"activated {username}")
-
-
-@study_app.command("set-password")
-def set_password_cmd(
-    username: Annotated[str, typer.Argument(help="Login name.")],
-    db: DbOption = None,
-    password: Annotated[str | None, typer.Option(help="New password (asked for when omitted).")] = None,
-) -> None:
-    """Reset an account's password; every session of the account ends."""
-    from benger.study import set_password
-
-    store = _store(db)
-    secret = _secret(password, "New password: ")
-    with store.session() as session:
-        set_password(session, _user_id(store, username), secret)
-    typer.echo(f"password of {username} reset; its sessions ended")
-
-
-@study_app.command("set-roles")
-def set_roles_cmd(
-    username: Annotated[str, typer.Argument(help="Login name.")],
-    role: Annotated[list[str], typer.Option("--role", help="admin, participant, grader or creator (repeatable).")],
-    db: DbOption = None,
-) -> None:
-    """Replace the roles of an account."""
-    from benger.study import set_roles
-
-    store = _store(db)
-    with store.session() as session:
-        set_roles(session, _user_id(store, username), role)
-    typer.echo(f"roles of {username}: {' '.join(sorted(set(role)))}")
-
-
-@study_app.command("set-groups")
-def set_groups_cmd(
-    username: Annotated[str, typer.Argument(help="Login name.")],
-    group: Annotated[
-        list[str] | None, typer.Option("--group", help="Group name (repeatable; none: no groups).")
-    ] = None,
-    db: DbOption = None,
-) -> None:
-    """Replace the groups of an account (which group-restricted studies it sees)."""
-    from benger.study import set_groups
-
-    store = _store(db)
-    with store.session() as session:
-        set_groups(session, _user_id(store, username), list(group or []))
-    typer.echo(f"groups of {username}: {' '.join(sorted(set(group or []))) or '-'}")
 
 
 @study_app.command("visible-to")
