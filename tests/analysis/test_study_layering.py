@@ -89,11 +89,12 @@ def test_appendix_a_shared_cells_give_the_same_numbers(superseded: bool) -> None
     computed = len(memo)
     shared_full = appendix_a(data, n_boot=200, seed=3, include_superseded=True, memo=memo)
     assert (shared_final, shared_full) == (alone_final, alone_full)
-    # final cells: a and b raw/gp/pass (6) + a's h_ cells (3) + bleu for a and b (2) = 11 bootstraps
-    assert computed == 11
-    # with the superseded a3 counted, a's raw/gp/pass are new cells (bleu: a3 has no value, same cell);
+    # final cells: a's and b's raw/gp/pass (one bootstrap each: gp and pass resample with raw's draws) + a's h_
+    # cells (1) + bleu for a and b (2) = 5 bootstraps
+    assert computed == 5
+    # with the superseded a3 counted, a's raw/gp/pass are a new bootstrap (bleu: a3 has no value, same cell);
     # with nothing superseded the second table is all hits
-    assert len(memo) == computed + (3 if superseded else 0)
+    assert len(memo) == computed + (1 if superseded else 0)
     a_full = next(r for r in shared_full["table2"] if r["row"] == "a")
     assert a_full["raw"]["mean"] == pytest.approx(190 / 3)  # 48, 62 and 80 either way
     assert shared_full["inputs"]["include_superseded"] is True
