@@ -243,14 +243,19 @@ def sha256_file(path: Path, stop: threading.Event | None = None) -> str:
     return h.hexdigest()
 
 
-def describe_inputs(root: Path, files: list[Path], stop: threading.Event | None = None) -> list[dict[str, Any]]:
+def describe_inputs(
+    root: Path,
+    files: list[Path],
+    stop: threading.Event | None = None,
+    digest: Callable[[Path, threading.Event | None], str] = sha256_file,
+) -> list[dict[str, Any]]:
     """``[{"path", "bytes", "sha256"}]`` for each input file, paths relative to ``root`` (``stop``: as
-    :func:`sha256_file`)."""
+    :func:`sha256_file`; ``digest``: how a file is hashed, ``benger.store.store_file_sha256`` for a store)."""
     return [
         {
             "path": p.relative_to(root).as_posix() if p.is_relative_to(root) else str(p),
             "bytes": p.stat().st_size,
-            "sha256": sha256_file(p, stop),
+            "sha256": digest(p, stop),
         }
         for p in sorted(files)
     ]

@@ -94,7 +94,7 @@ def analyze(
     without it a corpus's rubric is the one the store keeps for its judgements (``corpus_rubrics``)."""
     from benger.config import database_url
     from benger.pipeline._corpus_rubrics import corpus_rubrics
-    from benger.store import open_store
+    from benger.store import open_store, store_file_sha256
     from benger.store._aggregate import refresh_statistics
 
     files: Future[list[dict[str, Any]]] | None = None
@@ -108,7 +108,7 @@ def analyze(
             # hashed alongside the analysis (hashlib releases the GIL: a 3.6 GB store's 4 CPU-s off the wall time)
             refresh_statistics(store)
             path = Path(url[len("sqlite:///") :])
-            files = hashing.submit(describe_inputs, path.parent, [path], stop)
+            files = hashing.submit(describe_inputs, path.parent, [path], stop, store_file_sha256)
         results: dict[str, Any] = {}
         found = corpus_rubrics(store, names, rubrics)  # the rubrics the store keeps; --rubric wins if it agrees
         for name in names:

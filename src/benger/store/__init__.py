@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from benger.store._base import Base, JSONType
     from benger.store._convert import MetricValue
+    from benger.store._digest import store_file_sha256
     from benger.store._import import RecordBundle
     from benger.store._reads import StoreReader, open_reader
     from benger.store._rubrics import StoredRubric
@@ -39,6 +40,7 @@ _LAZY = {
     "StoredRubric": "benger.store._rubrics",
     "Store": "benger.store._store",
     "CORE_TABLES": "benger.store._tables",
+    "store_file_sha256": "benger.store._digest",
 }
 
 
@@ -75,4 +77,5 @@ __all__ = [
     "StoredRubric",
     "open_reader",
     "open_store",
+    "store_file_sha256",
 ]
