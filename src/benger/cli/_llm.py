@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from benger.cli._options import port_option
+from benger.cli._options import port_option, require_free_port
 
 
 def systems() -> None:
@@ -59,6 +59,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Run the OpenAI-compatible stub server until interrupted (see docs/llm.md)."""
+        require_free_port("127.0.0.1", port)
         from benger.testing.stub_server import main
 
         argv = ["--port", str(port), "--latency-ms", str(latency_ms)]

@@ -47,6 +47,33 @@ def port_option(help_text: str = "Port.") -> Any:
     return typer.Option("--port", min=1, max=65535, help=f"{help_text} 1 to 65535.")
 
 
+def require_free_port(host: str, port: int) -> None:
+    """Refuse (InputError on ``--port``, exit 2) a ``port`` another program already listens on at ``host``, before a
+    command that listens does any work: uvicorn logged the bind error and exited 3 (the exit code of an incomplete
+    run), the stub server's OSError was reported as a bug. Probed as the servers bind (``SO_REUSEADDR``: a port
+    left in TIME_WAIT by an earlier run is free)."""
+    import errno
+    import socket
+
+    from benger.errors import InputError
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]  # fmt: skip
+    except socket.gaierror as exc:
+        raise InputError(f"cannot listen on {host!r}: {exc.strerror}; pass --host with an address of this machine",
+                         field="--host") from None  # fmt: skip
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise InputError(f"port {port} on {host} is in use (another program listens there); pass --port "
+                                 "with a free one", field="--port") from None  # fmt: skip
+            raise InputError(f"cannot listen on {host}:{port}: {exc.strerror}", field="--port") from None
+
+
 def resamples_option(flag: str = "--resamples", help_text: str = "Bootstrap resamples B.") -> Any:
     """``--resamples`` / ``--n-boot``: 100 to :data:`MAX_RESAMPLES` bootstrap resamples."""
     return typer.Option(flag, min=100, max=MAX_RESAMPLES, help=f"{help_text} 100 to {MAX_RESAMPLES:,}.")

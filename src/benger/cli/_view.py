@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from benger.cli._options import DbOption, port_option
+from benger.cli._options import DbOption, port_option, require_free_port
 from benger.errors import InputError, MissingDependencyError
 
 
@@ -49,6 +49,8 @@ def register(app: typer.Typer) -> None:
 
         out = _bundle_folder(bundle)
         principal = Principal.local(organiser=organiser)
+        if out is None:
+            require_free_port(host, port)
 
         store = open_store(db, create=False)
         try:

@@ -15,6 +15,7 @@ from benger.cli._options import (
     TrustedProxyOption,
     out_option,
     port_option,
+    require_free_port,
 )
 from benger.cli._web_accounts import create_user_cmd  # noqa: F401  (the account commands come first in the help)
 from benger.cli._web_study import (
@@ -78,6 +79,7 @@ def register(app: typer.Typer) -> None:
         max_body_mb: MaxBodyOption = 80,
     ) -> None:
         """Start the human-study web app (German UI) on the store."""
+        require_free_port(host, port)
         try:
             import uvicorn
 
