@@ -99,3 +99,20 @@ def test_validate_judge_lists_the_release_judges_by_their_stored_names(release_d
     text = " ".join(result.output.split())
     assert f"{PRIMARY_JUDGE} [GPT-5.4-mini (primary)]" in text and "cfgB_opus [Opus-4.7]" in text, text
     assert "gpt54mini" not in text
+
+
+@pytest.mark.parametrize(
+    "args", [["errors", "--rubric", "nosuch"], ["errors", "--rubric", "nosuch", "--format", "json"]]
+)
+def test_errors_refuses_an_unknown_rubric_listing_the_stored_ones(db: Path, args: list[str]) -> None:
+    """errors --rubric nosuch said "no scored judgements of these generations (filters: ...)" while --judge nosuch
+    listed the judges (attack of 2026-12-04)."""
+    from tests.analysis.leaderboard_stores import RUBRIC
+
+    result = runner.invoke(app, [*args, "--db", str(db)], env={"COLUMNS": "400"})
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert lines == [
+        f"error: field '--rubric': unknown rubric 'nosuch'; --rubric takes a rubric id of the store's judgements: "
+        f"{RUBRIC}"
+    ], result.output

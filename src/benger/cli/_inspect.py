@@ -262,6 +262,14 @@ def register(app: typer.Typer) -> None:
                 from benger.store._aggregate_items import judge_names
 
                 refuse_unknown_judges([judge], judge_names(store))
+            if rubric is not None:  # likewise a rubric id no judgement of the store was made under
+                from benger.cli._checks import refuse_unknown
+                from benger.store._aggregate_items import judged_rubric_ids
+
+                stored = judged_rubric_ids(store)
+                refuse_unknown(
+                    [rubric], stored, "rubric", "--rubric", "--rubric takes a rubric id of the store's judgements"
+                )
             judge, rubric, chosen = choose_judgements(store, judge=judge, rubric=rubric, corpus=corpus)
             report = error_modes_from_store(
                 store, judge=judge, rubric_id=rubric, corpus=corpus, params=params, words=words

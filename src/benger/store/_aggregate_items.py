@@ -299,3 +299,10 @@ def judge_names(store: Any) -> list[str]:
     stmt = select(_J.judge).where(_J.target_kind == "generation").distinct()
     with store.engine.connect() as connection:
         return sorted(str(name) for (name,) in connection.execute(stmt))
+
+
+def judged_rubric_ids(store: Any) -> list[str]:
+    """The rubric ids of the store's generation judgements, sorted: what ``--rubric`` of ``benger errors`` takes."""
+    stmt = select(_J.rubric_id).where(_J.target_kind == "generation").distinct()
+    with store.engine.connect() as connection:
+        return sorted(str(rubric) for (rubric,) in connection.execute(stmt))
