@@ -137,3 +137,20 @@ async def test_timeout_s_is_a_deadline_for_a_trickled_reply() -> None:
         with pytest.raises(TransientError, match=r"deadline of 1\.5 s"):
             await model.complete(_ask())
     assert time.monotonic() - started < 3.0
+
+
+def test_the_fallback_notice_cuts_a_long_refusal_at_a_word(caplog: pytest.LogCaptureFixture) -> None:
+    """The notice of a refused response_format ended mid-word (``'ctx': {'expecte)``, llama_cpp.server's
+    pydantic error of 2,000 characters): it is cut at a word and says so."""
+    from benger.llm._structured import next_mode
+
+    endpoint = ("http://127.0.0.1:1/v1", "notice-test")
+    forget(endpoint)
+    detail = " ".join(f"word{i}" for i in range(400))
+    with caplog.at_level("WARNING", logger="benger.llm._structured"):
+        assert next_mode(endpoint, "json_schema", detail) == "json_object_schema"
+    forget(endpoint)
+    [record] = [r for r in caplog.records if "refused response_format" in r.getMessage()]
+    shown = record.getMessage().split("(", 2)[2].rsplit(")", 1)[0]
+    assert shown.endswith(" …") and len(shown) <= 200
+    assert detail.startswith(shown.removesuffix(" …") + " ")  # whole words only

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import textwrap
 import threading
 from typing import Any
 from urllib.parse import urlparse
@@ -170,9 +171,10 @@ class OpenAIChatModel(ProviderModel):
                 following = None if forced else next_mode(self.form_endpoint, mode, refused.detail)
                 if following is None:
                     advice = "remove params.structured_output" if forced else "the server accepts none of them"
+                    detail = textwrap.shorten(refused.detail, 300, placeholder=" …")  # at a word
                     raise PermanentError(
                         f"{self.name}: the server refused structured_output {mode} (HTTP {refused.status}: "
-                        f"{refused.detail[:300]}); modes: json_schema, json_object_schema, json_object, prompt "
+                        f"{detail}); modes: json_schema, json_object_schema, json_object, prompt "
                         f"({advice})",
                         status=refused.status,
                         provider=self.name,

@@ -28,6 +28,7 @@ import contextlib
 import json
 import logging
 import re
+import textwrap
 import threading
 import weakref
 from collections.abc import AsyncIterator
@@ -89,7 +90,7 @@ def next_mode(endpoint: tuple[str, str], refused: str, detail: str) -> str | Non
         _known[endpoint] = MODES[index]
     log.warning(
         "%s (model %s) refused response_format %s (%s); using %s for this endpoint",
-        endpoint[0], endpoint[1], refused, detail[:200], MODES[index],
+        endpoint[0], endpoint[1], refused, textwrap.shorten(detail, 200, placeholder=" …"), MODES[index],
     )  # fmt: skip
     return MODES[index]
 
