@@ -4,6 +4,7 @@ accounts of the study platform without the browser."""
 from __future__ import annotations
 
 import getpass
+import sys
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -102,5 +103,14 @@ def set_groups_cmd(
 
 
 def _secret(password: str | None, prompt: str) -> str:
-    """The password given (an empty one too: the account rules refuse it), or one asked for without echo."""
-    return password if password is not None else getpass.getpass(prompt)
+    """The password given (an empty one too: the account rules refuse it), else one asked for without echo; without
+    a terminal (a script, ``echo ... |``), the first line of standard input, read without getpass's
+    "GetPassWarning: Can not control echo on the terminal" (an empty input is refused by the account rules)."""
+    if password is not None:
+        return password
+    if not sys.stdin.isatty():
+        line = sys.stdin.readline()
+        if not line:  # the input ended: the CLI says to give the value as an option
+            raise EOFError
+        return line.rstrip("\r\n")
+    return getpass.getpass(prompt)
