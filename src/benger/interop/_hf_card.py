@@ -4,6 +4,7 @@ the rubrics the judgements used, how to load it and how to cite BenGER."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 import yaml
 
 from benger.interop import _hf_tables as t
-from benger.judge import Rubric, falloesung_rubric, grundprinzipien_rubric
+from benger.judge import Rubric, falloesung_rubric, grundprinzipien_rubric, rubric_from_data
 
 CITATION = """@misc{nagl2026benger,
   title         = {{BenGER}: Benchmarking {LLM} Systems on Subsumption-Based Legal Reasoning in German Law},
@@ -44,16 +45,22 @@ def _rubric_section(rows: Mapping[str, Mapping[str, list[dict[str, Any]]]]) -> l
     if not used:
         return ["No judgements in this export."]
     builtin: dict[str, Rubric] = {r.base_id: r for r in (falloesung_rubric(), grundprinzipien_rubric())}
+    stored = {
+        str(row["rubric_id"]): rubric_from_data(json.loads(row["payload"]), "rubrics")
+        for split in rows.get("rubrics", {}).values()
+        for row in split
+    }
     lines: list[str] = []
     for rubric_id, n in sorted(used.items()):
-        rubric = builtin.get(rubric_id.split("+")[0])
+        rubric = stored.get(rubric_id) or builtin.get(rubric_id.split("+")[0])
         lines.append(f"### `{rubric_id}` ({n} judgements)")
         lines.append("")
         if rubric is None:
             lines += ["Not one of benger's built-in rubrics: its dimensions are those of the judgements.", ""]
             continue
         exact = rubric_id in (rubric.base_id, rubric.id)
-        note = "" if exact else f" (benger's built-in `{rubric.id}`; this export's content hash differs)"
+        where = " (its content: `rubrics/all.parquet`)" if rubric_id in stored else ""
+        note = where if exact else f" (benger's built-in `{rubric.id}`; this export's content hash differs)"
         graded = "totals map to 0-18 grade points, pass >= 4" if rubric.graded else "no grade points"
         lines += [f"{rubric.title}: {rubric.max_total:g} points, {graded}{note}.", ""]
         lines += ["| dimension | label | max |", "|---|---|---|"]

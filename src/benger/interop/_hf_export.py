@@ -7,7 +7,7 @@ into place, so a failed export leaves nothing; a rerun replaces its own files, f
                                    provenance, counts, the rubrics, how to cite
     DIR/benger_export.json         manifest: format, benger version, source store, tables, splits, sha256 of files
     DIR/<table>/<split>.parquet    tasks, generations, human_solutions, judgements, human_reviews, metric_values
-                                   (split per corpus); corpora, systems (split ``all``)
+                                   (split per corpus); corpora, systems, rubrics (split ``all``)
     DIR/leaderboard/all.parquet    the leaderboard rows with their provenance (also results/leaderboard.csv/.json)
 
 ``datasets.load_dataset("parquet", data_files=...)`` or ``load_dataset(DIR, "judgements")`` reads it offline;
@@ -108,6 +108,7 @@ def store_rows(store: Store) -> tuple[dict[str, dict[str, list[dict[str, Any]]]]
     for m in _in_storage_order(store, "metric_values", metric_key, store.metric_values()):
         linked, split = split_of(m.target_kind, m.target_id)
         out["metric_values"][split].append(t.metric_row(m, linked))
+    out["rubrics"][t.ALL_SPLIT].extend(t.rubric_row(r) for r in store.stored_rubrics())
     return {k: dict(v) for k, v in out.items()}, splits
 
 

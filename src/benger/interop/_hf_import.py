@@ -34,7 +34,7 @@ from benger.schema import (
     Task,
     score_problem,
 )
-from benger.store import RecordBundle
+from benger.store import RecordBundle, StoredRubric
 
 _TASK: TypeAdapter[FalloesungTask | PrincipleItem] = TypeAdapter(Task)
 _M = TypeVar("_M", bound=BaseModel)
@@ -185,6 +185,8 @@ def read_export(folder: str | Path) -> RecordBundle:
     known = {(c.name, task.task_id) for c in corpora for task in c.tasks}
     bundle = RecordBundle(corpora=corpora)
     bundle.systems = [_system(row, p, n) for p, n, row in _Rows(folder, t.TABLE["systems"])]
+    bundle.rubrics = _rubrics(folder)
+    exported = {r.rubric_id: r.payload for r in bundle.rubrics}
     seen: dict[str, tuple[Path, int]] = {}
     for path, number, row in _Rows(folder, t.TABLE["generations"]):
         gen = _validate(
@@ -211,7 +213,8 @@ def read_export(folder: str | Path) -> RecordBundle:
         data["meta"] = _json_cell(row, "meta", path, number) or {}
         judgement = _validate(Judgement.model_validate, data, path, number)
         if judgement.dimensions is not None:
-            _check_scores(judgement.dimensions, judgement.total, _maxima(judgement.rubric_id), path, number)
+            maxima = _exported_maxima(exported.get(judgement.rubric_id)) or _maxima(judgement.rubric_id)
+            _check_scores(judgement.dimensions, judgement.total, maxima, path, number)
         _unique(seen, judgement.judgement_id, path, number, "judgement_id")
         bundle.judgements.append(judgement)
     seen = {}
@@ -230,6 +233,34 @@ def read_export(folder: str | Path) -> RecordBundle:
         data = {k: v for k, v in row.items() if k != "corpus"} | {"details": _json_cell(row, "details", path, number)}
         bundle.metric_values.append(_validate(MetricValue.model_validate, data, path, number).model_dump())
     return bundle
+
+
+def _rubrics(folder: Path) -> list[StoredRubric]:
+    """The stored rubrics of the export, each checked: its content must read as a rubric with its id and content
+    hash (as ``benger.judge.stored_rubric`` checks a store's), so a changed payload is refused, never kept."""
+    from benger.judge import rubric_from_data
+
+    out: list[StoredRubric] = []
+    seen: dict[str, tuple[Path, int]] = {}
+    for path, number, row in _Rows(folder, t.TABLE["rubrics"]):
+        payload = _json_cell(row, "payload", path, number, nullable=False)
+        try:
+            rubric = rubric_from_data(payload, path)
+        except InputError as exc:
+            inner = f"payload.{exc.field}" if exc.field else "payload"
+            raise InputError(exc.reason, file=path, record=number, field=inner) from None
+        for column, value in (("rubric_id", rubric.id), ("content_hash", rubric.content_hash)):
+            if row.get(column) != value:
+                raise InputError(
+                    f"{column} {row.get(column)!r} is not the one of the payload ({value!r}): the rubric was changed "
+                    "after the export",
+                    file=path,
+                    record=number,
+                    field=column,
+                )
+        _unique(seen, rubric.content_hash, path, number, "content_hash")
+        out.append(StoredRubric(rubric_id=rubric.id, content_hash=rubric.content_hash, payload=payload))
+    return out
 
 
 def _check_task(known: set[tuple[str, str]], corpus: str | None, task_id: str, path: Path, number: int) -> None:
@@ -283,6 +314,13 @@ def _check_files(folder: Path, manifest: dict[str, Any]) -> None:
         for path in sorted((folder / table.name).glob("*.parquet")):
             if path.relative_to(folder).as_posix() not in files:
                 raise InputError("file not listed in the export's manifest (added after the export)", file=path)
+
+
+def _exported_maxima(payload: dict[str, Any] | None) -> dict[str, float] | None:
+    """The dimension maxima of a rubric the export carries (its payload was checked by ``_rubrics``)."""
+    from benger.judge import rubric_from_data
+
+    return None if payload is None else rubric_from_data(payload).maxima()
 
 
 def _maxima(rubric_id: str) -> dict[str, float] | None:

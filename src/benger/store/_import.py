@@ -48,6 +48,7 @@ from benger.store._models import (
     MetricValueRow,
     SystemRow,
 )
+from benger.store._rubrics import StoredRubric
 from benger.store._session import StoreBase, row_values
 
 if TYPE_CHECKING:
@@ -194,6 +195,8 @@ class RecordBundle:
 
     ``metric_values``: rows with the columns of ``metric_values`` (target_kind, target_id, metric, signature,
     value, details). Generations and human solutions name their corpus (a task is (corpus, task id)).
+    ``rubrics``: the content of the rubrics the judgements were made with (``benger import hf`` of an export that
+    carries them), kept as ``Store.save_rubrics`` keeps them (a content hash already stored is left as it is).
     """
 
     corpora: list[Corpus]
@@ -203,6 +206,7 @@ class RecordBundle:
     human_solutions: list[HumanSolution] = field(default_factory=list)
     human_reviews: list[HumanReview] = field(default_factory=list)
     metric_values: list[dict[str, Any]] = field(default_factory=list)
+    rubrics: list[StoredRubric] = field(default_factory=list)
 
 
 def write_records(
@@ -264,6 +268,8 @@ def _write(store: StoreBase, bundle: RecordBundle, replace: bool) -> dict[str, i
             ["target_kind", "target_id", "metric", "signature"],
             keep=["created_at"],
         )
+        if bundle.rubrics:
+            written["rubrics"] = _write_rubrics(store, session, bundle.rubrics)
         stored_gens = len(
             list(
                 session.scalars(
@@ -285,9 +291,25 @@ def _write(store: StoreBase, bundle: RecordBundle, replace: bool) -> dict[str, i
         "human_reviews": len(reviews),
         "metric_values": len(metric_rows),
     }
+    if bundle.rubrics:
+        counts["rubrics"] = len({r.content_hash for r in bundle.rubrics})
     counts.update({f"written_{what}": written[what] for what in list(counts)})
     replaced = [c for c in changes if c.action == "replaced"]
     if replaced:  # what --replace removed, summed over the two corpora
         for what in ("tasks", "generations", "judgements", "human_solutions", "human_reviews", "metric_values"):
             counts[f"removed_{what}"] = sum(getattr(c, f"{what}_removed") for c in replaced)
     return counts
+
+
+def _write_rubrics(store: StoreBase, session: Any, rubrics: Sequence[StoredRubric]) -> int:
+    """Insert the rubrics whose content hash the store does not keep yet; how many that were."""
+    from benger.store._models import RubricRow
+    from benger.store._tables import utcnow
+    from benger.store._text import storable
+
+    rows = {r.content_hash: {**r.model_dump(), "created_at": utcnow()} for r in rubrics}
+    kept = set(session.scalars(select(RubricRow.content_hash).where(RubricRow.content_hash.in_(list(rows)))))
+    new = [storable(RubricRow, row) for h, row in rows.items() if h not in kept]
+    if new:
+        session.execute(store._insert(RubricRow).on_conflict_do_nothing(index_elements=["content_hash"]), new)
+    return len(new)
