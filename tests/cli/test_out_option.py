@@ -37,7 +37,7 @@ def test_an_existing_file_is_not_a_folder(command: list[str], tmp_path: Path) ->
     target.write_text("keep me")
     code, output = _invoke(command, tmp_path, target)
     assert code == 2, output
-    assert "Invalid value for '--out'" in output and "not a folder" in output
+    assert output.strip().splitlines() == [f"error: field '--out': {target}: a file, not a folder"]
     assert target.read_text() == "keep me"
     assert not (tmp_path / "missing.db").exists()
 
@@ -47,7 +47,8 @@ def test_a_folder_that_cannot_be_created(command: list[str], tmp_path: Path) -> 
     (tmp_path / "a-file").write_text("")
     code, output = _invoke(command, tmp_path, tmp_path / "a-file" / "sub")
     assert code == 2, output
-    assert "Invalid value for '--out'" in output and "cannot create" in output
+    lines = output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: field '--out': {tmp_path / 'a-file' / 'sub'}: cannot")
     assert "internal error" not in output
 
 

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from benger.config import MAX_RESAMPLES
+from benger.errors import InputError
 
 DbOption = Annotated[
     str | None,
@@ -55,8 +56,6 @@ def require_free_port(host: str, port: int) -> None:
     import errno
     import socket
 
-    from benger.errors import InputError
-
     try:
         family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
                                                              flags=socket.AI_PASSIVE)[0]  # fmt: skip
@@ -82,23 +81,25 @@ def resamples_option(flag: str = "--resamples", help_text: str = "Bootstrap resa
 def out_folder(value: Path | None) -> Path | None:
     """Typer callback of every ``--out PATH`` option: make sure PATH is a folder benger can write, before any work.
 
-    An existing file (``--out /etc/passwd``) is ``not a folder``; a folder that cannot be created or written
-    (``--out /proc/x``) is ``cannot create``: both usage errors (exit 2, ``Invalid value for '--out'``) instead
-    of an internal error after the command has done its work. The check creates the missing folders and one
+    An existing file (``--out /etc/passwd``) is ``a file, not a folder``; a folder that cannot be created or written
+    (``--out /proc/x``) is ``cannot create``: both one-line input errors on ``--out`` (exit 2), as every output
+    folder's refusal is (``view --bundle``, ``export hf``: benger.outputs), instead of an internal error after the
+    command has done its work. The check creates the missing folders and one
     temporary probe file, then removes what it created (the command creates the folder when it writes), so a
     command that fails later leaves no empty folder. ``None`` (option not given) passes through unchanged.
     """
     if value is None:
         return None
     if value.exists() and not value.is_dir():
-        raise typer.BadParameter(f"{value}: not a folder")
+        raise InputError(f"{value}: a file, not a folder", field="--out")
     missing = [p for p in (value, *value.parents) if not p.exists()]
     try:
         value.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=value):
             pass
     except OSError as exc:
-        raise typer.BadParameter(f"{value}: cannot create or write this folder ({exc.strerror or exc})") from None
+        why = exc.strerror or exc
+        raise InputError(f"{value}: cannot create or write this folder ({why})", field="--out") from None
     finally:
         for created in missing:  # deepest first
             try:
