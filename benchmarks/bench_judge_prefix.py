@@ -210,6 +210,8 @@ def main() -> None:
     parser.add_argument("--modes", default="warm", help="comma-separated: warm (the demo's way), cold")
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--simulate", action="store_true", help="count tokens only (see above)")
+    parser.add_argument("--units", default=None, help="comma-separated indices to judge (0: the generation)")
+    parser.add_argument("--out", type=Path, default=None, help="write every row with its reply as JSON")
     args = parser.parse_args()
     if args.simulate:
         simulate(args.release)
@@ -219,6 +221,8 @@ def main() -> None:
     if args.threads:
         set_threads_override(args.threads)
     cfg, _, units = case_units(args.release, args.picks, args.case)
+    if args.units:
+        units = [units[int(i)] for i in args.units.split(",")]
     model = args.model or cfg.resolved_judges()[0].model
     counter: list[Any] = []
     results: dict[str, list[Any]] = {}
@@ -235,6 +239,8 @@ def main() -> None:
         print(f"replies identical across {' and '.join(modes)}: {same}")
         if not same:
             sys.exit(1)
+    if args.out:
+        args.out.write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
     print(f"load average at the end: {os.getloadavg()}")
 
 
