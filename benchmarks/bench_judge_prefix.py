@@ -234,13 +234,14 @@ def main() -> None:
         rows = results[mode]
         total = {k: sum(r[k] for r in rows) for k in ("batch_evaluated", "decodes", "reevaluated", "cpu_s", "wall_s")}
         print(f"{mode}: {json.dumps({k: round(v, 2) for k, v in total.items()})}")
-    if len(modes) > 1:
-        same = all(a["reply"] == b["reply"] for a, b in zip(results[modes[0]], results[modes[1]], strict=True))
-        print(f"replies identical across {' and '.join(modes)}: {same}")
-        if not same:
-            sys.exit(1)
     if args.out:
         args.out.write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
+    if len(modes) > 1:
+        pairs = zip(results[modes[0]], results[modes[1]], strict=True)
+        same = [a["reply"] == b["reply"] for a, b in pairs]
+        print(f"replies identical across {' and '.join(modes)}: {same}")
+        if not all(same):
+            sys.exit(1)
     print(f"load average at the end: {os.getloadavg()}")
 
 

@@ -1,7 +1,8 @@
 """Two judgements of one case on the embedded judge: the second evaluates only its own suffix (llama.cpp keeps the
 previous call's KV cache and reuses its longest common token prefix: the rubric, Sachverhalt and Musterlösung
-that every judgement of the case starts with), and its reply is the one a cold cache gives (temperature 0).
-Counted from llama-cpp-python's own evaluations (``Llama.eval``), not from times, on the packaged SmolLM2."""
+that every judgement of the case starts with, cut to a batch boundary by ``benger.llm._llama.align_cache``), and
+its reply is the one a cold cache gives (temperature 0). Counted from llama-cpp-python's own evaluations
+(``Llama.eval``), not from times, on the packaged SmolLM2."""
 
 from __future__ import annotations
 
@@ -108,7 +109,10 @@ def test_the_second_judgement_of_a_case_evaluates_only_its_own_suffix(judge: Any
     assert 0 < keys < 40
     _judge(model, CANDIDATES[1])
     second = evaluations.take()
-    assert second[0][0] == len(tokens[1]) - shared + keys  # only the candidate, what follows it and the keys
+    # only the candidate, what follows it and the keys, from the batch boundary before them (align_cache)
+    kept = shared // llama.n_batch * llama.n_batch
+    assert second[0][0] == len(tokens[1]) - kept + keys
+    assert kept > shared - llama.n_batch
     # every later call of the schema fill evaluates the keys it inserts and the last decoded token, once: the
     # reply is never evaluated again (in batches: the call's first eval; then one token per decode)
     batches = [call[0] for call in second[1:] if call]
@@ -126,3 +130,29 @@ def test_a_judgement_after_a_cached_prefix_is_the_cold_one(judge: Any) -> None:
     warm = _judge(model, CANDIDATES[1])
     assert evaluations.take()[0][0] < cold_prompt - 2000  # the prefix came from the cache
     assert warm == cold
+
+
+class _Cache:
+    """What ``align_cache`` reads and sets of a ``Llama``."""
+
+    def __init__(self, cached: list[int], n_batch: int = 4) -> None:
+        self.input_ids, self.n_tokens, self.n_batch, self._requires_eval = cached, len(cached), n_batch, False
+
+
+@pytest.mark.parametrize(
+    ("cached", "prompt", "kept"),
+    [
+        (list(range(10)), [*range(9), 99], 8),  # common prefix 9 -> the batch boundary 8
+        (list(range(10)), [*range(8), 99], 8),  # on a boundary: all of it
+        (list(range(10)), [*range(3), 99], 0),  # less than a batch: nothing
+        (list(range(8)), list(range(8)), 4),  # the same prompt: its last token is evaluated again, so from 4
+        ([], [1, 2, 3], 0),
+    ],
+)
+def test_the_cache_is_cut_to_a_batch_boundary(cached: list[int], prompt: list[int], kept: int) -> None:
+    from benger.llm._llama import align_cache
+
+    llama = _Cache(cached)
+    assert align_cache(llama, prompt) == kept
+    assert llama.n_tokens == kept
+    assert llama._requires_eval == (kept < len(cached))

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from benger.llm._llama import align_cache
+
 _FILL_SAMPLING_KEYS = ("repeat_penalty", "top_k", "top_p", "min_p", "frequency_penalty", "presence_penalty")
 _STRING_START_GBNF = r'root ::= " "? [^"\\ \t\n] [^"\\\n]*'
 _NUMBER_GBNF = 'root ::= "-"? [0-9] [0-9]? [0-9]? [0-9]? ("." [0-9] [0-9]?)?'
@@ -175,6 +177,7 @@ def fill_schema(llama: Any, messages: list[dict[str, str]], kwargs: dict[str, An
         return None
     sampling = {k: kwargs[k] for k in ("temperature", "seed", *_FILL_SAMPLING_KEYS) if k in kwargs}
     fill = SchemaFill(llama, prompt, int(kwargs["max_tokens"]), sampling)
+    align_cache(llama, fill.prompt_tokens)  # the reply an empty cache gives
     try:
         fill.value(schema)
     except _OutOfTokens:

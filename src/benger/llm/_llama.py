@@ -208,6 +208,33 @@ class Aborted(Exception):
     """The llama.cpp call was stopped by its cancel event."""
 
 
+def align_cache(llama: Any, tokens: list[int]) -> int:
+    """Keep of the KV cache only the longest common prefix with ``tokens`` cut down to a multiple of ``n_batch``
+    (llama-cpp-python reuses the longest common prefix with the previous evaluation; it then evaluates the rest).
+    Returns the tokens kept.
+
+    llama.cpp's logits depend on how the prompt is split into batches (a matrix product of 1 token and one of 512
+    take different kernels), so a prompt evaluated after a reused prefix that ends anywhere can give another
+    greedy reply than the same prompt on an empty cache (Qwen2.5-0.5B, a release pick: a different reply after
+    a 1-token re-evaluation). Cut to a batch boundary, the kept prefix holds whole batches of the same tokens at the
+    same positions and the rest is evaluated in the batches an empty cache evaluates it in: the reply is the one
+    of an empty cache, at the cost of at most ``n_batch - 1`` tokens evaluated again."""
+    n_batch = int(getattr(llama, "n_batch", 0) or 0)
+    cached = int(getattr(llama, "n_tokens", 0) or 0)
+    if n_batch <= 0 or cached <= 0:
+        return 0
+    common = 0
+    for a, b in zip(llama.input_ids[: min(cached, len(tokens) - 1)], tokens, strict=False):
+        if a != b:
+            break
+        common += 1
+    keep = common // n_batch * n_batch
+    if keep < cached:
+        llama.n_tokens = keep  # generate() compares only the first n_tokens and drops the KV cells past them
+        llama._requires_eval = True
+    return keep
+
+
 _instances: dict[LlamaKey, LlamaHandle] = {}
 #: held by every llama.cpp load in the process: llama-cpp-python's ``verbose=False`` swaps ``sys.stdout``/
 #: ``sys.stderr`` and file descriptors 1/2 for /dev/null around a load and puts back what it found, so two loads in

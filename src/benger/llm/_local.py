@@ -21,9 +21,9 @@ from benger.config import cache_dir
 from benger.errors import ConfigError, MissingDependencyError
 from benger.llm._base import ProviderModel
 from benger.llm._errors import PermanentError
-from benger.llm._fill import fill_schema, fillable
+from benger.llm._fill import chat_prompt, fill_schema, fillable
 from benger.llm._limits import DEFAULT_LOCAL_CONCURRENCY
-from benger.llm._llama import LlamaKey, call_threads, load_llama, parse_threads
+from benger.llm._llama import LlamaKey, align_cache, call_threads, load_llama, parse_threads
 from benger.llm._protocol import ChatRequest, ChatResponse, Usage
 from benger.llm._retry import RetryPolicy
 from benger.schema import SystemConfig
@@ -239,6 +239,9 @@ class LocalChatModel(ProviderModel):
                 if result is not None:
                     return result
                 kwargs["response_format"] = {"type": "json_object", "schema": schema}
+            text = chat_prompt(llama, kwargs["messages"])
+            if text is not None:  # the reply an empty cache gives (benger.llm._llama.align_cache)
+                align_cache(llama, list(llama.tokenize(text.encode("utf-8"), special=True)))
             return llama.create_chat_completion(**kwargs)
 
         threads = call_threads(self.n_threads, self.n_threads_batch)
