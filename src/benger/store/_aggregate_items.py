@@ -8,7 +8,7 @@ rows by one outer ``GROUP BY``, so that a leaderboard with the normal interval r
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from sqlalchemy import Float, Integer, and_, case, cast, func, not_, or_, select
@@ -266,31 +266,63 @@ def _zero(value: Any) -> float:
     return 0.0 if value is None else float(value)
 
 
-def validation_only_judges(store: Any) -> set[JudgeConfig]:
-    """The judge configurations that judged validation picks only: each of their generation judgements is of a
-    reviewed generation (one with a human review), while another configuration judged an unreviewed one (so a
-    store whose every generation is reviewed has none). The leaderboard leaves them out
-    (:mod:`benger.analysis.leaderboard`): such a row would rank systems on their one or two picks.
+#: What :func:`validation_only_of` decides on: (configuration, corpus) -> whether the configuration judged an
+#: unreviewed generation (one without a human review) of that corpus.
+JudgedScopes = Mapping[tuple[JudgeConfig, str], bool]
 
-    A few indexed queries: the configurations of the reviewed generations' judgements, then per configuration
-    (and once for the store) whether a judgement of an unreviewed generation exists."""
+
+def validation_only_of(judged: JudgedScopes) -> set[JudgeConfig]:
+    """The rule of a validation-only judge configuration, for the store path (:func:`validation_only_judges`) and
+    the records path (``benger.analysis.leaderboard.records.validation_only``) alike.
+
+    A configuration (judge, judge config hash, rubric id) is validation-only when every generation it judged is
+    reviewed (a validation pick) and, on a corpus it judged, a judgement **under the same rubric** is of an
+    unreviewed generation: it could have judged those generations and judged the picks only, as the release's
+    five secondary judges scored the 15 LLM picks only while the primary judge scored every generation under the
+    same rubric. A configuration whose every generation is reviewed while no judgement of its rubric and corpus
+    goes beyond the reviewed ones (a study that reviewed every generation of its main rubric, while a case's own
+    Bewertungsbogen scored an unreviewed one) is the result, not a validation: it keeps its rows."""
+    beyond = {config for (config, _), unreviewed in judged.items() if unreviewed}
+    scopes = {(config[2], corpus) for (config, corpus), unreviewed in judged.items() if unreviewed}
+    return {config for config, corpus in judged if config not in beyond and (config[2], corpus) in scopes}
+
+
+def validation_only_judges(store: Any) -> set[JudgeConfig]:
+    """The store's validation-only judge configurations (the rule: :func:`validation_only_of`). The leaderboard
+    leaves them out (:mod:`benger.analysis.leaderboard`) and names them in its caption: such a row would rank
+    systems on their one or two picks.
+
+    A few indexed queries: the configurations and corpora of the reviewed generations' judgements (few), then per
+    configuration whether it judged an unreviewed generation, and per rubric and corpus of those that did not
+    whether any judgement under that rubric did (``LIMIT 1`` each); no pass over every judgement."""
     reviewed = select(HUMAN_REVIEWS.c.target_id).where(HUMAN_REVIEWS.c.target_kind == "generation")
     of_generation = _J.target_kind == "generation"
     unreviewed = and_(of_generation, _J.target_id.not_in(reviewed))
+
+    def exists(connection: Any, *where: Any) -> bool:
+        stmt = select(_J.judgement_id).join(GENERATIONS, _G.generation_id == _J.target_id).where(*where)
+        return connection.execute(stmt.limit(1)).first() is not None
+
     with store.engine.connect() as connection:
         candidates = connection.execute(
-            select(_J.judge, _J.judge_config_hash, _J.rubric_id)
+            select(_J.judge, _J.judge_config_hash, _J.rubric_id, _G.corpus)
+            .join(GENERATIONS, _G.generation_id == _J.target_id)
             .where(of_generation, _J.target_id.in_(reviewed))
             .distinct()
         ).all()
-        if not candidates or connection.execute(select(_J.judgement_id).where(unreviewed).limit(1)).first() is None:
+        if not candidates or not exists(connection, unreviewed):
             return set()
-        out = set()
-        for judge, jhash, rubric in candidates:
-            same = and_(_J.judge == judge, _J.judge_config_hash == jhash, _J.rubric_id == rubric)
-            if connection.execute(select(_J.judgement_id).where(same, unreviewed).limit(1)).first() is None:
-                out.add((str(judge), str(jhash), str(rubric)))
-    return out
+        judged: dict[tuple[JudgeConfig, str], bool] = {
+            ((str(j), str(h), str(r)), str(k)): False for j, h, r, k in candidates
+        }
+        for config in {c for c, _ in judged}:
+            same = (_J.judge == config[0], _J.judge_config_hash == config[1], _J.rubric_id == config[2])
+            if exists(connection, *same, unreviewed):
+                judged[(config, "")] = True  # it judged an unreviewed generation (of some corpus)
+        for rubric, corpus in sorted({(c[2], k) for c, k in judged if k}):
+            if exists(connection, _J.rubric_id == rubric, _G.corpus == corpus, unreviewed):
+                judged[(("", "", rubric), corpus)] = True  # one stands for the configurations that judged one
+    return validation_only_of(judged)
 
 
 def judge_names(store: Any) -> list[str]:

@@ -21,10 +21,14 @@ mean over judge configurations of their repeat means, every configuration pooled
 below); ``Leaderboard.pooled`` counts each pooled judge's scored generations.
 
 A **validation-only** judge configuration makes no rows: every one of its generation judgements is of a reviewed
-generation (one with a human review: a validation pick), while another configuration judged an unreviewed one
-(e.g. the paper's five other judges, whose scores of the 15 LLM picks the release import stores for the judge
-validation). ``judges`` naming it shows its rows; pooled judges include it. The store path finds them in SQL
-(``benger.store._aggregate_items.validation_only_judges``), the records path from its ``reviewed`` ids
+generation (one with a human review: a validation pick), while on a corpus it judged a judgement under the same
+rubric is of an unreviewed one (e.g. the paper's five other judges, whose scores of the 15 LLM picks the release
+import stores for the judge validation, beside the primary judge's scores of every generation). A study that
+reviewed every generation of its main rubric keeps that rubric's rows, whatever a case's own Bewertungsbogen
+judged. ``judges`` naming it shows its rows; pooled judges include it; the board names every one it leaves out
+(``Leaderboard.left_out``, a caption line). The rule is one function
+(``benger.store._aggregate_items.validation_only_of``): the store path gathers its facts in SQL
+(``validation_only_judges``), the records path from its ``reviewed`` ids
 (:func:`~benger.analysis.leaderboard.records.validation_only`).
 
 Superseded generations (the release's April-2026 runs: status ``excluded``, reason "superseded ...", their own

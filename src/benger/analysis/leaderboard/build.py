@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar, Union
 
 from benger import __version__
 from benger.analysis.leaderboard.context import LeaderboardContext
+from benger.analysis.leaderboard.counts import judged_by_config, main_rubric_groups, row_counts
 from benger.analysis.leaderboard.heap import heap_frozen
 from benger.analysis.leaderboard.identity import identities
 from benger.analysis.leaderboard.intervals import Interval, ci_method, cis, pass_note, proportion_cis
@@ -66,6 +67,9 @@ class BoardInputs:
     superseded: Mapping[RowKey, int] = field(default_factory=dict)
     #: stored judge validations (``Store.judge_validations()``): each row names its judge's status
     validations: Sequence[JudgeValidation] = ()
+    #: the validation-only judge configurations (judge, config hash, rubric id) left out of the items: the board
+    #: names them (``Leaderboard.left_out``), a row is never silently gone
+    left_out: Collection[tuple[str, str, str]] = ()
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -87,16 +91,6 @@ def _group_labels(groups: Mapping[GroupKey, RowSums]) -> dict[JudgeKey, str]:
         (judge, jhash, rubric): f"{judge} [{jhash[:8]}, {rubric}]" if judge in split else judge
         for judge, jhash, rubric in {jkey for _, jkey in groups}
     }
-
-
-def _judged_by_config(groups: Mapping[GroupKey, RowSums]) -> dict[tuple[RowKey, tuple[str, str]], int]:
-    """Per row and judge configuration (name, config hash): its scored generations under all of its rubrics. A
-    task's own Bewertungsbogen makes one group per rubric; a generation judged under one rubric is no unjudged
-    generation of the other's group, so each group's unjudged count is the row's ok generations less these."""
-    out: dict[tuple[RowKey, tuple[str, str]], int] = defaultdict(int)
-    for (rk, jkey), s in groups.items():
-        out[(rk, (jkey[0], jkey[1]))] += s.n
-    return out
 
 
 def _moved(items: Sequence[ItemScore], remap: Mapping[RowKey, RowKey]) -> list[ItemScore]:
@@ -136,7 +130,8 @@ def build(inputs: BoardInputs, context: LeaderboardContext) -> Leaderboard:
     for m in inputs.metric_rows:
         metric_by_row[(m.system, m.config_hash, m.corpus)][m.metric] = MetricMean(mean=m.mean, n=m.n)
     keys: list[tuple[RowKey, JudgeKey | None]] = [*groups]
-    judged = _judged_by_config(groups)
+    judged = judged_by_config(groups)
+    mains = main_rubric_groups(groups)
     judged_rows = {rk for rk, _ in groups}
     keys += [(rk, None) for rk in status if rk not in judged_rows]
     raw: list[dict[str, Any]] = []
@@ -147,6 +142,9 @@ def build(inputs: BoardInputs, context: LeaderboardContext) -> Leaderboard:
         source_hash = generation_hash.get(rk, config_hash)
         origin = inputs.provenance.get(source_hash)
         cell = status.get(rk, {})
+        counts = row_counts(
+            cell, s.n, judged[(rk, jkey[:2])] if jkey is not None else 0, jkey is None or (rk, jkey) in mains
+        )
         pairs = answered.get(rk, [])
         if jkey is None:
             group, judge, jhash, rubric = NOT_RANKED, None, None, None
@@ -193,12 +191,9 @@ def build(inputs: BoardInputs, context: LeaderboardContext) -> Leaderboard:
                 else None,
                 "answered": sum(1 for p, _ in pairs if p is not None),
                 "answer_items": len(pairs),
-                "generations": sum(v for k, v in cell.items() if k != "truncated"),
-                "excluded": cell.get("excluded", 0),
-                "failed": cell.get("failed", 0),
+                **counts,
                 "truncated": cell.get("truncated", 0),
                 "unscored": s.unscored,
-                "unjudged": cell.get("ok", 0) - (judged[(rk, jkey[:2])] if jkey is not None else 0),
                 "superseded": superseded_in.get(rk, 0),
                 "few_items": few_items(s.n),
                 "metrics": dict(sorted(metric_by_row.get(rk, {}).items())),
@@ -244,6 +239,7 @@ def _board(raw: list[dict[str, Any]], inputs: BoardInputs, context: LeaderboardC
         superseded="included" if context.include_superseded else "excluded",
         metric_signatures=dict(sorted(inputs.signatures.items())),
         benger_version=__version__,
+        left_out=sorted(k for k in inputs.left_out if context.keeps_rubric(k[2])),
     )
 
 

@@ -75,11 +75,16 @@ class LeaderboardRow(BaseModel):
     scores_meaningful: bool = True
     answered: int
     answer_items: int
+    #: the system x corpus's generations this row counts (``benger.analysis.leaderboard.counts``): each is
+    #: counted once per judge configuration, in the row of the rubric that scored it, else in the row of the
+    #: configuration's main rubric (with the failed, excluded and unjudged ones); a row without a judge: all
     generations: int
     excluded: int
     failed: int
+    #: truncated generations of the system x corpus (a flag of generations, not a set of its own): every row
     truncated: int
     unscored: int
+    #: ok generations the row's judge configuration scored under none of its rubrics (in its main rubric's row)
     unjudged: int
     superseded: int = 0
     #: a scored row with n < ``MIN_RANKED_N``: "n = 2: too few for a ranking (fewer than 10 scored generations)";
@@ -134,6 +139,9 @@ class Leaderboard(BaseModel):
     system_aliases: dict[str, list[str]] = {}
     #: rubric id -> its total (the scale of the means judged under it), for the rubrics whose content is known
     rubric_scales: dict[str, float] = {}
+    #: the validation-only judge configurations (judge, judge config hash, rubric id) that make no rows
+    #: (:func:`benger.store._aggregate_items.validation_only_of`); the caption names them
+    left_out: list[tuple[str, str, str]] = []
 
     def groups(self) -> list[str]:
         """The judge groups in display order."""

@@ -17,7 +17,7 @@ from benger.analysis.leaderboard.model import Leaderboard
 from benger.analysis.leaderboard.scales import with_scales
 from benger.schema import FalloesungTask, Generation, Judgement, PrincipleItem, SystemConfig
 from benger.store._aggregate import Answer, ConfigProvenance, GenerationCount, MetricGroupMean
-from benger.store._aggregate_items import ItemScore
+from benger.store._aggregate_items import ItemScore, validation_only_of
 from benger.store._validations import JudgeValidation
 
 
@@ -81,16 +81,18 @@ def _items_from_records(
     return items
 
 
-def validation_only(judgements: Iterable[Judgement], reviewed: Collection[str]) -> set[tuple[str, str, str]]:
-    """The judge configurations (judge, judge config hash, rubric id) whose every generation judgement is of a
-    ``reviewed`` generation, when another configuration judged an unreviewed one: the records' counterpart of
-    :func:`benger.store._aggregate_items.validation_only_judges` (the rule: :mod:`benger.analysis.leaderboard`)."""
-    judged: dict[tuple[str, str, str], bool] = {}  # configuration -> judged an unreviewed generation
+def validation_only(
+    judgements: Iterable[Judgement], reviewed: Collection[str], corpus_of: Mapping[str, str] | None = None
+) -> set[tuple[str, str, str]]:
+    """The validation-only judge configurations (judge, judge config hash, rubric id) among ``judgements``:
+    ``reviewed`` the ids of the reviewed generations, ``corpus_of`` generation id -> its corpus (None: one
+    corpus). The rule is :func:`benger.store._aggregate_items.validation_only_of`, as on the store path."""
+    judged: dict[tuple[tuple[str, str, str], str], bool] = {}  # (configuration, corpus) -> judged an unreviewed one
     for j in judgements:
         if j.target_kind == "generation":
-            key = (j.judge, j.judge_config_hash, j.rubric_id)
+            key = ((j.judge, j.judge_config_hash, j.rubric_id), (corpus_of or {}).get(j.target_id, ""))
             judged[key] = judged.get(key, False) or j.target_id not in reviewed
-    return {k for k, beyond in judged.items() if not beyond} if any(judged.values()) else set()
+    return validation_only_of(judged)
 
 
 def _counts_from_records(generations: Sequence[Generation], corpus_of: Mapping[str, str]) -> list[GenerationCount]:
@@ -153,6 +155,8 @@ def leaderboard(
     for g in generations:
         if g.task_id in corpus_of and _is_superseded(g):
             superseded[(g.system, g.config_hash, corpus_of[g.task_id])] += 1
+    corpus_of_generation = {g.generation_id: corpus_of.get(g.task_id, "") for g in generations}
+    left_out = ctx.left_out(validation_only(judgements, set(reviewed), corpus_of_generation))
     inputs = BoardInputs(
         items=_items_from_records(
             generations,
@@ -160,7 +164,7 @@ def leaderboard(
             corpus_of,
             judges,
             ctx.include_superseded,
-            ctx.left_out(validation_only(judgements, set(reviewed))),
+            left_out,
         ),
         counts=_counts_from_records(generations, corpus_of),
         answers=answers,
@@ -172,5 +176,6 @@ def leaderboard(
         signatures=signatures,
         superseded=superseded,
         validations=validations,
+        left_out=left_out,
     )
     return with_scales(build(inputs, ctx), tasks=tasks.values())

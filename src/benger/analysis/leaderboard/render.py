@@ -199,6 +199,22 @@ def provenance_lines(board: Leaderboard) -> list[str]:
             f"Judges pooled (--pool-judges): {pooled or 'none'}; per generation the mean over the judges that "
             "scored it (a judge that scored only some generations, e.g. validation picks, enters only theirs)."
         )
+    if board.left_out:
+        named = ", ".join(f"{judge} [{jhash[:8]}, {rubric}]" for judge, jhash, rubric in board.left_out)
+        lines.append(
+            f"Left out: {named}: validation-only (every generation it judged is reviewed, while another judgement "
+            "under its rubric and corpus is of an unreviewed one); --judge NAME shows its rows."
+        )
+    per_config: dict[tuple[str, str, str, str | None, str | None], int] = {}
+    for r in board.rows:
+        key = (r.system, r.config_hash, r.corpus, r.judge, r.judge_config_hash)
+        per_config[key] = per_config.get(key, 0) + 1
+    if any(n > 1 for (*_, judge, _), n in per_config.items() if judge):
+        lines.append(
+            "Fail, Excl, Unjdg (JSON: generations) of a judge with several rubrics on a corpus: each generation "
+            "once, in the row of the rubric that scored it, else in the row of the corpus's main rubric (most scored "
+            "generations)."
+        )
     for group in board.groups():
         rubrics = sorted({r.rubric for r in board.rows if r.group == group and r.rubric})
         configs = sorted({r.judge_config_id for r in board.rows if r.group == group and r.judge_config_id})

@@ -26,7 +26,8 @@ def leaderboard_from_store(store: Any, context: LeaderboardContext | None = None
 
     A system name given for a configuration made under another name selects that name's rows too
     (``Leaderboard.system_aliases``). A validation-only judge configuration
-    (:func:`benger.store._aggregate_items.validation_only_judges`) makes no rows unless ``judges`` names it.
+    (:func:`benger.store._aggregate_items.validation_only_judges`) makes no rows unless ``judges`` names it;
+    the board names it (``Leaderboard.left_out``).
     Raises InputError (field ``--metric-signature``) for a signature with no stored value."""
     from benger.store import _aggregate as agg
     from benger.store import _aggregate_items as per_item
@@ -74,6 +75,7 @@ def leaderboard_from_store(store: Any, context: LeaderboardContext | None = None
         signatures=signatures,
         superseded=superseded,
         validations=store.judge_validations(),
+        left_out=leave_out,
     )
     board = with_scales(build(inputs, ctx), store)
     return board.model_copy(update={"system_aliases": aliases}) if aliases else board
