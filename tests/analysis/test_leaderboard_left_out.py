@@ -6,6 +6,8 @@ an unreviewed generation. The store path (SQL) and the records path agree on eve
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import NamedTuple
 
@@ -23,7 +25,7 @@ GENERATIONS = {"g0": ("mm-00", "faelle"), "g1": ("mm-01", "faelle"), "g2": ("mm-
                "g3": ("mm-03", "faelle"), "x0": ("x-00", "andere")}  # fmt: skip
 
 
-def _store(path: Path, judged: list[tuple[str, str, str]], reviewed: tuple[str, ...]) -> Store:
+def _store(path: Path | str, judged: list[tuple[str, str, str]], reviewed: tuple[str, ...]) -> Store:
     """``judged``: (judge, generation, rubric); every judge has one config hash ``h<judge>``."""
     store = open_store(path)
     for corpus in sorted({c for _, c in GENERATIONS.values()}):
@@ -121,3 +123,16 @@ def test_reviews_of_the_main_rubric_keep_its_rows(tmp_path: Path) -> None:
         assert board.left_out == []
     # U: (10 + 11) / 2 over g1, g2; B: 12 over g3
     assert rows[0] == rows[1] == [(B, 1, 12.0), (U, 2, 10.5)]
+
+
+def test_the_rule_on_postgresql(pg_database: Callable[[str], AbstractContextManager[str]]) -> None:
+    """The store path's queries on PostgreSQL, for every kind of store of the table."""
+    for i, name in enumerate(sorted(CASES)):
+        case = CASES[name]
+        with pg_database(f"benger_leftout_{i}") as url:
+            store = _store(url, case.judged, case.reviewed)
+            try:
+                got = validation_only_judges(store)
+            finally:
+                store.close()
+        assert got == {(judge, f"h{judge}", rubric) for judge, rubric in case.left_out}, name
