@@ -10,7 +10,9 @@ and rubric that ``benger leaderboard`` reads took ~35 ms CPU; issue 26) where Py
 it refuses is parsed again by the pure-Python loader, whose message and line are the ones reported.
 
 The text is read in Unicode NFC (as ``benger.corpora._reading.read_text`` returns every file): a key or value
-written with decomposed umlauts (NFD, as macOS writes them) means the same as the composed one.
+written with decomposed umlauts (NFD, as macOS writes them) means the same as the composed one, and so does one
+written as a double-quoted escape (``"O\u0308ffentliches Recht"``: every parsed string goes through
+``benger.text.nfc``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 import yaml
 
 from benger.errors import InputError
+from benger.text import nfc
 
 #: libyaml's parser under PyYAML's safe constructor (the same values), None where PyYAML lacks libyaml.
 _FAST_LOADER: type[yaml.SafeLoader] | None = getattr(yaml, "CSafeLoader", None)
@@ -99,4 +102,4 @@ def _checked(data: Any, duplicate: tuple[str, str, int, int] | None, source: str
         raise InputError(
             f"duplicate key {key!r} (first on line {first}); give each key once", file=source, line=line, field=field
         )
-    return data
+    return nfc(data)  # the one NFC rule of every reader (benger.text.nfc): escapes ("O\u0308") too

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Any
 
 TEXT_NORMALISATION_ID = "benger-text-v1"
 
@@ -62,3 +63,31 @@ def normalise_text(text: str) -> str:
     text = _LINE_EDGE_RE.sub("\n", text)
     text = _BLANK_LINES_RE.sub("\n\n", text)
     return text.strip()
+
+
+def nfc(value: Any) -> Any:
+    """``value`` with every string in it (keys too) in Unicode NFC: a JSON or YAML escape (``"O\\u0308"``) writes
+    a decomposed umlaut that normalising the file's text does not reach. Lists and dicts are changed in place
+    (a YAML alias may make them share or contain themselves: each is visited once); NFC strings are kept."""
+    if isinstance(value, str):
+        return _nfc_text(value)
+    stack, seen = [value], set()
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, (list, dict)) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, dict) and any(isinstance(k, str) and _nfc_text(k) is not k for k in node):
+            items = list(node.items())
+            node.clear()
+            node.update((_nfc_text(k) if isinstance(k, str) else k, v) for k, v in items)
+        for key, item in node.items() if isinstance(node, dict) else enumerate(node):
+            if isinstance(item, str):
+                node[key] = _nfc_text(item)
+            else:
+                stack.append(item)
+    return value
+
+
+def _nfc_text(text: str) -> str:
+    return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)

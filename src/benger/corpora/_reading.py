@@ -5,7 +5,8 @@
 InputError naming the line. The text comes back in Unicode NFC: macOS (and some editors) write umlauts
 decomposed (NFD, ``o`` + combining diaeresis), which would make a header ``Musterlösung`` or an area
 ``Öffentliches Recht`` differ from the names benger knows although a reader cannot tell them apart (issue 33,
-item 1). :func:`check_suffix` refuses a file type benger does not read, a spreadsheet with the hint to save it
+item 1). :func:`parse_json` returns every string and key in NFC too (:func:`benger.text.nfc`), so a JSON escape
+(``"O\\u0308ffentliches Recht"``, a decomposed ``musterlo\\u0308sung`` key) reads as the composed name. :func:`check_suffix` refuses a file type benger does not read, a spreadsheet with the hint to save it
 as CSV UTF-8.
 
 Plain ``json.loads`` accepts things benger must not: ``NaN``/``Infinity`` (not JSON), ``1e999`` (read as
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from benger.errors import InputError
+from benger.text import nfc
 
 #: Deepest nesting of lists/objects accepted (the release needs 4; user ``meta`` dicts a few more).
 MAX_DEPTH = 64
@@ -101,8 +103,17 @@ def _constant(token: str) -> Any:
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    return _object_of(pairs, nfc)
+
+
+def _object_as_written(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    return _object_of(pairs, lambda key: key)
+
+
+def _object_of(pairs: list[tuple[str, Any]], key_form: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for key, value in pairs:
+    for raw, value in pairs:
+        key = key_form(raw)  # NFC keys: "musterlo\u0308sung" and "musterlösung" are one key, twice is an error
         if key in out:
             raise _Reject(f"key {key!r} appears twice in one object (one value would be lost)", None)
         out[key] = value
@@ -114,13 +125,18 @@ def _token_offset(blank: str, token: str) -> int | None:
     return match.start() if match else None
 
 
-def parse_json(text: str) -> Any:
-    """Parse ``text`` as strict JSON; raises :class:`JsonProblem` (with line/column) on anything else."""
+def parse_json(text: str, *, as_written: bool = False) -> Any:
+    """Parse ``text`` as strict JSON; raises :class:`JsonProblem` (with line/column) on anything else.
+
+    Every string and key comes back in NFC (:func:`nfc`), as every corpus reader must see them; ``as_written``
+    keeps them as the text has them (a benger export's JSON cells, which must round-trip byte for byte)."""
     blank = _blank_strings(text)
     if blank.count("[") + blank.count("{") > MAX_DEPTH:
         _check_depth(blank)
+    hook = _object_as_written if as_written else _object
     try:
-        return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant, object_pairs_hook=_object)
+        value = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant, object_pairs_hook=hook)
+        return value if as_written else nfc(value)
     except json.JSONDecodeError as exc:
         raise JsonProblem(exc.msg, exc.lineno, exc.colno) from None
     except _Reject as exc:

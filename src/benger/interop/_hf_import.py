@@ -84,7 +84,7 @@ def _json_cell(row: dict[str, Any], column: str, path: Path, number: int, *, nul
     if not isinstance(value, str):
         raise InputError(f"expected JSON text, got {type(value).__name__}", file=path, record=number, field=column)
     try:
-        return parse_json(value)
+        return parse_json(value, as_written=True)  # the exported cell as it was stored
     except JsonProblem as exc:
         raise InputError(f"not valid JSON: {exc.message}", file=path, record=number, field=column) from None
 
