@@ -6,8 +6,8 @@ InputError naming the line. The text comes back in Unicode NFC: macOS (and some 
 decomposed (NFD, ``o`` + combining diaeresis), which would make a header ``Musterlösung`` or an area
 ``Öffentliches Recht`` differ from the names benger knows although a reader cannot tell them apart (issue 33,
 item 1). :func:`parse_json` returns every string and key in NFC too (:func:`benger.text.nfc`), so a JSON escape
-(``"O\\u0308ffentliches Recht"``, a decomposed ``musterlo\\u0308sung`` key) reads as the composed name. :func:`check_suffix` refuses a file type benger does not read, a spreadsheet with the hint to save it
-as CSV UTF-8.
+(``"O\\u0308ffentliches Recht"``, a decomposed ``musterlo\\u0308sung`` key) reads as the composed name.
+:func:`check_suffix` refuses a file type benger does not read, a spreadsheet with the hint to save it as CSV UTF-8.
 
 Plain ``json.loads`` accepts things benger must not: ``NaN``/``Infinity`` (not JSON), ``1e999`` (read as
 ``inf``), an object with the same key twice (the last silently wins), integers of any size (over 4,300
