@@ -61,6 +61,12 @@ _OWN: dict[Kind, tuple[str, ...]] = {
 _ALL_FIELDS = (*_TEXT_FIELDS, "gold_answer", *_OPTIONAL_TEXT)
 
 
+def column_key(key: str) -> str:
+    """The one matching form of a column or field name (corpus fields, review columns and dimensions): case and
+    surrounding space ignored, umlauts written out (``Musterlösung`` = ``musterloesung``), spaces/hyphens as ``_``."""
+    return _norm_key(key)
+
+
 def _norm_key(key: str) -> str:
     key = key.strip().lower()
     for src, dst in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss"), (" ", "_"), ("-", "_")):

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from benger.corpora._fields import ProblemLog
+from benger.corpora._fields import ProblemLog, column_key
 from benger.corpora._reading import check_suffix, read_text
 from benger.judge import Rubric, falloesung_rubric, grundprinzipien_rubric, rubric_from_data
 from benger.judge._parse import read_number
@@ -38,7 +38,7 @@ _ROLES: dict[str, Literal["blind", "creator"]] = {
 def _field(record: Mapping[str, Any], name: str) -> Any:
     for alias in _ALIASES[name]:
         for key, value in record.items():
-            if key.strip().lower() == alias and value not in (None, ""):
+            if column_key(key) == alias and value not in (None, ""):
                 return value
     return None
 
@@ -71,7 +71,7 @@ def load_reviews_file(
     reviews: list[HumanReview] = []
     seen: dict[tuple[str, str], int] = {}
     for position, (line, record) in enumerate(records):
-        review = _review(record, line, position, store, rubrics or {}, log)
+        review = _review(record, line, position, store, rubrics or {}, log, typed=suffix != ".csv")
         if review is None:
             continue
         key = (review.target_id, review.grader_id)
@@ -88,7 +88,14 @@ def load_reviews_file(
 
 
 def _review(
-    record: Mapping[str, Any], line: int, position: int, store: Any, rubrics: Mapping[str, Rubric], log: ProblemLog
+    record: Mapping[str, Any],
+    line: int,
+    position: int,
+    store: Any,
+    rubrics: Mapping[str, Rubric],
+    log: ProblemLog,
+    *,
+    typed: bool,
 ) -> HumanReview | None:
     before = len(log.problems) + log.more
     solution_id, reviewer, role = (_field(record, n) for n in ("solution_id", "reviewer", "role"))
@@ -111,7 +118,7 @@ def _review(
         log.add(f"the task {owner.task_id!r} of {target_id!r} is not in the store", line=line, field="solution_id")
         return None
     rubric = _rubric_of(task, rubrics)
-    dims = _dimensions(record, rubric, line, log)
+    dims = _dimensions(record, rubric, line, log, typed=typed)
     if len(log.problems) + log.more > before or dims is None:
         return None
     total = math.fsum(dims.values())
@@ -154,19 +161,38 @@ def _content(review: HumanReview) -> dict[str, Any]:
     return {**data, "meta": {k: v for k, v in review.meta.items() if k != "source"}}
 
 
-def _dimensions(record: Mapping[str, Any], rubric: Rubric, line: int, log: ProblemLog) -> dict[str, float] | None:
+def _dimensions(
+    record: Mapping[str, Any], rubric: Rubric, line: int, log: ProblemLog, *, typed: bool
+) -> dict[str, float] | None:
+    """The scores of ``record`` by the rubric's keys. A column matches a key by :func:`column_key` (the corpus
+    reader's rule: ``pruefung`` is ``prüfung``). ``typed`` (JSONL): a score must be a JSON number, text ("4") is
+    refused as the corpus and release readers refuse a wrong type; a CSV cell is text, read with a decimal comma."""
     nested = record.get("dimensions")
     values: Mapping[str, Any] = nested if isinstance(nested, dict) else record
-    known = set(_ALIASES["solution_id"] + _ALIASES["reviewer"] + _ALIASES["role"]) | {"dimensions", "corpus"}
-    extra = sorted(k for k in values if k.strip().lower() not in known and k not in rubric.keys)
-    if extra:
-        log.add(f"unknown dimension {extra[0]!r}; the rubric {rubric.id} has {', '.join(rubric.keys)}", line=line,
-                field=extra[0])  # fmt: skip
+    known = {column_key(k) for k in (*_ALIASES["solution_id"], *_ALIASES["reviewer"], *_ALIASES["role"])}
+    known |= {"dimensions", "corpus"}
+    by_key = {column_key(k): k for k in rubric.keys}
+    columns: dict[str, str] = {}  # rubric key -> the column that gives it
+    for column in values:
+        dim_key = column if column in rubric.keys else by_key.get(column_key(column))
+        if dim_key is None:
+            if column_key(column) not in known:
+                log.add(f"unknown dimension {column!r}; the rubric {rubric.id} has {', '.join(rubric.keys)}",
+                        line=line, field=column)  # fmt: skip
+            continue
+        if dim_key in columns and values[column] not in (None, ""):
+            log.add(f"given twice, as {columns[dim_key]!r} and as {column!r}", line=line, field=dim_key)
+            continue
+        if dim_key not in columns or values[columns[dim_key]] in (None, ""):
+            columns[dim_key] = column
     dims: dict[str, float] = {}
     for dim in rubric.dimensions:
-        raw = values.get(dim.key)
+        raw = values.get(columns.get(dim.key, dim.key))
         if raw in (None, ""):
             log.add(f"dimension missing (rubric {rubric.id})", line=line, field=dim.key)
+            continue
+        if typed and isinstance(raw, str):
+            log.add(f"expected a number, got text {raw!r} (write the score without quotes)", line=line, field=dim.key)
             continue
         value = read_number(raw)
         step = rubric.step_of(dim.key)
