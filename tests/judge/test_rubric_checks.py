@@ -50,6 +50,10 @@ def _edit(change: str) -> dict[str, Any]:
         dims[8]["bands"] = dims[8]["bands"][1:]
     elif change == "no total":
         del data["total"]
+    elif change == "label twice":
+        dims[3]["label"] = dims[1]["label"]
+    elif change == "label twice, other case and spaces":
+        dims[4]["label_en"] = "  " + dims[0]["label_en"].upper().replace(" ", "   ") + " "
     return data
 
 
@@ -63,6 +67,8 @@ CASES = [
     ("band above max", "dimensions[7].bands[0].high", "maximum"),
     ("bands stop short", "dimensions[8].bands", "below the maximum"),
     ("no total", "total", "required"),
+    ("label twice", "dimensions[3].label", "dimensions[1] has the same label"),
+    ("label twice, other case and spaces", "dimensions[4].label_en", "dimensions[0] has the same label_en"),
 ]
 
 

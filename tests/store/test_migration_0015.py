@@ -117,7 +117,13 @@ def _rubrics(draw: st.DrawFn) -> dict[str, Any]:
     maxima = [draw(st.integers(min_value=1, max_value=30)) for _ in range(n)]
     dims = []
     for i, top in enumerate(maxima):
-        dim: dict[str, Any] = {"key": f"d{i}", "label": draw(_label), "label_en": draw(_label), "max": top}
+        # labels end in their dimension's number: two dimensions never share one (check_rubric refuses that)
+        dim: dict[str, Any] = {
+            "key": f"d{i}",
+            "label": f"{draw(_label)}{i}",
+            "label_en": f"{draw(_label)}{i}",
+            "max": top,
+        }
         if draw(st.booleans()):
             dim["question"] = draw(_label)
         if draw(st.booleans()):

@@ -51,6 +51,7 @@ def _on_grid(value: float, step: float) -> bool:
 def check_rubric(rubric: Rubric) -> None:
     """Raise :class:`RubricProblem` unless the rubric is consistent (keys, grid, bands, total, grading)."""
     seen: dict[str, str] = {}
+    labels: dict[tuple[str, str], int] = {}  # (field, label folded) -> the dimension that has it
     for i, dim in enumerate(rubric.dimensions):
         step = rubric.step if dim.step is None else dim.step
         folded = dim.key.casefold()
@@ -58,6 +59,12 @@ def check_rubric(rubric: Rubric) -> None:
             twin = "" if seen[folded] == dim.key else f" (as {seen[folded]!r}: keys differing only in case are one key)"
             raise RubricProblem(f"dimensions[{i}].key", f"duplicate dimension key {dim.key!r}{twin}")
         seen[folded] = dim.key
+        for field in ("label", "label_en"):  # the judge and the reader tell the dimensions apart by their labels
+            label = " ".join(getattr(dim, field).split()).casefold()
+            if (field, label) in labels:
+                raise RubricProblem(f"dimensions[{i}].{field}", f"dimensions[{labels[field, label]}] has the same "
+                                    f"{field} {getattr(dim, field)!r}: give each dimension its own")  # fmt: skip
+            labels[field, label] = i
         if not _on_grid(dim.max, step):
             raise RubricProblem(f"dimensions[{i}].max", f"maximum {dim.max:g} is not a multiple of step {step:g}")
         _check_bands(dim, i, step)
