@@ -156,7 +156,7 @@ def estimate_run(
     store = NO_STORE if store is None else store
     observed = observed or Observed()
     prompts = run_prompts(config)
-    names, sources = check_run(config, store)
+    names, sources = check_run(config, store, stages)
     selected = select_tasks(store, names, config, sources)
     rubrics = run_rubrics(config, names)
     tasks: dict[tuple[str | None, str], TaskLike] = {(t.corpus, t.task_id): t for t in selected}  # (corpus, id)

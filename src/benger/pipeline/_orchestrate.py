@@ -128,12 +128,24 @@ def _of_corpus(task: FalloesungTask | PrincipleItem, name: str) -> FalloesungTas
     return task if task.corpus == name else task.model_copy(update={"corpus": name})
 
 
-def check_run(config: RunConfig, store: Any) -> tuple[list[str], list[Corpus]]:
-    """Everything about the run's selection that can be wrong, checked before the store is written: its corpora
-    read, its task filter, its ``rubrics:`` and its system filter. Returns :func:`read_run_corpora`'s pair."""
+def check_run(config: RunConfig, store: Any, stages: Sequence[Stage] = STAGES) -> tuple[list[str], list[Corpus]]:
+    """Everything about the run's selection that can be wrong, checked before the store is written and before
+    any model call: its corpora read, its task filter, its ``rubrics:`` (a corpus not of the run; with judging
+    among ``stages``, the rubric of every selected task, whose kind must be the task's: ``rubric_for_task``) and
+    its system filter. The one preflight of a real run (:func:`run_config`) and of a dry run (``estimate_run``),
+    so a fault a dry run names stops a real run before its first call (2026-12-04 attack, item 2: ``rubrics:
+    {faelle: grundprinzipien}`` paid for every generation first). Returns :func:`read_run_corpora`'s pair."""
     names, sources = read_run_corpora(store, config.corpora)
-    select_tasks(store, names, config, sources)
-    run_rubrics(config, names)
+    tasks = select_tasks(store, names, config, sources)
+    rubrics = run_rubrics(config, names)
+    if "judge" in stages and config.judges:
+        for task in tasks:
+            try:
+                rubric_for_task(task, rubrics)
+            except InputError as exc:  # named with the config file, as the config's other faults are
+                if exc.file is not None or config.source is None:
+                    raise
+                raise InputError(exc.reason, file=config.source, field=exc.field) from exc
     _filter_systems(config.resolved_systems(), config.filters.systems)
     return names, sources
 
@@ -228,7 +240,7 @@ async def run_config(
         )
     prompts = run_prompts(config)
     result = RunResult()
-    result.corpora, sources = check_run(config, store)  # a bad selection writes nothing
+    result.corpora, sources = check_run(config, store, stages)  # a bad selection writes and calls nothing
     if sources:
         store.add_corpora(sources)
     tasks = select_tasks(store, result.corpora, config)
