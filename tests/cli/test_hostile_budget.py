@@ -19,6 +19,7 @@ from benger.cli._app import _register_commands
 from benger.cli._budget import budget_or_estimate
 from benger.errors import ConfigError
 from benger.pipeline import load_run_config
+from benger.store import open_store
 
 _register_commands()
 runner = CliRunner()
@@ -74,6 +75,7 @@ def test_priced_models_run_under_a_cost_cap(tmp_path: Path) -> None:
 
 def test_the_piped_dry_run_table_is_not_squeezed(tmp_path: Path) -> None:
     db = tmp_path / "run.db"
+    open_store(db).close()  # judging consumes a store that must exist (tests/cli/test_not_a_store.py)
     result = runner.invoke(app, ["judge", str(_config(tmp_path)), "--db", str(db), "--dry-run"], env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
     header = next(line for line in result.output.splitlines() if "stage" in line)

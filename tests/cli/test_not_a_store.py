@@ -66,6 +66,10 @@ READERS: dict[str, list[str]] = {
     "validate-judge": ["validate-judge", "--judge", "gpt-5.4-mini", "--corpus", "mine"],
     "study-list": ["study", "list"],
     "study-export": ["study", "export", "--study", "s", "--out", "{out}"],
+    # judge consumes the stored generations: ``judge --db typo.db`` created a store, "nothing to judge", exit 0
+    # (2026-12-04 attack, item 4); its dry run refuses alike
+    "judge": ["judge", "--corpus", "demo", "--judge", "gpt-5.4-mini"],
+    "judge-dry-run": ["judge", "--corpus", "demo", "--judge", "gpt-5.4-mini", "--dry-run"],
 }
 
 

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from benger.cli import app
 from benger.cli._app import _register_commands
 from benger.llm._structured import forget
+from benger.store import open_store
 from benger.testing import run_stub_server
 
 _register_commands()
@@ -56,6 +57,7 @@ def test_judge_without_generations_says_to_generate_first(stub_url: str, tmp_pat
         encoding="utf-8",
     )
     base = [str(config), "--db", db, "--limit", "2"]
+    open_store(db).close()  # a store without generations (a missing one is refused: tests/cli/test_not_a_store.py)
     result = runner.invoke(app, ["judge", *base])
     assert result.exit_code == 0, result.output
     said = " ".join(result.output.split())

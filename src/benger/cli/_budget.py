@@ -130,7 +130,7 @@ def show_estimate(cfg: Any, db: str | None, stages: tuple[str, ...], release: Pa
     if release is None and os.environ.get("BENGER_RELEASE"):
         release = Path(os.environ["BENGER_RELEASE"])
     observed = Observed.from_release(release) if release else None  # a bad release: before the store is touched
-    store = estimate_store(db, cfg)
+    store = estimate_store(db, cfg, stages)
     try:
         estimate = estimate_run(cfg, store, stages=stages, observed=observed)
     finally:
@@ -153,12 +153,14 @@ def print_key_needs(cfg: Any, stages: tuple[str, ...]) -> None:
         console(soft_wrap=True).print(f"API keys: not set here, a real run needs {'; '.join(needs)}")
 
 
-def estimate_store(db: str | None, cfg: Any) -> Any:
+def estimate_store(db: str | None, cfg: Any, stages: tuple[str, ...] = ("generate", "judge")) -> Any:
     """The store a dry run reads (``--dry-run``, ``benger estimate``: they "call nothing" and write nothing):
     None where no store is yet (a missing or 0-byte SQLite file: nothing is created), else the existing benger
     store, opened read-only (another program's database is refused, left as it is). An older store is not
-    upgraded: the dry run says that the run would upgrade it and plans without it (None)."""
-    from benger.cli._execute import _preflight
+    upgraded: the dry run says that the run would upgrade it and plans without it (None). A run of ``stages``
+    that only consumes its store (``cli._execute.consumes_store``: judge) needs one: a missing or empty file is
+    refused as the real run refuses it."""
+    from benger.cli._execute import _preflight, consumes_store
     from benger.config import database_url
     from benger.store import open_store
     from benger.store._engine import pending_upgrade
@@ -167,7 +169,8 @@ def estimate_store(db: str | None, cfg: Any) -> Any:
     url = database_url(location)
     _preflight(cfg)
     path = Path(url[len("sqlite:///") :]) if url.startswith("sqlite:///") else None
-    if path is not None and (not path.exists() or (path.is_file() and path.stat().st_size == 0)):
+    missing = path is not None and (not path.exists() or (path.is_file() and path.stat().st_size == 0))
+    if missing and not consumes_store(stages):
         return None
     store = open_store(location, create=False, read_only=True)  # never upgraded: a run would upgrade it, not this
     older = pending_upgrade(store.engine)

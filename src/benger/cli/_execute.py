@@ -159,12 +159,22 @@ def _preflight(config: Any) -> None:
         check_settings()
 
 
-def _open(db: str | None, config: Any = None, *, loads_corpora: bool = False) -> Any:
+def consumes_store(stages: tuple[str, ...]) -> bool:
+    """Whether a run of ``stages`` only consumes what its store already holds (``judge``: the stored
+    generations): its store must exist, as a reader's must (``open_store(create=False)``; a missing, empty or
+    foreign file is refused, nothing created). ``benger judge --db typo.db`` created a new store and exited 0
+    with "nothing to judge" (2026-12-04 attack, item 4). The real run (:func:`_execute_then`) and the dry run
+    (``cli._budget.estimate_store``) both ask here."""
+    return "generate" not in stages
+
+
+def _open(db: str | None, config: Any = None, *, loads_corpora: bool = False, create: bool = True) -> Any:
     """The store of a command (``db``, else the run config's ``db``), opened only after everything else the
     command reads is validated (:func:`_preflight`). For a command that loads the config's corpora into the
     store (``loads_corpora``: run, generate, judge, estimate), a store that does not exist yet is created only
     after the corpus sources are read: a missing or bad corpus file is reported without leaving an empty new
-    store behind (an existing store may hold corpora by name; the run checks those)."""
+    store behind (an existing store may hold corpora by name; the run checks those). ``create=False``: the
+    store must exist already (:func:`consumes_store`)."""
     from benger.config import database_url
     from benger.store import open_store
 
@@ -178,7 +188,7 @@ def _open(db: str | None, config: Any = None, *, loads_corpora: bool = False) ->
 
         for spec in config.corpora:
             resolve_corpus_source(spec)
-    store = open_store(location)
+    store = open_store(location, create=create)
     if new_file and path is not None:
         _NEW_STORES.append(path)
     return store
@@ -249,7 +259,7 @@ def _execute_then(
     from benger.pipeline import ProgressReporter, run_config
     from benger.pipeline._budget import guarded_factory
 
-    store = _open(db, config, loads_corpora=True)
+    store = _open(db, config, loads_corpora=True, create=not consumes_store(stages))
     reporter = ProgressReporter(_err(), enabled=not quiet)
     factory = guarded_factory(config, guard) if guard is not None else None
     refused = 0
