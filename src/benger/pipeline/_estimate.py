@@ -204,7 +204,8 @@ def estimate_run(
         human = config.judge_human_solutions
         targets = judge_targets(store, list(tasks.values()), systems, prompts, human_solutions=human, rubrics=rubrics)
         upcoming = [(t, n, rubric_for_task(t, rubrics)) for t, n in new_outputs] if "generate" in stages else []
-        rows += _judge_rows(store, config, targets, observed, counter, upcoming)
+        chosen = [rubric_for_task(t, rubrics) for t in tasks.values()]
+        rows += _judge_rows(store, config, targets, observed, counter, upcoming, chosen)
     return Estimate(rows=rows, concurrency=config.concurrency)
 
 
@@ -253,12 +254,19 @@ def _judge_rows(
     observed: Observed,
     counter: Counter | None,
     upcoming: list[tuple[TaskLike, int, Rubric]],
+    chosen: Sequence[Rubric] = (),
 ) -> list[StageEstimate]:
+    """One row per judge. Its ``config_id``: the judge config ids its judgements are stored under (and the
+    leaderboard names), ``PromptSet.judge_config_hash`` of the judge under each rubric of the run (``chosen``:
+    those of the selected tasks, and those of the planned units), not ``SystemConfig.config_hash`` (the
+    system's own id, which the judgements do not carry: 2026-12-04 attack, item 8)."""
     prompts = run_prompts(config)
     judges = config.resolved_judges()
     existing = plan_judgements(store, targets, judges, prompts, repeats=config.repeats)
+    by_id = {r.id: r for r in [*chosen, *(u.rubric for u in existing), *(r for _, _, r in upcoming)]}
     rows = []
     for judge in judges:
+        ids = sorted({prompts.judge_config_hash(judge, r)[:8] for r in by_id.values()})
         count, source = (counter, "given tokenizer") if counter else token_counter(judge)
         tin = calls = too_long = 0
         for unit in (u for u in existing if u.judge is judge):
@@ -275,7 +283,7 @@ def _judge_rows(
             StageEstimate(
                 stage="judge",
                 system=judge.name,
-                config_id=judge.config_hash()[:8],
+                config_id=", ".join(ids) or "–",
                 calls=calls,
                 input_tokens=tin,
                 output_tokens=tout,
