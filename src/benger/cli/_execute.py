@@ -160,11 +160,9 @@ def _preflight(config: Any) -> None:
 
 
 def consumes_store(stages: tuple[str, ...]) -> bool:
-    """Whether a run of ``stages`` only consumes what its store already holds (``judge``: the stored
-    generations): its store must exist, as a reader's must (``open_store(create=False)``; a missing, empty or
-    foreign file is refused, nothing created). ``benger judge --db typo.db`` created a new store and exited 0
-    with "nothing to judge" (2026-12-04 attack, item 4). The real run (:func:`_execute_then`) and the dry run
-    (``cli._budget.estimate_store``) both ask here."""
+    """Whether a run of ``stages`` only consumes what its store holds (judge: the stored generations), so its
+    store must exist as a reader's must (``open_store(create=False)``), in the real run and the dry run alike
+    (``judge --db typo.db`` created a store and exited 0 with "nothing to judge": 2026-12-04 attack, item 4)."""
     return "generate" not in stages
 
 
@@ -321,19 +319,32 @@ def check_models(config: Any, stages: tuple[str, ...], *, keys: bool = True) -> 
 
 
 def failure_reasons(store: Any, result: Any, limit: int = 5) -> list[str]:
-    """Why the run is incomplete: the stored reasons of its failed generations (its systems on its corpora),
-    the first ``limit`` of them and how many there are in all. A provider failure (timeout, refused call,
-    budget cap) is saved with its reason, not raised, so without these lines "incomplete: items failed" said
-    nothing about why. Unscored judgements are final (listed by the leaderboard's Unsc column)."""
-    failed = [
+    """Why the run is incomplete, one place for both stages: the stored reasons of the failed generations of
+    its systems on its corpora and of its judges' unscored judgements of them, the first ``limit`` of each and
+    how many in all. A provider failure and a judge reply that is no valid score ("score 999 outside 0..10")
+    are saved with their reason, not raised (2026-12-04 attack, item 7: "judge: 6/6 (unscored 6)", no why)."""
+    generations = [
         (system, corpus, g)
-        for system in result.systems
+        for system in result.systems or [None]
         for corpus in result.corpora
-        for g in store.generations(corpus=corpus, system=system, status="failed")
+        for g in store.generations(corpus=corpus, system=system)
     ]
-    lines = [f"failed: {system} on {corpus}/{g.task_id}: {g.reason}" for system, corpus, g in failed[:limit]]
-    if len(failed) > limit:
-        lines.append(f"... {len(failed)} failed generation(s) in all")
+    failed = [(f"{g.system} on {corpus}/{g.task_id}", g.reason) for _, corpus, g in generations if g.status == "failed"]
+    lines = _reason_lines("failed", failed, "failed generation(s)", limit) if result.generation is not None else []
+    if result.judgement is not None and result.judges and generations:
+        of = {g.generation_id: f"{g.system} on {corpus}/{g.task_id}" for _, corpus, g in generations}
+        judges = set(result.judges)
+        found = store.judgements(target_kind="generation", target_ids=sorted(of), status="unscored")
+        unscored = [(f"{j.judge} judging {of[j.target_id]}", j.reason) for j in found if j.judge in judges]
+        lines += _reason_lines("unscored", unscored, "unscored judgement(s)", limit)
+    return lines
+
+
+def _reason_lines(word: str, items: list[tuple[str, str | None]], what: str, limit: int) -> list[str]:
+    """``word: what: reason`` of the first ``limit`` items, then how many there are in all."""
+    lines = [f"{word}: {label}: {reason or 'no reason stored'}" for label, reason in items[:limit]]
+    if len(items) > limit:
+        lines.append(f"... {len(items)} {what} in all")
     return lines
 
 
