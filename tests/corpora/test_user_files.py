@@ -228,10 +228,11 @@ def test_fields_of_the_other_kind_and_bad_meta(tmp_path: Path) -> None:
     path = _jsonl(tmp_path / "c.jsonl", [{**GP, "titel": "Stromfall"}])
     (item,) = load_corpus_file(path).tasks
     assert item.meta == {"titel": "Stromfall"}  # kept in meta, not silently dropped
-    path = _jsonl(tmp_path / "f.jsonl", [{**GP, "facts": "zz", "musterlösung": "r"}, {**FALL, "frage": "Q?"}])
+    path = _jsonl(tmp_path / "f.jsonl", [{**GP, "facts": "zz"}, {**FALL, "frage": "Q?"}])
     gp, fall = load_corpus_file(path).tasks
-    assert gp.meta == {"facts": "zz", "musterlösung": "r"}  # docs/corpora.md: any other field is kept
+    assert gp.meta == {"facts": "zz"}  # docs/corpora.md: any other field is kept
     assert fall.meta == {"frage": "Q?"}
+    # a whole task of each kind is refused, not guessed (tests/corpora/test_line_ends_and_mixed_kinds.py)
     path = tmp_path / "m.csv"
     path.write_text("id,sachverhalt,musterloesung,bereich,meta\n1,s,m,zivilrecht,{kaputt\n", encoding="utf-8")
     err = _error(path)

@@ -176,7 +176,8 @@ def canonical_record(raw: dict[str, Any], log: ProblemLog, line: int | None) -> 
 
 
 def infer_kind(record: dict[str, Any]) -> Kind | None:
-    """The kind a record's fields point to, or None when they name neither kind."""
+    """The kind a record's fields point to, or None when they name neither kind; ValueError when the record holds
+    the texts of a whole task of each kind (not guessed to be one of them)."""
     if record.get("kind") not in (None, ""):
         return normalise_kind(str(record["kind"]))
     hits = {kind: sum(1 for f in markers if record.get(f) not in (None, "")) for kind, markers in _KIND_MARKERS.items()}
@@ -184,6 +185,16 @@ def infer_kind(record: dict[str, Any]) -> Kind | None:
         hits = {kind: sum(1 for f in markers if f in record) for kind, markers in _KIND_MARKERS.items()}
     if hits["falloesung"] == hits["grundprinzip"] == 0:
         return None
+    if all(hits[kind] == len(markers) for kind, markers in _KIND_MARKERS.items()):  # a whole task of each kind:
+        # never guessed (one of the two would be lost in meta); a stray field of the other kind stays in meta
+        names = record.get("_source_names", {})
+        given = {
+            kind: ", ".join(names.get(f, f) for f in markers if f in record) for kind, markers in _KIND_MARKERS.items()
+        }
+        raise ValueError(
+            f"fields of both task kinds: {given['falloesung']} (falloesung) and {given['grundprinzip']} "
+            "(grundprinzip); give 'kind' (or --kind) or split the record"
+        )
     return "falloesung" if hits["falloesung"] >= hits["grundprinzip"] else "grundprinzip"
 
 

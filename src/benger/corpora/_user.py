@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,8 +39,9 @@ _PRINCIPLE_COLUMNS = (
 
 
 def _jsonl_records(text: str, log: ProblemLog) -> Iterator[tuple[int, dict[str, Any]]]:
-    # split on "\n" only: str.splitlines would also break at U+2028 etc., which JSON strings may hold raw
-    for number, raw_line in enumerate(text.split("\n"), start=1):
+    # split at CR LF, LF or a lone CR (old Mac line ends; JSON strings cannot hold a raw CR, so it only ends a line),
+    # not with str.splitlines, which would also break at U+2028 etc., which JSON strings may hold raw
+    for number, raw_line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
         if not raw_line.strip():
             continue
         try:
