@@ -94,3 +94,27 @@ def test_one_submission_with_text_is_enough(store: Store) -> None:
     submit(store, study, anna, "mini-t1", "Anna fertig")
     close_study(store, study)
     assert run_picks(store, study) == 7  # Anna's solution and one generation per task
+
+
+@pytest.mark.parametrize("case", list(CASES), ids=str)
+def test_llm_only_picks_one_generation_per_task_without_a_submission(case: str, store: Store) -> None:
+    """A study that validates the judge on LLM generations alone says so (``--llm-only``): one LLM pick per task
+    of the mini corpus (six), the study moves to picked; the release test does the same on the imported release."""
+    study = create_study(store, "Nur-LLM", "mini", seed=1)
+    open_study(store, study)
+    CASES[case](store, study)
+    close_study(store, study)
+    db = str(store.engine.url.database)
+    result = runner.invoke(app, ["study", "picks", "--study", "Nur-LLM", "--llm-only", "--db", db])
+    assert (result.exit_code, result.output) == (0, "6 picks\n"), result.output
+
+
+def test_llm_only_leaves_a_submission_unpicked(store: Store) -> None:
+    study = create_study(store, "Nur-LLM-mit", "mini", seed=1)
+    open_study(store, study)
+    anna = user(store, "anna", "participant")
+    enrol(store, study, anna)
+    start(store, study, anna, "mini-t1")
+    submit(store, study, anna, "mini-t1", "Anna fertig")
+    close_study(store, study)
+    assert run_picks(store, study, llm_only=True) == 6  # the generations only; with Anna's solution it was 7

@@ -100,7 +100,7 @@ def test_llm_picks_on_the_imported_release_point_at_texts(release_dir: Path, tmp
         study = create_study(store, "Release", release.benchathon.name, seed=20260509)
         open_study(store, study)
         close_study(store, study)
-        n = run_picks(store, study)  # no human submissions: one LLM pick per task
+        n = run_picks(store, study, llm_only=True)  # no human submissions: one LLM pick per task
         with store.session() as session:
             picks = list(session.scalars(select(Pick).filter_by(study_id=study)))
             texts = {p.code: solution_text(session, store, p) for p in picks}

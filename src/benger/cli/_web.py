@@ -235,12 +235,18 @@ def set_author_cmd(task_id: str, username: str, study: StudyOption, db: DbOption
 
 
 @study_app.command("picks")
-def picks_cmd(study: StudyOption, db: DbOption = None) -> None:
+def picks_cmd(
+    study: StudyOption,
+    db: DbOption = None,
+    llm_only: Annotated[
+        bool, typer.Option("--llm-only", help="Pick LLM generations only (a study without human submissions).")
+    ] = False,
+) -> None:
     """Select the validation picks of a closed study (again until reviews start)."""
     from benger.study import run_picks
 
     store = _store(db)
-    typer.echo(f"{run_picks(store, study_id(store, study))} picks")
+    typer.echo(f"{run_picks(store, study_id(store, study), llm_only=llm_only)} picks")
 
 
 @study_app.command("assign")

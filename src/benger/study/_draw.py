@@ -50,19 +50,21 @@ def _clear(session: Session, study_id: int, picks: bool) -> None:
         session.execute(delete(Pick).where(Pick.study_id == study_id))
 
 
-def run_picks(store: Store, study_id: int, tiers: tuple[str, ...] = DEFAULT_TIERS) -> int:
+def run_picks(store: Store, study_id: int, tiers: tuple[str, ...] = DEFAULT_TIERS, *, llm_only: bool = False) -> int:
     """Select the validation picks of a closed study; returns how many were stored.
 
     Allowed once submissions have ended (state closed) and again (re-picking replaces the picks and any
-    review assignments) until the first review is saved. The study moves to ``picked``.
+    review assignments) until the first review is saved. The study moves to ``picked``. Without a submission
+    with text it is refused (WrongState, nothing changed) unless ``llm_only``: a study that validates the judge
+    on LLM generations alone (one LLM pick per task; human submissions, if any, are not picked).
     """
     try:
-        return _run_picks(store, study_id, tiers)
+        return _run_picks(store, study_id, tiers, llm_only)
     except IntegrityError as exc:  # a concurrent run stored them first
         raise StudyError("Die Picks wurden gerade gleichzeitig ausgewählt; bitte neu laden.", field="study_id") from exc
 
 
-def _run_picks(store: Store, study_id: int, tiers: tuple[str, ...]) -> int:
+def _run_picks(store: Store, study_id: int, tiers: tuple[str, ...], llm_only: bool) -> int:
     with store.session() as session:
         study = require_state(session, study_id, "closed", "picked", "in_review", lock=True)
         _clear(session, study_id, picks=True)
@@ -74,12 +76,12 @@ def _run_picks(store: Store, study_id: int, tiers: tuple[str, ...]) -> int:
         candidates = [
             HumanCandidate(s.id, users[s.user_id].pseudonym, s.task_id, area[s.task_id], s.arm)
             for s in subs
-            if s.text.strip()
+            if s.text.strip() and not llm_only
         ]
-        if not candidates:  # LLM picks alone would move the study on with no human solution to validate
+        if not candidates and not llm_only:  # picked by mistake before anyone submitted: the study stays closed
             raise WrongState(
                 "Die Studie hat keine abgegebene Lösung; Picks brauchen mindestens eine Abgabe mit Text "
-                "(eine geschlossene Studie ohne Picks kann wieder geöffnet werden).",
+                "(eine geschlossene Studie ohne Picks kann wieder geöffnet werden; nur LLM-Lösungen: --llm-only).",
                 field="state",
             )
         expertise = {

@@ -51,9 +51,9 @@ MESSAGES_EN: dict[str, str] = {
     "Die Bewertungen haben begonnen; Picks und Zuweisungen können nicht mehr geändert werden.":
         "Reviews have started; picks and assignments can no longer change.",
     "Die Studie hat keine abgegebene Lösung; Picks brauchen mindestens eine Abgabe mit Text "
-    "(eine geschlossene Studie ohne Picks kann wieder geöffnet werden).":
+    "(eine geschlossene Studie ohne Picks kann wieder geöffnet werden; nur LLM-Lösungen: --llm-only).":
         "The study has no submitted solution; picks need at least one submission with text "
-        "(a closed study without picks can be opened again).",
+        "(a closed study without picks can be opened again; LLM solutions only: --llm-only).",
     "Die Picks wurden gerade gleichzeitig ausgewählt; bitte neu laden.":
         "The picks were just selected at the same time; please reload.",
     "Die Bewertungen wurden gerade gleichzeitig zugewiesen; bitte neu laden.":
