@@ -18,6 +18,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benger.store import open_store
+
 from ._fuzz import TALLY, check_rejected, dump, invoke, store_copy
 
 _FRESH = itertools.count()
@@ -62,12 +64,23 @@ MISSING_KEYS: list[tuple[str, list[str], str]] = [
 def test_a_missing_api_key_is_named_before_any_store_work(
     tmp_path: Path, release_dir: Path, no_keys: None, args: list[str], variable: str
 ) -> None:
+    """A real run refuses a missing key before it touches a store; an estimate or a dry run calls nothing, needs no
+    key and names the one a real run will need (tests/cli/test_estimate_without_keys.py)."""
     db = tmp_path / "new.db"
+    judges_only = args[0] == "judge" or args[-2:] == ["--stage", "judge"]
+    if judges_only:  # judging reads stored generations: it needs a store (tests/cli/test_not_a_store.py)
+        open_store(db).close()
     filled = [a.replace("{release}", str(release_dir)) for a in args]
     result = invoke([*filled, "--db", str(db)])
-    check_rejected(result, [variable])
-    assert f"set the environment variable {variable}" in result.output, result.output
-    assert not db.exists(), "a refused configuration left a store file"
+    if "--dry-run" in args or args[0] == "estimate":
+        assert result.exit_code == 0, result.output
+        assert "API keys: not set here, a real run needs" in result.output and variable in result.output
+    else:
+        check_rejected(result, [variable])
+        assert f"set the environment variable {variable}" in result.output, result.output
+    # validate-judge --dry-run still imports the release's picks into the store it names (CHANGELOG: left)
+    if not judges_only and not (args[0] == "validate-judge" and "--dry-run" in args):
+        assert not db.exists(), "a store file was left"
 
 
 @pytest.mark.parametrize(

@@ -301,13 +301,14 @@ def check_models(config: Any, stages: tuple[str, ...], *, keys: bool = True) -> 
     systems = config.resolved_systems() if "generate" in stages else []
     if config.filters.systems:
         systems = [s for s in systems if s.name in config.filters.systems]
-    missing: list[MissingKeyError] = []
+    found: dict[str, MissingKeyError] = {}  # by what it needs: a model that is system and judge is named once
     for system in [*systems, *(config.resolved_judges() if "judge" in stages else [])]:
         if system.provider != "local":
             try:
                 create_model(system)
             except MissingKeyError as exc:
-                missing.append(exc)
+                found.setdefault(exc.need, exc)
+    missing = list(found.values())
     if keys and len(missing) == 1:
         raise missing[0]
     if keys and missing:
