@@ -41,6 +41,23 @@ class ItemScore(NamedTuple):
     task_id: str = ""
 
 
+def _judgement_aggregates() -> list[Any]:
+    """The per-item aggregates of a group of judgements (one target, one judge configuration): scored and unscored
+    counts, and the scored judgements' mean total, grade points and pass share (repeats averaged)."""
+    scored = _J.status == "scored"
+
+    def when_scored(column: Any) -> Any:
+        return case((scored, column))
+
+    return [
+        func.count(when_scored(1)).label("n_scored"),
+        func.count(case((_J.status == "unscored", 1))).label("n_unscored"),
+        func.avg(when_scored(_J.total)).label("total"),
+        func.avg(when_scored(cast(_J.grade_points, Float))).label("grade_points"),
+        func.avg(when_scored(cast(cast(pass_column(_J), Integer), Float))).label("passed"),
+    ]
+
+
 def _item_stmt(
     generations: Any,
     corpora: Sequence[str] | None,
@@ -57,10 +74,6 @@ def _item_stmt(
     as neither (``WHERE``). A judgement stored without a pass value gets its rubric's derived one
     (:func:`benger.store._pass.pass_column`)."""
     scored = _J.status == "scored"
-
-    def when_scored(column: Any) -> Any:
-        return case((scored, column))
-
     stmt: Any = (
         select(
             func.min(_G.system).label("system"),
@@ -70,11 +83,7 @@ def _item_stmt(
             _J.judge,
             _J.judge_config_hash,
             _J.rubric_id,
-            func.count(when_scored(1)).label("n_scored"),
-            func.count(case((_J.status == "unscored", 1))).label("n_unscored"),
-            func.avg(when_scored(_J.total)).label("total"),
-            func.avg(when_scored(cast(_J.grade_points, Float))).label("grade_points"),
-            func.avg(when_scored(cast(cast(pass_column(_J), Integer), Float))).label("passed"),
+            *_judgement_aggregates(),
             func.min(_G.status).label("status"),
             func.min(_G.task_id).label("task_id"),
         )
@@ -102,20 +111,12 @@ def _grouped_item_stmt(
     group then takes its generation's columns by one primary-key read, instead of five ``min()`` aggregates of the
     joined rows (256k items on SQLite: 0.85 CPU-s against 1.23)."""
     scored = _J.status == "scored"
-
-    def when_scored(column: Any) -> Any:
-        return case((scored, column))
-
     grouped: Any = select(
         _J.target_id,
         _J.judge,
         _J.judge_config_hash,
         _J.rubric_id,
-        func.count(when_scored(1)).label("n_scored"),
-        func.count(case((_J.status == "unscored", 1))).label("n_unscored"),
-        func.avg(when_scored(_J.total)).label("total"),
-        func.avg(when_scored(cast(_J.grade_points, Float))).label("grade_points"),
-        func.avg(when_scored(cast(cast(pass_column(_J), Integer), Float))).label("passed"),
+        *_judgement_aggregates(),
     ).where(_J.target_kind == "generation", or_(and_(scored, _J.total.is_not(None)), _J.status == "unscored"))
     if judges is not None:
         grouped = grouped.where(_J.judge.in_(list(judges)))
