@@ -58,6 +58,15 @@ def _judgement_aggregates() -> list[Any]:
     ]
 
 
+def _judged_by(stmt: Any, judges: Sequence[str] | None, leave_out: Collection[JudgeConfig]) -> Any:
+    """``stmt`` kept to the judgements of ``judges`` (all when None) and of no ``leave_out`` configuration."""
+    if judges is not None:
+        stmt = stmt.where(_J.judge.in_(list(judges)))
+    for judge, jhash, rubric in sorted(leave_out):
+        stmt = stmt.where(not_(and_(_J.judge == judge, _J.judge_config_hash == jhash, _J.rubric_id == rubric)))
+    return stmt
+
+
 def _item_stmt(
     generations: Any,
     corpora: Sequence[str] | None,
@@ -91,11 +100,7 @@ def _item_stmt(
         .join(JUDGEMENTS, and_(_J.target_kind == "generation", _J.target_id == _G.generation_id))
         .where(generations, or_(and_(scored, _J.total.is_not(None)), _J.status == "unscored"))
     )
-    stmt = _scope(stmt, corpora, systems)
-    if judges is not None:
-        stmt = stmt.where(_J.judge.in_(list(judges)))
-    for judge, jhash, rubric in sorted(leave_out):
-        stmt = stmt.where(not_(and_(_J.judge == judge, _J.judge_config_hash == jhash, _J.rubric_id == rubric)))
+    stmt = _judged_by(_scope(stmt, corpora, systems), judges, leave_out)
     return stmt.group_by(_J.target_id, _J.judge, _J.judge_config_hash, _J.rubric_id)
 
 
@@ -118,11 +123,8 @@ def _grouped_item_stmt(
         _J.rubric_id,
         *_judgement_aggregates(),
     ).where(_J.target_kind == "generation", or_(and_(scored, _J.total.is_not(None)), _J.status == "unscored"))
-    if judges is not None:
-        grouped = grouped.where(_J.judge.in_(list(judges)))
-    for judge, jhash, rubric in sorted(leave_out):
-        grouped = grouped.where(not_(and_(_J.judge == judge, _J.judge_config_hash == jhash, _J.rubric_id == rubric)))
-    judged = grouped.group_by(_J.target_id, _J.judge, _J.judge_config_hash, _J.rubric_id).subquery("judged")
+    keys = (_J.target_id, _J.judge, _J.judge_config_hash, _J.rubric_id)
+    judged = _judged_by(grouped, judges, leave_out).group_by(*keys).subquery("judged")
     g = judged.c
     stmt: Any = (
         select(
