@@ -35,23 +35,22 @@ def create_user_cmd(
 @study_app.command("deactivate")
 def deactivate_cmd(username: Annotated[str, typer.Argument(help="Login name.")], db: DbOption = None) -> None:
     """Deactivate an account: its sessions end and it can no longer log in."""
-    from benger.study import set_active
-
-    store = _store(db)
-    with store.session() as session:
-        set_active(session, _user_id(store, username), False)
-    typer.echo(f"deactivated {username}")
+    _set_active(username, db, active=False)
 
 
 @study_app.command("activate")
 def activate_cmd(username: Annotated[str, typer.Argument(help="Login name.")], db: DbOption = None) -> None:
     """Reactivate a deactivated account."""
+    _set_active(username, db, active=True)
+
+
+def _set_active(username: str, db: str | None, *, active: bool) -> None:
     from benger.study import set_active
 
     store = _store(db)
     with store.session() as session:
-        set_active(session, _user_id(store, username), True)
-    typer.echo(f"activated {username}")
+        set_active(session, _user_id(store, username), active)
+    typer.echo(f"{'activated' if active else 'deactivated'} {username}")
 
 
 @study_app.command("set-password")
