@@ -30,9 +30,15 @@ from benger.text import nfc
 _FAST_LOADER: type[yaml.SafeLoader] | None = getattr(yaml, "CSafeLoader", None)
 
 
-def duplicate_key(text: str, loader: Any = yaml.SafeLoader) -> tuple[str, str, int, int] | None:
-    """The first key given twice in one mapping of ``text``: (field, key, its line, line of its first use).
+Duplicate = tuple[str, str, int, int, bool]
 
+
+def duplicate_key(text: str, loader: Any = yaml.SafeLoader) -> Duplicate | None:
+    """The first key given twice in one mapping of ``text``: (field, key, its line, line of its first use,
+    whether the two are written in different Unicode forms).
+
+    Keys are compared in NFC, the form :func:`load_yaml` returns them in: ``Musterlösung`` and the escaped
+    ``"Musterlo\\u0308sung"`` are one key given twice (one value would be lost when both are read as NFC).
     ``field`` is the dotted path of the repeated key (``systems[1].price_in_per_mtok``); lines are 1-based.
     None when every mapping has distinct keys. Raises ``yaml.YAMLError`` on text that is not YAML. ``loader``:
     the PyYAML loader class that composes the node tree (its marks give the lines).
@@ -46,17 +52,18 @@ def duplicate_key(text: str, loader: Any = yaml.SafeLoader) -> tuple[str, str, i
             continue
         visited.add(id(node))
         if isinstance(node, yaml.MappingNode):
-            seen: dict[tuple[str, str], int] = {}
+            seen: dict[tuple[str, str], tuple[int, str]] = {}
             children: list[tuple[yaml.Node, tuple[int | str, ...]]] = []
             for key, value in node.value:
                 if not isinstance(key, yaml.ScalarNode) or key.tag == "tag:yaml.org,2002:merge":
                     continue
-                line = int(key.start_mark.line) + 1
-                if (key.tag, key.value) in seen:
-                    field = "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in (*loc, key.value))
-                    return field.lstrip("."), key.value, line, seen[(key.tag, key.value)]
-                seen[(key.tag, key.value)] = line
-                children.append((value, (*loc, key.value)))
+                line, name = int(key.start_mark.line) + 1, nfc(key.value)
+                if (key.tag, name) in seen:  # compared in NFC, as they are read: an escaped NFD twin is the same key
+                    first, spelled = seen[(key.tag, name)]
+                    field = "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in (*loc, name))
+                    return field.lstrip("."), name, line, first, spelled != key.value
+                seen[(key.tag, name)] = line, key.value
+                children.append((value, (*loc, name)))
             stack.extend(reversed(children))
         elif isinstance(node, yaml.SequenceNode):
             stack.extend((item, (*loc, i)) for i, item in reversed(list(enumerate(node.value))))
@@ -95,11 +102,15 @@ def load_yaml(text: str, source: str | Path) -> Any:
     return _checked(data, duplicate, source)
 
 
-def _checked(data: Any, duplicate: tuple[str, str, int, int] | None, source: str | Path) -> Any:
+def _checked(data: Any, duplicate: Duplicate | None, source: str | Path) -> Any:
     """``data``, or the InputError of its ``duplicate`` key (from :func:`duplicate_key`)."""
     if duplicate is not None:
-        field, key, line, first = duplicate
+        field, key, line, first, twin = duplicate
+        other = ", written there in another Unicode form" if twin else ""
         raise InputError(
-            f"duplicate key {key!r} (first on line {first}); give each key once", file=source, line=line, field=field
+            f"duplicate key {key!r} (first on line {first}{other}); give each key once",
+            file=source,
+            line=line,
+            field=field,
         )
     return nfc(data)  # the one NFC rule of every reader (benger.text.nfc): escapes ("O\u0308") too
