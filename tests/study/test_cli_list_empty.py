@@ -18,7 +18,7 @@ from benger.study import create_study
 
 _register_commands()
 runner = CliRunner()
-HINT = "create one with `benger study create NAME --corpus CORPUS"
+HINT = "create one with `benger study create --study NAME --corpus CORPUS"
 
 
 def _bare(path: Path) -> None:

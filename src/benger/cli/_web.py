@@ -28,6 +28,7 @@ from benger.cli._web_study import (
     _user_id,
     study_app,
     study_id,
+    study_name,
 )
 from benger.errors import MissingDependencyError
 
@@ -184,8 +185,12 @@ def invite_cmd(role: Annotated[str, typer.Argument(help="Role of the invited acc
 
 @study_app.command("create")
 def create_cmd(
-    name: Annotated[str, typer.Argument(help="Study name.")],
     corpus: Annotated[str, typer.Option(help="Corpus in the store (Falllösung tasks).")],
+    name: Annotated[
+        str | None,
+        typer.Argument(metavar="NAME", help="Study name (as before; --study is the same).", show_default=False),
+    ] = None,
+    study: Annotated[str | None, typer.Option("--study", help="Name of the new study.", show_default=False)] = None,
     db: DbOption = None,
     seed: Annotated[
         int,
@@ -197,8 +202,10 @@ def create_cmd(
         int, typer.Option(help="Seconds per task (1 s to 30 days).", callback=_bounded("time_limit_s"))
     ] = 7200,
 ) -> None:
-    """Create a study from a corpus."""
+    """Create a study from a corpus: benger study create --study NAME --corpus CORPUS."""
     from benger.study import create_study
+
+    name = study_name(name, study)
 
     typer.echo(f"created study {name!r} (id {create_study(_store(db), name, corpus, seed, time_limit)})")
 
@@ -219,7 +226,7 @@ def list_cmd(db: DbOption = None) -> None:
         where = store.engine.url.database if store.engine.dialect.name == "sqlite" else store.url
         corpora = ", ".join(store.corpus_names()) or "none yet: benger import first"
         typer.echo(
-            f"no studies in {where}; create one with `benger study create NAME --corpus CORPUS"
+            f"no studies in {where}; create one with `benger study create --study NAME --corpus CORPUS"
             + (f" --db {db}`" if db else "`")
             + f" (corpora in the store: {corpora})"
         )

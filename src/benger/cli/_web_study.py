@@ -52,6 +52,19 @@ def _has_accounts(store: Store) -> bool:
         return session.scalar(select(StudyUser.id).limit(1)) is not None
 
 
+def study_name(positional: str | None, option: str | None) -> str:
+    """The name of the study ``study create`` makes: ``--study NAME`` (as every ``study`` command names its study)
+    or, as before, the positional NAME; both at once, or neither, is a usage error (exit 2)."""
+    if positional is not None and option is not None:
+        raise typer.BadParameter(
+            f"the study is named twice ({positional!r} and --study {option!r}): give --study NAME only",
+            param_hint="--study",
+        )
+    if positional is None and option is None:
+        raise typer.BadParameter("name the new study: --study NAME", param_hint="--study")
+    return str(option if option is not None else positional)
+
+
 def study_id(store: Store, ref: str) -> int:
     """The id of the study ``ref`` names: its name, or its id (digits; an id wins over a name of digits).
 
