@@ -3,6 +3,7 @@ resolved against the file's folder; the YAML text of a config (:func:`dump_run_c
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -100,6 +101,14 @@ def parse_run_config(text: str, path: str | Path) -> RunConfig:
     """:func:`load_run_config` of a config's ``text`` (read from ``path``: named in messages, relative paths
     resolved against its folder)."""
     p = Path(path)
+    corpus = _corpus_file(text, p)
+    if corpus is not None:  # else "not valid YAML" (JSONL) or "must be a YAML mapping" (CSV), naming neither
+        raise InputError(
+            f"this is {corpus}, not a run config: the command expects a run config (YAML with corpora: and "
+            f"systems:, see examples/); to use this corpus pass it as --corpus {p} (with --model or --system), "
+            "or name it under corpora: in a run config",
+            file=p,
+        )
     data = load_yaml(text, p)  # InputError for bad YAML and for a key given twice (file, line, field)
     if not isinstance(data, dict):
         raise InputError("a run config must be a YAML mapping (key: value lines)", file=p, line=1)
@@ -145,6 +154,38 @@ def parse_run_config(text: str, path: str | Path) -> RunConfig:
             raise InputError(exc.reason, file=p, line=_yaml_line(text, ("prompts",)), field="prompts") from None
         raise
     return config
+
+
+_JSONL = "a JSONL corpus file (one task per line)"
+_CSV = "a CSV corpus file (a header row, then one task per row)"
+#: the corpus file types (benger.corpora._user.SUFFIXES), by suffix
+_CORPUS_SUFFIXES = {".jsonl": _JSONL, ".ndjson": _JSONL, ".csv": _CSV}
+
+
+def _corpus_file(text: str, path: Path) -> str | None:
+    """What the corpus file ``path`` is (its ``text`` read), or None for a file that may be a run config: a
+    ``.jsonl``/``.ndjson``/``.csv`` file, or one whose first two lines are JSON objects (JSONL) or whose first
+    line is a comma-separated header of at least two corpus field names (CSV). A config written as one JSON
+    object (JSON is YAML) is no corpus."""
+    from benger.corpora._fields import FIELD_ALIASES, column_key
+
+    if path.suffix.lower() in _CORPUS_SUFFIXES:
+        return _CORPUS_SUFFIXES[path.suffix.lower()]
+    lines = [line for line in text.splitlines() if line.strip()][:2]
+    if len(lines) == 2 and all(_json_object(line) for line in lines):
+        return _JSONL
+    names = {column_key(alias) for aliases in FIELD_ALIASES.values() for alias in aliases}
+    header = lines[0].split(",") if lines and ":" not in lines[0] else []
+    if sum(column_key(cell.strip().strip('"')) in names for cell in header) >= 2:
+        return _CSV
+    return None
+
+
+def _json_object(line: str) -> bool:
+    try:
+        return isinstance(json.loads(line), dict)
+    except ValueError:
+        return False
 
 
 def _field_loc(field: str) -> tuple[int | str, ...]:
