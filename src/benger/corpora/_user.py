@@ -105,15 +105,11 @@ def records_to_corpus(
         task = build_task(record, kind=record_kind, corpus=name, default_id=f"{name}-{count:04d}", log=log, line=number)
         if task is None:
             continue
-        key = task_id_key(task.task_id)
+        key = task_id_key(task.task_id).lower()  # one id: its NFC form, and case ignored (see _duplicate)
         if key in seen:
             first_line, first_id = seen[key]
-            twin = "" if first_id == task.task_id else f" {first_id!r} in another Unicode form,"
-            log.add(
-                f"duplicate task_id {task.task_id!r} (first used{twin} on line {first_line})",
-                line=number,
-                field=record["_source_names"].get("task_id", "task_id"),
-            )
+            field = record["_source_names"].get("task_id", "task_id")
+            log.add(_duplicate(task.task_id, first_id, first_line), line=number, field=field)
             continue
         seen[key] = (number, task.task_id)
         tasks.append(task)
@@ -121,6 +117,19 @@ def records_to_corpus(
         log.add("the file contains no tasks")
     log.raise_if_any()
     return Corpus(name=name, tasks=tasks, description=description)
+
+
+def _duplicate(task_id: str, first_id: str, first_line: int) -> str:
+    """Why ``task_id`` is refused when ``first_id`` (on ``first_line``) has the same NFC form, or differs from it
+    only in case: ``Fall1`` and ``fall1`` would be one task in a spreadsheet lookup, on a case-insensitive file
+    system and to a reader (docs/corpora.md)."""
+    if task_id_key(task_id) == task_id_key(first_id):
+        twin = "" if first_id == task_id else f" {first_id!r} in another Unicode form,"
+        return f"duplicate task_id {task_id!r} (first used{twin} on line {first_line})"
+    return (
+        f"task_id {task_id!r} differs from {first_id!r} (line {first_line}) only in case; ids that differ only in "
+        "case are one id in spreadsheets and on case-insensitive file systems: give each task a distinct id"
+    )
 
 
 def load_corpus_file(path: str | Path, *, name: str | None = None, kind: str | None = None) -> Corpus:
