@@ -61,7 +61,7 @@ def print_estimate(estimate: Any) -> None:
             _fmt(None if r.seconds is None else r.seconds / 60, ".1f", " min"),
             _fmt(r.cost_usd, ".4f"),
             _fmt(r.observed_cost_usd, ".4f"),
-            str(r.too_long),
+            _fmt(r.too_long, ","),
             r.token_source,
             r.output_source,
         )
@@ -74,6 +74,12 @@ def print_estimate(estimate: Any) -> None:
     from benger._console import console
 
     console(soft_wrap=True).print(f"cost: {', '.join(parts)} (unknown = a model without catalog prices)")
+    unchecked = list(dict.fromkeys(r.system for r in estimate.rows if r.too_long is None and r.calls))
+    if unchecked:
+        console(soft_wrap=True).print(
+            f"too long: unknown for {', '.join(unchecked)}: the context window is unknown, so prompt lengths "
+            "cannot be checked (set context_window in the run config or catalog)"
+        )
 
 
 def budget_or_estimate(

@@ -14,7 +14,10 @@ finished items are not counted), renders every prompt and counts its tokens:
 * time: the release's mean per-call latency of that system (``operational_metadata.json``, Benchathon
   calls) x calls / concurrency where known (an upper bound for short Grundprinzipien items), else unknown;
 * cost: catalog prices (USD per 1M tokens) where set; unknown stays ``None``, never 0. The release's mean
-  cost per Benchathon generation x the Falllösung calls is shown beside it as an empirical cross-check.
+  cost per Benchathon generation x the Falllösung calls is shown beside it as an empirical cross-check;
+* too long: the units whose prompt + ``max_output_tokens`` exceed the model's context window
+  (``benger.pipeline._fit``); ``None`` (unknown, never 0) for a model whose window nothing says, so that
+  lengths cannot be checked.
 
 The budget caps that use these counts are in ``benger.pipeline._budget``.
 """
@@ -29,6 +32,7 @@ from typing import Any
 
 from benger.judge import Rubric
 from benger.llm import token_cost
+from benger.llm._context import context_window
 from benger.pipeline._config import RunConfig
 from benger.pipeline._fit import (
     Counter,
@@ -91,7 +95,7 @@ class StageEstimate:
     seconds: float | None
     cost_usd: float | None
     observed_cost_usd: float | None
-    too_long: int = 0
+    too_long: int | None = 0  # None: the model's context window is unknown, so lengths were not checked
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -197,7 +201,7 @@ def estimate_run(
                     observed_cost_usd=(
                         c * n_fall if (c := observed.lookup(observed.cost_usd, system)) is not None else None
                     ),
-                    too_long=too_long,
+                    too_long=_checked(system, too_long),
                 )
             )
     if "judge" in stages and judges:
@@ -292,7 +296,7 @@ def _judge_rows(
                 seconds=_seconds(observed, judge, calls, config.concurrency),
                 cost_usd=_cost(judge, tin, tout),
                 observed_cost_usd=None,
-                too_long=too_long,
+                too_long=_checked(judge, too_long),
             )
         )
     return rows
@@ -300,6 +304,11 @@ def _judge_rows(
 
 def _too_long(system: SystemConfig, n_in: int) -> int:
     return int(fit_problem(system, n_in) is not None)
+
+
+def _checked(system: SystemConfig, too_long: int) -> int | None:
+    """``too_long``, or None where ``system``'s context window is unknown (nothing was checked: not 0 too long)."""
+    return too_long if context_window(system)[0] is not None else None
 
 
 def _judge_prompt(
