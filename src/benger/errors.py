@@ -53,6 +53,16 @@ class InputError(BengerError):
         super().__init__(f"{prefix}: {message}" if prefix else message)
 
 
+class InputWarning(UserWarning):
+    """Input that is read, but perhaps not as meant (a text longer than a model may take): the ``benger`` command
+    prints ``warning: <message>`` on stderr and goes on (``benger.cli._app``). Named like an InputError."""
+
+    def __init__(
+        self, message: str, *, file: str | Path | None = None, line: int | None = None, field: str | None = None
+    ) -> None:
+        super().__init__(str(InputError(message, file=file, line=line, field=field)))
+
+
 class ConfigError(BengerError):
     """A run configuration, catalog entry or setting is invalid or missing."""
 

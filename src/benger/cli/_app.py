@@ -18,12 +18,13 @@ from __future__ import annotations
 import os
 import sys
 import traceback
+import warnings
 from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
 
-from benger.errors import EXIT_INPUT, EXIT_INTERNAL, EXIT_USAGE, BengerError, InputError
+from benger.errors import EXIT_INPUT, EXIT_INTERNAL, EXIT_USAGE, BengerError, InputError, InputWarning
 
 #: Environment variable that turns on tracebacks (same as ``--debug``).
 DEBUG_ENV = "BENGER_DEBUG"
@@ -140,6 +141,19 @@ def report_error(exc: BaseException, *, debug: bool) -> int:
     return EXIT_INTERNAL
 
 
+def _shown(other: Any) -> Any:
+    """A ``warnings.showwarning`` that prints an :class:`~benger.errors.InputWarning` as ``warning: <message>``
+    on stderr (it names file, line and field) and hands every other warning to ``other``."""
+
+    def show(message: Any, category: Any, filename: str, lineno: int, file: Any = None, line: Any = None) -> None:
+        if isinstance(message, InputWarning):
+            typer.secho(f"warning: {message}", fg=typer.colors.YELLOW, err=True)
+        else:
+            other(message, category, filename, lineno, file, line)
+
+    return show
+
+
 class _Boundary(TyperGroup):
     """The root group: runs the chosen command and turns its exceptions into one message and an exit code.
 
@@ -180,6 +194,12 @@ class _Boundary(TyperGroup):
             self._listing = False
 
     def invoke(self, ctx: Any) -> Any:
+        with warnings.catch_warnings():
+            warnings.simplefilter("default", InputWarning)  # each distinct warning once per command
+            warnings.showwarning = _shown(warnings.showwarning)
+            return self._invoke(ctx)
+
+    def _invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
         except (typer.Exit, typer.Abort, typer.TyperException):

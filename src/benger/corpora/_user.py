@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import re
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from benger.corpora._fields import (
     normalise_kind,
 )
 from benger.corpora._reading import CsvProblem, JsonProblem, check_suffix, csv_rows, parse_json, read_text
-from benger.errors import InputError
+from benger.errors import InputError, InputWarning
 from benger.schema import Corpus, FalloesungTask, PrincipleItem, task_id_key
 
 SUFFIXES = (".jsonl", ".ndjson", ".csv")
@@ -112,11 +113,39 @@ def records_to_corpus(
             log.add(_duplicate(task.task_id, first_id, first_line), line=number, field=field)
             continue
         seen[key] = (number, task.task_id)
+        _warn_if_large(task, record["_source_names"], log.file, number)
         tasks.append(task)
     if count == 0 and not log.problems:
         log.add("the file contains no tasks")
     log.raise_if_any()
     return Corpus(name=name, tasks=tasks, description=description)
+
+
+#: A text field longer than this many characters is read with a warning (InputWarning): 5x the longest text of
+#: the release (a Musterlösung of 36,511 characters), ~63,000 tokens at 3.16 characters per token, more than a
+#: local model's window (8,192 tokens) and half of most API models'. Whether a prompt fits a given model is
+#: checked per model by ``benger estimate`` and the run (``benger.pipeline._fit``: too long, never sent).
+LARGE_TEXT_CHARS = 200_000
+_PROMPT_FIELDS = ("facts", "reference", "case", "question", "gold_reasoning", "title", "principle", "difficulty")
+
+
+def _warn_if_large(task: FalloesungTask | PrincipleItem, names: dict[str, str], file: str | Path, line: int) -> None:
+    """Warn of each text of ``task`` over :data:`LARGE_TEXT_CHARS` (a pasted document, a cell that swallowed
+    more than it should), naming file, line and the field as the file spells it."""
+    for name in _PROMPT_FIELDS:
+        text = getattr(task, name, None)
+        if isinstance(text, str) and len(text) > LARGE_TEXT_CHARS:
+            warnings.warn(
+                InputWarning(
+                    f"a text of {len(text):,} characters (over {LARGE_TEXT_CHARS:,}): longer than the context "
+                    "window of many models, whose runs will skip it as too long (`benger estimate` counts them "
+                    "per model); check that the field holds only what it should",
+                    file=file,
+                    line=line,
+                    field=names.get(name, name),
+                ),
+                stacklevel=2,
+            )
 
 
 def _duplicate(task_id: str, first_id: str, first_line: int) -> str:
