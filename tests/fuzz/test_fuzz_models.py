@@ -78,8 +78,7 @@ def test_a_missing_api_key_is_named_before_any_store_work(
     else:
         check_rejected(result, [variable])
         assert f"set the environment variable {variable}" in result.output, result.output
-    # validate-judge --dry-run still imports the release's picks into the store it names (CHANGELOG: left)
-    if not judges_only and not (args[0] == "validate-judge" and "--dry-run" in args):
+    if not judges_only:  # validate-judge --dry-run too (tests/cli/test_validate_judge_dry_run.py)
         assert not db.exists(), "a store file was left"
 
 

@@ -257,15 +257,12 @@ def _judge_release(
     # the judge is resolved before the store is opened: an unknown name must leave no store behind and no
     # release imported into it (a config without judges is refused by _config)
     cfg.resolved_judges()
+    if dry_run:
+        _estimate_release(cfg, db, data, path, limit)
+        raise typer.Exit(0)
     store = _open(db, cfg)
     try:
         targets = release_targets(store, data, path, limit=limit, say=_err().print)
-        if dry_run:
-            from benger.pipeline._estimate import Observed, estimate_judging
-
-            print_estimate(estimate_judging(cfg, store, targets, observed=Observed.from_release(path)))
-            print_key_needs(cfg, ("judge",))
-            raise typer.Exit(0)
         reporter = ProgressReporter(_err(), enabled=not quiet)
         scores, label, provenance, incomplete, stats, unscored = asyncio.run(
             judge_release(store, cfg, targets, progress=reporter)
@@ -277,6 +274,42 @@ def _judge_release(
     for sid, reason in sorted(unscored.items())[:5]:
         _err().print(f"unscored pick {sid}: {reason}")
     return scores, label, provenance, incomplete
+
+
+def _estimate_release(cfg: Any, db: str | None, data: Any, path: Path, limit: int | None) -> None:
+    """``validate-judge --dry-run``: the estimate of judging the picks, which writes nothing (as every dry run:
+    ``cli._budget.estimate_store``, the store ``db`` names opened read-only, none created). Where that store does
+    not hold the release yet (or is no store yet, or an older one), the picks' prompts are read from a scratch
+    store in a temporary folder that the release is imported into, removed afterwards: the real run would
+    import the release, judge every pick, and nothing of it is judged yet."""
+    import tempfile
+
+    from benger.analysis._validate_run import pick_targets, release_targets
+    from benger.cli._budget import estimate_store
+    from benger.cli._execute import _err
+    from benger.pipeline._estimate import Observed, estimate_judging
+    from benger.store import open_store
+
+    observed = Observed.from_release(path)
+    store = estimate_store(db, cfg, ("generate", "judge"))  # a missing store is no refusal: the run creates it
+    human = next(t[1] for t in pick_targets(data) if t[0] == "human_solution")
+    try:
+        if store is not None and store.get_human_solution(human) is not None:
+            targets = release_targets(store, data, path, limit=limit)  # imports nothing: the release is there
+            print_estimate(estimate_judging(cfg, store, targets, observed=observed))
+        else:
+            _err().print(f"the run would import the release {path} into the store first (a dry run writes nothing)")
+            with tempfile.TemporaryDirectory(prefix="benger-dry-run-") as folder:
+                scratch = open_store(Path(folder) / "release.db")
+                try:
+                    targets = release_targets(scratch, data, path, limit=limit)
+                    print_estimate(estimate_judging(cfg, scratch, targets, observed=observed))
+                finally:
+                    scratch.close()
+    finally:
+        if store is not None:
+            store.close()
+    print_key_needs(cfg, ("judge",))
 
 
 def estimate(
