@@ -103,6 +103,8 @@ def analyze(
     hashing, stop = ThreadPoolExecutor(1, thread_name_prefix="benger-hash"), threading.Event()
     try:
         names = _chosen_corpora(store, corpora)
+        for name in names:  # every corpus before the first is written: a judge's scores are what analyze reads
+            _require_scores(store, name, str(db) if db is not None else _redact(url))
         if url.startswith("sqlite:///"):
             # the leaderboard's one-off planner statistics are written first, so the hash is of the store as read;
             # hashed alongside the analysis (hashlib releases the GIL: a 3.6 GB store's 4 CPU-s off the wall time)
@@ -166,6 +168,33 @@ def _chosen_corpora(store: Any, corpora: Sequence[str] | None) -> list[str]:
     if not best:
         raise InputError("the store holds no generations of a Falllösung corpus; name one with --corpus")
     return best[:1]
+
+
+def _require_scores(store: Any, corpus: str, location: str) -> None:
+    """Refuse (InputError, exit 2) a corpus none of whose generations has a scored judgement: its results would
+    have no judge, no rubric and no score (analyze named the judge "primary" and the rubric "0-100" of nothing)."""
+    from sqlalchemy import and_, case, func, select
+
+    from benger.store._tables import GENERATIONS, JUDGEMENTS
+
+    g, j = GENERATIONS.c, JUDGEMENTS.c
+    scored = and_(j.status == "scored", j.total.is_not(None))
+    stmt = (
+        select(func.count(func.distinct(g.generation_id)), func.count(case((scored, 1))), func.count(j.judgement_id))
+        .select_from(GENERATIONS)
+        .outerjoin(JUDGEMENTS, and_(j.target_kind == "generation", j.target_id == g.generation_id))
+        .where(g.corpus == corpus)
+    )
+    with store.engine.connect() as connection:
+        n_generations, n_scored, n_judgements = connection.execute(stmt).one()
+    if n_scored:
+        return
+    judged = f"all {n_judgements} of its judgements are unscored" if n_judgements else "it has no judgements"
+    raise InputError(
+        f"nothing to analyse in corpus {corpus!r} of the store {location}: none of its {n_generations} "
+        f"generations is scored ({judged}); judge them first (`benger judge CONFIG --db {location}`, or "
+        "`benger run`), then analyze"
+    )
 
 
 def _analyze_corpus(
