@@ -173,6 +173,13 @@ def _rubric_scales(tasks: list[Any], rubrics: Mapping[str, Any] | None) -> dict[
     return {r.id: float(r.max_total) for r in known if r.id.split("@")[0] not in BUILTIN_RUBRICS}
 
 
+def _task_rubrics(tasks: list[Any]) -> dict[str, str]:
+    """Task id -> the id of its own Bewertungsbogen, of ``tasks`` (those with one)."""
+    from benger.pipeline import rubric_for_task
+
+    return {t.task_id: rubric_for_task(t).id for t in tasks}
+
+
 def _registered(rubric_ids: set[str]) -> Any:
     """The one registered rubric (``benger.judge.RUBRICS``, e.g. from an installed package) whose content id is
     the only id in ``rubric_ids``; None otherwise (a rubric from a file: the store keeps its id, not its content)."""
@@ -329,6 +336,8 @@ def study_from_store(
             "primary_judge_config": {"judge": key[0], "judge_config_hash": key[1], "rubric": key[2]} if key else None,
             "generation_score": "mean over the primary judge configuration's scored repeats",
             "metric_signatures": signatures,
+            # the tasks with their own Bewertungsbogen: Table 1 names them where their group is left out
+            "task_rubrics": _task_rubrics(own_rubric),
         },
         leaderboard=leaderboard,
         resampling_unit="task",

@@ -69,5 +69,7 @@ def register(app: typer.Typer) -> None:
             _summary(folder, results)
             for item in results.get("skipped") or []:
                 typer.echo(f"  skipped {item['block']}: {item['reason']}")
+            for item in ((results.get("rq1") or {}).get("leaderboard") or {}).get("left_out") or []:
+                typer.echo(f"  left out of Table 1: {item['reason']}")
 
         analyze(db, out, seed=seed, n_boot=n_boot, corpora=corpus or None, on_corpus=report, rubrics=rubrics)

@@ -71,4 +71,41 @@ def table1_from_study(data: Any, *, seed: int = 0, n_boot: int = 2000) -> dict[s
     # the primary judge configuration's group (judge, config and rubric: a task's own Bewertungsbogen makes its own)
     key = (data.inputs or {}).get("primary_judge_config") or {}
     mine = [g for g in groups if any(r.group == g and r.rubric == key.get("rubric") for r in board.rows)]
-    return table1(board, group=(mine or groups or [None])[0], bench_corpus=bench)
+    chosen = (mine or groups or [None])[0]
+    block = table1(board, group=chosen, bench_corpus=bench)
+    task_rubrics = (data.inputs or {}).get("task_rubrics") or {}
+    return {**block, "left_out": left_out_groups(board, chosen, [g for g in groups if g != chosen], task_rubrics)}
+
+
+def left_out_groups(
+    board: Leaderboard, chosen: str | None, others: list[str], task_rubrics: dict[str, str]
+) -> list[dict[str, Any]]:
+    """The primary judge's scored groups that Table 1 (the group ``chosen``) leaves out, each named with its
+    rubric, its generations and why: a task's own Bewertungsbogen (``task_rubrics``: task id -> rubric id) or
+    another rubric or judge configuration scores on its own scale, which one mean over both would mix (the
+    project's rule: a left-out row is named; ``Leaderboard.left_out`` names the validation-only ones)."""
+    table = next((r for r in board.rows if r.group == chosen), None)
+    out = []
+    for group in others:
+        rows = [r for r in board.rows if r.group == group and r.n]
+        rubric = rows[0].rubric if rows else None
+        cases = sorted(t for t, rid in task_rubrics.items() if rid == rubric)
+        if cases:
+            what = f"the own Bewertungsbogen of {'case' if len(cases) == 1 else 'cases'} {', '.join(cases)}"
+        elif table is not None and rubric == table.rubric:
+            what = "another judge configuration"
+        else:
+            what = "another rubric"
+        n = sum(r.n for r in rows)
+        out.append(
+            {
+                "judge_group": group,
+                "rubric": rubric,
+                "tasks": cases,
+                "n": n,
+                "reason": f"{n} scored generation(s) of judge group {group} (rubric {rubric}, {what}): left out of "
+                f"Table 1 (judge group {chosen}, rubric {table.rubric if table else None}), a mean over both would "
+                "mix two scales; `benger leaderboard` shows the group",
+            }
+        )
+    return out
