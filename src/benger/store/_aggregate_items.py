@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from sqlalchemy import Float, Integer, and_, case, cast, func, not_, or_, select
+from sqlalchemy import Float, Integer, Text, and_, case, cast, func, not_, or_, select
 
-from benger.store._aggregate import _G, _J, _rows, _scope, _superseded
+from benger.store._aggregate import _G, _J, SUPERSEDED_REASON, _rows, _scope, _superseded
 from benger.store._pass import pass_column
-from benger.store._tables import GENERATIONS, HUMAN_REVIEWS, JUDGEMENTS
+from benger.store._tables import GENERATIONS, HUMAN_REVIEWS, JUDGEMENTS, TASKS
 
 #: A judge configuration: judge name, judge config hash, rubric id.
 JudgeConfig = tuple[str, str, str]
@@ -326,6 +326,37 @@ def validation_only_judges(store: Any) -> set[JudgeConfig]:
             if exists(connection, _J.rubric_id == rubric, _G.corpus == corpus, unreviewed):
                 judged[(("", "", rubric), corpus)] = True  # one stands for the configurations that judged one
     return validation_only_of(judged)
+
+
+def own_rubric_outcomes(
+    store: Any, *, corpora: Sequence[str] | None = None, systems: Sequence[str] | None = None
+) -> list[tuple[str, str, str, str, int, Any]]:
+    """(system, config hash, corpus, status, count, the task's own Bewertungsbogen) of the failed and excluded
+    generations (not the superseded ones) of the tasks that have their own Bewertungsbogen: the leaderboard counts
+    them in that rubric's rows, not the main rubric's (:func:`benger.analysis.leaderboard.counts.own_rubric_moves`).
+    A few rows: the failed and excluded generations are grouped by task, and only their tasks' payloads are read."""
+    import json
+
+    keys = (_G.system, _G.config_hash, _G.corpus, _G.task_id, _G.status)
+    superseded = func.coalesce(_G.reason, "").like(SUPERSEDED_REASON)  # _superseded(), NULL reason included
+    stmt: Any = (
+        select(*keys, func.count())
+        .select_from(GENERATIONS)
+        .where(or_(_G.status == "failed", and_(_G.status == "excluded", not_(superseded))))
+    )
+    found = _rows(store, _scope(stmt, corpora, systems).group_by(*keys).order_by(*keys))
+    wanted = sorted({(r[2], r[3]) for r in found})
+    rubrics: dict[tuple[str, str], Any] = {}
+    text = cast(TASKS.c.payload, Text)
+    with store.engine.connect() as connection:
+        for corpus in sorted({c for c, _ in wanted}):
+            ids = [t for c, t in wanted if c == corpus]
+            where = (TASKS.c.corpus == corpus, TASKS.c.task_id.in_(ids))
+            for task_id, raw in connection.execute(select(TASKS.c.task_id, text).where(*where)):
+                payload = json.loads(raw) if raw and '"rubric"' in raw else None  # without the key: no rubric
+                if isinstance(payload, dict) and payload.get("rubric") is not None:
+                    rubrics[(corpus, task_id)] = payload["rubric"]
+    return [(r[0], r[1], r[2], r[4], int(r[5]), rubrics[(r[2], r[3])]) for r in found if (r[2], r[3]) in rubrics]
 
 
 def judge_names(store: Any) -> list[str]:

@@ -15,7 +15,13 @@ from typing import Any, TypeVar, Union
 
 from benger import __version__
 from benger.analysis.leaderboard.context import LeaderboardContext
-from benger.analysis.leaderboard.counts import judged_by_config, main_rubric_groups, row_counts
+from benger.analysis.leaderboard.counts import (
+    OwnRubricCounts,
+    judged_by_config,
+    main_rubric_groups,
+    own_rubric_moves,
+    row_counts,
+)
 from benger.analysis.leaderboard.heap import heap_frozen
 from benger.analysis.leaderboard.identity import identities
 from benger.analysis.leaderboard.intervals import Interval, ci_method, cis, pass_note, proportion_cis
@@ -70,6 +76,8 @@ class BoardInputs:
     #: the validation-only judge configurations (judge, config hash, rubric id) left out of the items: the board
     #: names them (``Leaderboard.left_out``), a row is never silently gone
     left_out: Collection[tuple[str, str, str]] = ()
+    #: the failed and excluded generations of cases with their own Bewertungsbogen, per row and rubric id
+    own_rubric: OwnRubricCounts = field(default_factory=dict)
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -132,19 +140,21 @@ def build(inputs: BoardInputs, context: LeaderboardContext) -> Leaderboard:
     keys: list[tuple[RowKey, JudgeKey | None]] = [*groups]
     judged = judged_by_config(groups)
     mains = main_rubric_groups(groups)
+    moves = own_rubric_moves(groups, inputs.own_rubric, mains)
     judged_rows = {rk for rk, _ in groups}
+    keys += [key for key in moves if key not in groups]  # a case's own rubric row of a system with none scored
     keys += [(rk, None) for rk in status if rk not in judged_rows]
     raw: list[dict[str, Any]] = []
     for rk, jkey in keys:
         system, config_hash, corpus = rk
-        s = groups[(rk, jkey)] if jkey is not None else _EMPTY
+        s = groups.get((rk, jkey), _EMPTY) if jkey is not None else _EMPTY
         low, high, kind = intervals.get((rk, jkey), (None, None, None)) if jkey is not None else (None, None, None)
         source_hash = generation_hash.get(rk, config_hash)
         origin = inputs.provenance.get(source_hash)
         cell = status.get(rk, {})
-        counts = row_counts(
-            cell, s.n, judged[(rk, jkey[:2])] if jkey is not None else 0, jkey is None or (rk, jkey) in mains
-        )
+        main = jkey is None or (rk, jkey) in mains
+        moved = moves.get((rk, jkey)) if jkey is not None else None
+        counts = row_counts(cell, s.n, judged[(rk, jkey[:2])] if jkey is not None else 0, main, moved)
         pairs = answered.get(rk, [])
         if jkey is None:
             group, judge, jhash, rubric = NOT_RANKED, None, None, None
@@ -352,8 +362,10 @@ def _rekey(ident: Mapping[RowKey, str], inputs: BoardInputs) -> BoardInputs:
     """The counts, answers, metric means and superseded counts keyed by their rows' identity hashes (``ident``);
     the items and sums are rekeyed where they are read."""
     moved = {(s, ident.get((s, h, c), h), c): n for (s, h, c), n in inputs.superseded.items()}
+    own = {((s, ident.get((s, h, c), h), c), rid): n for ((s, h, c), rid), n in inputs.own_rubric.items()}
     return replace(
         inputs,
+        own_rubric=own,
         counts=_rekey_all(ident, inputs.counts),
         answers=_rekey_all(ident, inputs.answers),
         metric_rows=_rekey_all(ident, inputs.metric_rows),

@@ -6,7 +6,8 @@ Bewertungsbogen has two rows, whose Unjdg columns each counted every unjudged ge
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from benger.analysis.leaderboard.sums import GroupKey, RowKey
 from benger.store._aggregate_items import RowSums
@@ -43,16 +44,65 @@ def main_rubric_groups(groups: Mapping[GroupKey, RowSums]) -> set[GroupKey]:
     return set(best.values())
 
 
-def row_counts(cell: Mapping[str, int], n: int, judged: int, main: bool) -> dict[str, int]:
+#: (row key, rubric id of a task's own Bewertungsbogen) -> {"failed": n, "excluded": n} of that row's generations
+#: of the tasks with that Bewertungsbogen (``store._aggregate_items.own_rubric_outcomes``; superseded ones not)
+OwnRubricCounts = Mapping[tuple[RowKey, str], Mapping[str, int]]
+
+
+def own_rubric_counts(rows: Iterable[tuple[str, str, str, str, int, Any]]) -> dict[tuple[RowKey, str], dict[str, int]]:
+    """:data:`OwnRubricCounts` of ``rows`` (system, config hash, corpus, status, count, the task's own
+    Bewertungsbogen as stored), each Bewertungsbogen parsed once for its id."""
+    import json
+
+    from benger.judge import rubric_from_data
+
+    ids: dict[str, str] = {}
+    out: dict[tuple[RowKey, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for system, config_hash, corpus, status, n, data in rows:
+        text = json.dumps(data, sort_keys=True, ensure_ascii=False)
+        if text not in ids:
+            ids[text] = rubric_from_data(data, "a task's Bewertungsbogen").id
+        out[((system, config_hash, corpus), ids[text])][status] += n
+    return {key: dict(cell) for key, cell in out.items()}
+
+
+def own_rubric_moves(
+    groups: Mapping[GroupKey, RowSums], own: OwnRubricCounts, mains: set[GroupKey]
+) -> dict[GroupKey, dict[str, int]]:
+    """Per group, the failed and excluded generations it takes from, or (negative) gives to, its judge
+    configuration's main rubric group: a case's own Bewertungsbogen is the rubric its failed and excluded
+    generations would have been judged under, so the configuration's group of that rubric counts them (a row of
+    no scored generation where the system has none under it: a key that ``groups`` lacks), never its main rubric's
+    row, which counted them as generations of its rubric. Where the configuration judged nothing under that
+    rubric on the corpus, the main group keeps them."""
+    judged_under = {(rk[2], jkey) for rk, jkey in groups}  # (corpus, judge configuration) of every group
+    moves: dict[GroupKey, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for rk, (judge, jhash, rubric) in sorted(mains):
+        for (own_rk, own_rubric), cell in sorted(own.items()):
+            target = (rk, (judge, jhash, own_rubric))
+            if own_rk != rk or own_rubric == rubric or (rk[2], target[1]) not in judged_under:
+                continue
+            for status, count in cell.items():
+                moves[target][status] += count
+                moves[(rk, (judge, jhash, rubric))][status] -= count
+    return moves
+
+
+def row_counts(
+    cell: Mapping[str, int], n: int, judged: int, main: bool, moved: Mapping[str, int] | None = None
+) -> dict[str, int]:
     """A row's generations, failed, excluded and unjudged counts: a judge's row of its main rubric (or a row of no
     judge) holds the system x corpus's generations less those the judge's other rubric rows scored; another
-    rubric row holds only the ``n`` it scored (:func:`main_rubric_groups`)."""
+    rubric row holds only the ``n`` it scored (:func:`main_rubric_groups`); ``moved`` (:func:`own_rubric_moves`)
+    adds the failed and excluded generations of a case's own Bewertungsbogen to that rubric's row and takes
+    them from the main row."""
+    failed, excluded = (moved or {}).get("failed", 0), (moved or {}).get("excluded", 0)
     if not main:
-        return {"generations": n, "excluded": 0, "failed": 0, "unjudged": 0}
+        return {"generations": n + failed + excluded, "excluded": excluded, "failed": failed, "unjudged": 0}
     every = sum(v for k, v in cell.items() if k != "truncated")
     return {
-        "generations": every - (judged - n),
-        "excluded": cell.get("excluded", 0),
-        "failed": cell.get("failed", 0),
+        "generations": every - (judged - n) + failed + excluded,
+        "excluded": cell.get("excluded", 0) + excluded,
+        "failed": cell.get("failed", 0) + failed,
         "unjudged": max(cell.get("ok", 0) - judged, 0),
     }

@@ -11,6 +11,7 @@ from typing import Any
 
 from benger.analysis.leaderboard.build import BoardInputs, build
 from benger.analysis.leaderboard.context import LeaderboardContext
+from benger.analysis.leaderboard.counts import own_rubric_counts
 from benger.analysis.leaderboard.identity import display_names
 from benger.analysis.leaderboard.metrics import MetricRecord, choose_signatures, resolve_signatures
 from benger.analysis.leaderboard.model import Leaderboard
@@ -177,5 +178,12 @@ def leaderboard(
         superseded=superseded,
         validations=validations,
         left_out=left_out,
+        own_rubric=own_rubric_counts(
+            (g.system, g.config_hash, corpus_of[g.task_id], g.status, 1, tasks[g.task_id].rubric)
+            for g in generations
+            if g.task_id in corpus_of
+            and tasks[g.task_id].rubric is not None
+            and (g.status == "failed" or (g.status == "excluded" and not _is_superseded(g)))
+        ),
     )
     return with_scales(build(inputs, ctx), tasks=tasks.values())

@@ -12,6 +12,7 @@ from typing import Any
 
 from benger.analysis.leaderboard.build import BoardInputs, build
 from benger.analysis.leaderboard.context import LeaderboardContext
+from benger.analysis.leaderboard.counts import own_rubric_counts
 from benger.analysis.leaderboard.identity import display_names, same_configuration
 from benger.analysis.leaderboard.metrics import resolve_signatures
 from benger.analysis.leaderboard.model import Leaderboard
@@ -76,6 +77,7 @@ def leaderboard_from_store(store: Any, context: LeaderboardContext | None = None
         superseded=superseded,
         validations=store.judge_validations(),
         left_out=leave_out,
+        own_rubric=own_rubric_counts(per_item.own_rubric_outcomes(store, **scope)),
     )
     board = with_scales(build(inputs, ctx), store)
     return board.model_copy(update={"system_aliases": aliases}) if aliases else board
