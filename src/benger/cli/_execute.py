@@ -254,6 +254,7 @@ def _execute_then(
     import asyncio
     import contextlib
 
+    from benger.cli._reasons import failure_reasons
     from benger.pipeline import ProgressReporter, run_config
     from benger.pipeline._budget import guarded_factory
 
@@ -266,7 +267,7 @@ def _execute_then(
             result = asyncio.run(run_config(config, store, stages=stages, progress=reporter, model_factory=factory))
             refused = guard.refused if guard is not None else 0
         extra = then(store, config, result) if then is not None else None
-        reasons = [] if result.complete else failure_reasons(store, result)
+        reasons = [] if result.complete else failure_reasons(store, result)  # cli._reasons
     except KeyboardInterrupt:
         _err().print("interrupted: every finished item is saved; run the same command again to continue")
         raise typer.Exit(130) from None
@@ -317,36 +318,6 @@ def check_models(config: Any, stages: tuple[str, ...], *, keys: bool = True) -> 
             + "; ".join(m.need for m in missing)
         )
     return [m.need for m in missing]
-
-
-def failure_reasons(store: Any, result: Any, limit: int = 5) -> list[str]:
-    """Why the run is incomplete, one place for both stages: the stored reasons of the failed generations of
-    its systems on its corpora and of its judges' unscored judgements of them, the first ``limit`` of each and
-    how many in all. A provider failure and a judge reply that is no valid score ("score 999 outside 0..10")
-    are saved with their reason, not raised (2026-12-04 attack, item 7: "judge: 6/6 (unscored 6)", no why)."""
-    generations = [
-        (system, corpus, g)
-        for system in result.systems or [None]
-        for corpus in result.corpora
-        for g in store.generations(corpus=corpus, system=system)
-    ]
-    failed = [(f"{g.system} on {corpus}/{g.task_id}", g.reason) for _, corpus, g in generations if g.status == "failed"]
-    lines = _reason_lines("failed", failed, "failed generation(s)", limit) if result.generation is not None else []
-    if result.judgement is not None and result.judges and generations:
-        of = {g.generation_id: f"{g.system} on {corpus}/{g.task_id}" for _, corpus, g in generations}
-        judges = set(result.judges)
-        found = store.judgements(target_kind="generation", target_ids=sorted(of), status="unscored")
-        unscored = [(f"{j.judge} judging {of[j.target_id]}", j.reason) for j in found if j.judge in judges]
-        lines += _reason_lines("unscored", unscored, "unscored judgement(s)", limit)
-    return lines
-
-
-def _reason_lines(word: str, items: list[tuple[str, str | None]], what: str, limit: int) -> list[str]:
-    """``word: what: reason`` of the first ``limit`` items, then how many there are in all."""
-    lines = [f"{word}: {label}: {reason or 'no reason stored'}" for label, reason in items[:limit]]
-    if len(items) > limit:
-        lines.append(f"... {len(items)} {what} in all")
-    return lines
 
 
 def _exit_if_incomplete(result: Any) -> None:
