@@ -38,6 +38,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from benger.errors import InputError
 from benger.schema import Corpus, Generation, HumanReview, HumanSolution, Judgement, SystemConfig, stable_hash
+from benger.store import _fulltext
 from benger.store._convert import system_row
 from benger.store._corpora import apply_corpus
 from benger.store._models import (
@@ -270,6 +271,7 @@ def _write(store: StoreBase, bundle: RecordBundle, replace: bool) -> dict[str, i
         )
         if bundle.rubrics:
             written["rubrics"] = _write_rubrics(store, session, bundle.rubrics)
+        _fulltext.sync(session.connection())  # the imported texts searchable at once, in the same transaction
         stored_gens = len(
             list(
                 session.scalars(

@@ -29,10 +29,13 @@ from sqlalchemy.engine import URL
 from sqlalchemy.exc import SQLAlchemyError
 
 from benger.errors import ConfigError, InputError
+from benger.store import _fulltext
 from benger.store._engine import (
+    SQLITE_BEGIN,
     _first_line,
     _sqlite_read_only,
     create_store_engine,
+    is_read_only,
     known_revisions,
     parse_url,
     shown,
@@ -72,10 +75,24 @@ def open_engine(db: str | Path | None, *, create: bool, read_only: bool = False)
                 require_benger_store(name, tables, revisions, advice=_WRITE)
         if not read_only:
             upgrade(engine)
+        if create:  # a writer indexes what earlier writers queued (a killed run, a study's submissions)
+            sync_search_index(engine)
     except BaseException:
         engine.dispose()
         raise
     return engine
+
+
+def sync_search_index(engine: Engine) -> int:
+    """Index the rows written since the last sync (:func:`benger.store._fulltext.sync`) in one write transaction;
+    how many. Nothing is locked when nothing is queued (one read per text table)."""
+    if engine.dialect.name != "sqlite" or is_read_only(engine):
+        return 0
+    with engine.connect() as connection:
+        if not _fulltext.queued(connection):
+            return 0
+    with engine.execution_options(**{SQLITE_BEGIN: "IMMEDIATE"}).begin() as connection:
+        return _fulltext.sync(connection)
 
 
 def _sqlite_file(url: URL) -> Path | None:

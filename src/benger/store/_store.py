@@ -324,6 +324,14 @@ class Store(BulkWritesMixin, ValidationsMixin, RubricsMixin, ClaimsMixin, Ledger
         return [conv.human_review(r) for r in self._scalars(stmt)]
 
     # -- summaries ---------------------------------------------------------------------------------
+    def sync_search_index(self) -> int:
+        """Index the texts written since the last sync for the viewer's full-text search (one transaction; the
+        runner calls it when a run ends, a writer when it opens the store); how many rows
+        (:mod:`benger.store._fulltext`)."""
+        from benger.store._open import sync_search_index
+
+        return sync_search_index(self.engine)
+
     def stats(self) -> dict[str, dict[str, int]]:
         """Row counts: generations and judgements per status, the other tables as ``{"total": n}``."""
         result: dict[str, dict[str, int]] = {
