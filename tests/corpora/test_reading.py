@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -96,13 +97,18 @@ def test_line_of_finds_values_as_an_editor_counts() -> None:
     assert line_of("not json", [3]) == 1
 
 
+def _nfc_text(max_size: int | None = None) -> st.SearchStrategy[str]:
+    """Text as benger reads it: every file is NFC (benger.text.nfc; U+F900 reads as U+8C48)."""
+    return st.text(max_size=max_size).map(lambda t: unicodedata.normalize("NFC", t))
+
+
 _json_values = st.recursive(
     st.none()
     | st.booleans()
     | st.integers(min_value=-(2**63), max_value=2**63 - 1)
     | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=5), children, max_size=4),
+    | _nfc_text(),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(_nfc_text(max_size=5), children, max_size=4),
     max_leaves=20,
 )
 
@@ -112,6 +118,7 @@ _json_values = st.recursive(
 def test_strict_json_reads_what_json_writes_and_finds_every_record(records: list[object]) -> None:
     text = json.dumps(records, indent=2, ensure_ascii=False)
     assert parse_json(text) == records
+    assert parse_json(json.dumps(["\uf900", "O\u0308"])) == ["\u8c48", "\u00d6"]  # read in NFC
     starts = []
     for index in range(len(records)):
         starts.append(line_of(text, [index]))
