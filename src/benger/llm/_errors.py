@@ -128,22 +128,25 @@ def _root_cause(exc: BaseException) -> BaseException:
 
 
 def map_sdk_error(exc: BaseException, provider: str) -> ProviderError:
-    """Map an exception of the openai/anthropic SDKs (same shape) or httpx to a ProviderError."""
+    """Map an exception of the openai/anthropic SDKs (same shape), litellm or httpx to a ProviderError: a failed
+    connection (the innermost cause a ``Connect...`` error: refused, reset, unreachable) first, then the HTTP
+    status, then timeouts and the rest by name."""
     if isinstance(exc, ProviderError):
         return exc
     name = type(exc).__name__
+    root = _root_cause(exc)
+    if root is not exc and "Connect" in type(root).__name__:
+        # no reply came, whatever the SDK calls it: the openai SDK reports a refused or unreachable host as
+        # APITimeoutError (its httpx layer says ConnectTimeout for "Connect call failed"), litellm as an
+        # InternalServerError with status_code 500 (it was stored as "HTTP 500"): name what happened
+        detail = f"{name} from {type(root).__name__}: {str(root)[:300]}"
+        return TransientError(f"{provider}: connection failed ({detail})", provider=provider)
     status: Any = getattr(exc, "status_code", None)
     if isinstance(status, int):
         response = getattr(exc, "response", None)
         headers = getattr(response, "headers", None)
         message = getattr(exc, "message", None) or str(exc)
         return error_from_status(status, str(message)[:500], headers=headers, provider=provider)
-    root = _root_cause(exc)
-    if root is not exc and "Connect" in type(root).__name__:
-        # the SDK reports a refused or unreachable host as APITimeoutError (its httpx layer says ConnectTimeout
-        # for "Connect call failed"): name what happened, not a timeout
-        detail = f"{name} from {type(root).__name__}: {str(root)[:300]}"
-        return TransientError(f"{provider}: connection failed ({detail})", provider=provider)
     if "Timeout" in name or isinstance(exc, TimeoutError):
         return TransientError(f"{provider}: request timed out ({name})", provider=provider)
     if "Connection" in name or isinstance(exc, ConnectionError | OSError):
