@@ -150,6 +150,42 @@ def check_run(config: RunConfig, store: Any, stages: Sequence[Stage] = STAGES) -
     return names, sources
 
 
+async def check_endpoints(config: RunConfig, stages: Sequence[Stage] = STAGES) -> None:
+    """The servers of the run: every distinct ``base_url`` of the systems (after the filter) and judges that
+    ``stages`` call must answer (``llm.endpoint_problems``: it accepts a connection and gives an HTTP reply to
+    ``GET {base_url}/models``), else one InputError naming the system(s), the ``base_url``, the config file and
+    the entry's field, before the store is written and before any item. A real run's preflight after
+    :func:`check_run` (a dry run calls nothing and asks no server): a wrong port was found item by item, every
+    item stored as failed and exit 3 (2026-12-04 attack). With the celery executor the workers call the servers,
+    maybe from other machines (a ``localhost`` there is not this one's): not asked here."""
+    from benger.llm._reach import endpoint_problems
+
+    if config.executor != "local":
+        return
+    called: list[tuple[str, int, SystemConfig]] = []
+    if "generate" in stages:
+        systems = config.resolved_systems()
+        chosen = {s.name for s in _filter_systems(systems, config.filters.systems)}
+        called += [("systems", i, s) for i, s in enumerate(systems) if s.name in chosen]
+    if "judge" in stages:
+        called += [("judges", i, s) for i, s in enumerate(config.resolved_judges())]
+    called = [entry for entry in called if entry[2].base_url and entry[2].provider != "local"]
+    problems = await endpoint_problems([str(s.base_url) for _, _, s in called])
+    if not problems:
+        return
+    lines = []
+    for url, problem in problems.items():
+        users = [(section, s.name) for section, _, s in called if s.base_url == url]
+        named = ", ".join(f"{section[:-1]} '{name}'" for section, name in users)
+        lines.append(f"{named}: no server answers at base_url {url}: {problem}")
+    first = next(entry for entry in called if entry[2].base_url in problems)
+    raise InputError(
+        "; ".join(lines) + " (start the server, or correct base_url)",
+        file=config.source,
+        field=f"{first[0]}[{first[1]}].base_url" if config.source is not None else None,  # else named by option
+    )
+
+
 def _filter_systems(systems: list[SystemConfig], names: Sequence[str] | None) -> list[SystemConfig]:
     """The systems named by the filter; InputError when it names none of the config's systems."""
     if not names:
@@ -241,6 +277,7 @@ async def run_config(
     prompts = run_prompts(config)
     result = RunResult()
     result.corpora, sources = check_run(config, store, stages)  # a bad selection writes and calls nothing
+    await check_endpoints(config, stages)  # nor does a server that is not there
     if sources:
         store.add_corpora(sources)
     tasks = select_tasks(store, result.corpora, config)
