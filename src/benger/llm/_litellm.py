@@ -11,6 +11,9 @@ off (``num_retries=0``), so benger's policy is the only one. Installed with ``pi
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import importlib.util
 import os
 from typing import Any
 
@@ -60,15 +63,58 @@ class LiteLLMChatModel(OpenAIChatModel):
             data["usage"] = None  # litellm fills a missing usage with zeros: benger estimates instead
         return map_completion_dict(data)
 
+    async def aclose(self) -> None:
+        """Close the HTTP clients litellm made for this loop's calls (it keeps them in a process-wide cache, so
+        their aiohttp sessions outlived the run and were finalised at interpreter exit: "Unclosed client session"
+        noise on stderr, through litellm's logging filter that fails at shutdown)."""
+        await close_litellm_clients()
+
+
+def litellm_installed() -> bool:
+    """Whether litellm can be imported, found without importing it (an import outside :func:`_litellm` would
+    fetch litellm's price map from the network)."""
+    return importlib.util.find_spec("litellm") is not None
+
 
 def _litellm() -> Any:
     """The litellm module, set up for benger: its bundled price map (it fetches one from the network at import
-    otherwise) and no "Give Feedback / Get Help" banner printed with every exception benger handles itself."""
+    otherwise) and no "Give Feedback / Get Help" banner printed with every exception benger handles itself. The
+    one place benger (and its tests: ``tests/llm/test_litellm_import.py``) imports litellm."""
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     import litellm
 
     litellm.suppress_debug_info = True
     return litellm
+
+
+async def close_litellm_clients() -> None:
+    """Close the async HTTP clients litellm cached for the running loop (its cache keys end with the loop's token)
+    and drop them from its cache: each holds an aiohttp session of this loop, which nothing closed before the
+    loop ended. Clients of other loops (another run's thread) are left alone. A no-op before litellm's import."""
+    import inspect
+    import sys
+
+    if "litellm" not in sys.modules:
+        return
+    litellm = _litellm()
+    from litellm.caching.evicted_client_closer import running_loop_token
+
+    cache = litellm.in_memory_llm_clients_cache
+    suffix = f"-{running_loop_token()}"
+    clients = [cache.cache_dict.pop(key) for key in [k for k in cache.cache_dict if str(k).endswith(suffix)]]
+    for key in [k for k in cache.ttl_dict if str(k).endswith(suffix)]:
+        cache.ttl_dict.pop(key, None)
+    shared = getattr(litellm, "base_llm_aiohttp_handler", None)  # one for the process, its session of one loop
+    session = getattr(shared, "client_session", None)
+    if session is not None and getattr(session, "_loop", None) is asyncio.get_running_loop():
+        clients.append(shared)
+    for client in clients:
+        close = getattr(client, "aclose", None) or getattr(client, "close", None)
+        if close is not None and inspect.iscoroutinefunction(close):
+            with contextlib.suppress(Exception):  # a client already closed, or broken: nothing left to free
+                await close()
+    if shared is not None and session is not None and getattr(session, "closed", False):
+        shared.client_session = None  # the next loop's call builds a new session
 
 
 def litellm_api_key(system: SystemConfig) -> str:
