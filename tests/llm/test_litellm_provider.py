@@ -17,7 +17,10 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("litellm", reason="the litellm extra (pip install 'benger[litellm]')")
+from benger.llm._litellm import litellm_installed
+
+if not litellm_installed():  # not importorskip: an import of litellm outside benger's fetches its price map
+    pytest.skip("the litellm extra (pip install 'benger[litellm]')", allow_module_level=True)
 
 from typer.testing import CliRunner
 
