@@ -9,13 +9,17 @@ the core coroutine on this process's event loop, and return the saved record as 
 from __future__ import annotations
 
 import asyncio
+import atexit
+import contextlib
 import json
 import os
 import threading
+import types
 from typing import Any
 
 import redis
 from celery import Task
+from celery.signals import worker_process_shutdown
 
 from benger.llm import ChatModel, RetryPolicy, create_model
 from benger.llm._keys import decrypt_key, supplied_keys
@@ -43,6 +47,8 @@ REDIS_MAX_RETRIES = 30
 
 _cache: dict[str, Any] = {}
 _thread = threading.local()
+_states: list[Any] = []  # every thread's loop and models (``_per_thread``), for ``close_models``
+_states_lock = threading.Lock()
 
 
 def _per_process() -> dict[str, Any]:
@@ -54,12 +60,36 @@ def _per_process() -> dict[str, Any]:
 
 
 def _per_thread() -> Any:
-    """The event loop and the models bound to it: one per thread (``--pool threads``) and per process."""
-    if getattr(_thread, "pid", None) != os.getpid():
-        _thread.pid = os.getpid()
-        _thread.loop = None
-        _thread.models = {}
-    return _thread
+    """The event loop and the models bound to it: one per thread (``--pool threads``) and per process, each
+    registered for :func:`close_models`."""
+    state = getattr(_thread, "state", None)
+    if state is None or state.pid != os.getpid():
+        state = _thread.state = types.SimpleNamespace(pid=os.getpid(), loop=None, models={})
+        with _states_lock:
+            _states.append(state)
+    return state
+
+
+def close_models() -> None:
+    """Close every thread's models of this process on their own loop, then the loops: at the worker process's end
+    (celery's ``worker_process_shutdown``, and at interpreter exit). Their SDK clients (aiohttp sessions) were
+    left to the interpreter's exit before, "Unclosed client session" / "Unclosed connector" on stderr."""
+    with _states_lock:
+        mine = [state for state in _states if state.pid == os.getpid()]
+        _states[:] = [state for state in _states if state.pid != os.getpid()]
+    for state in mine:
+        loop, models = state.loop, list(state.models.values())
+        state.models.clear()
+        if loop is None or loop.is_closed() or loop.is_running():  # a loop still running belongs to a live thread
+            continue
+        for model in models:
+            with contextlib.suppress(Exception):  # one model that fails to close must not keep the others open
+                loop.run_until_complete(model.aclose())
+        loop.close()
+
+
+atexit.register(close_models)
+worker_process_shutdown.connect(lambda **_: close_models(), weak=False)
 
 
 def _loop() -> asyncio.AbstractEventLoop:
