@@ -119,3 +119,25 @@ def test_systems_sharing_a_dead_url_are_named_in_one_line(tmp_path: Path) -> Non
         "connection refused"
     ), result.output
     assert not (tmp_path / "s.db").exists()  # the new empty store is removed as for every refused input
+
+
+def test_validate_judge_with_a_judge_at_a_wrong_port_makes_no_judgement(tmp_path: Path, release_dir: Path) -> None:
+    """``validate-judge`` judges the release's picks with the config's first judge (``analysis.judge_picks``): the
+    same preflight before its first judgement (a second judge, which it does not call, is not asked)."""
+    dead = f"http://127.0.0.1:{free_port()}/v1"
+    config = tmp_path / "judge.yaml"
+    config.write_text(
+        f"judges:\n  - {{name: j, provider: openai-compatible, model: m, base_url: '{dead}'}}\n"
+        f"  - {{name: unused, provider: openai-compatible, model: m, base_url: 'http://127.0.0.1:{free_port()}/v1'}}\n",
+        encoding="utf-8",
+    )
+    db = tmp_path / "vj.db"
+    result = runner.invoke(app, ["validate-judge", str(config), "--release", str(release_dir), "--db", str(db), "-q"])
+    assert result.exit_code == 2, result.output
+    assert f"field 'judges[0].base_url': judge 'j': no server answers at base_url {dead}" in result.output
+    assert "unused" not in result.output
+    store = open_store(db, create=False)
+    try:
+        assert store.judgements(judge="j") == []  # (the release import brings its recorded judgements)
+    finally:
+        store.close()

@@ -52,12 +52,13 @@ async def judge_picks(
     from benger.judge import Rubric
     from benger.llm import RetryPolicy, create_model
     from benger.pipeline import ModelPool, plan_judgements, run_judgements
-    from benger.pipeline._orchestrate import run_prompts
+    from benger.pipeline._orchestrate import check_endpoints, run_prompts
     from benger.pipeline._runner import make_executor
     from benger.pipeline._units import rubric_for_kind
 
     prompts = run_prompts(config)
     judge = config.resolved_judges()[0]
+    await check_endpoints(config, ("judge",), judges=1)  # its server answers, before any judgement
     store.upsert_system(judge)
     retry = config.retry
     policy = RetryPolicy(max_retries=retry.max_retries, initial_wait=retry.initial_wait, max_wait=retry.max_wait)

@@ -150,14 +150,15 @@ def check_run(config: RunConfig, store: Any, stages: Sequence[Stage] = STAGES) -
     return names, sources
 
 
-async def check_endpoints(config: RunConfig, stages: Sequence[Stage] = STAGES) -> None:
+async def check_endpoints(config: RunConfig, stages: Sequence[Stage] = STAGES, *, judges: int | None = None) -> None:
     """The servers of the run: every distinct ``base_url`` of the systems (after the filter) and judges that
     ``stages`` call must answer (``llm.endpoint_problems``: it accepts a connection and gives an HTTP reply to
     ``GET {base_url}/models``), else one InputError naming the system(s), the ``base_url``, the config file and
     the entry's field, before the store is written and before any item. A real run's preflight after
     :func:`check_run` (a dry run calls nothing and asks no server): a wrong port was found item by item, every
     item stored as failed and exit 3 (2026-12-04 attack). With the celery executor the workers call the servers,
-    maybe from other machines (a ``localhost`` there is not this one's): not asked here."""
+    maybe from other machines (a ``localhost`` there is not this one's): not asked here. ``judges``: only the
+    first that many judges are called (``validate-judge`` calls the first)."""
     from benger.llm._reach import endpoint_problems
 
     if config.executor != "local":
@@ -168,7 +169,7 @@ async def check_endpoints(config: RunConfig, stages: Sequence[Stage] = STAGES) -
         chosen = {s.name for s in _filter_systems(systems, config.filters.systems)}
         called += [("systems", i, s) for i, s in enumerate(systems) if s.name in chosen]
     if "judge" in stages:
-        called += [("judges", i, s) for i, s in enumerate(config.resolved_judges())]
+        called += [("judges", i, s) for i, s in enumerate(config.resolved_judges()[:judges])]
     called = [entry for entry in called if entry[2].base_url and entry[2].provider != "local"]
     problems = await endpoint_problems([str(s.base_url) for _, _, s in called])
     if not problems:
