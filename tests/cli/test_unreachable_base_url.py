@@ -104,6 +104,20 @@ def test_a_judge_at_a_wrong_port_stops_judge_before_any_judgement(stub: StubServ
         store.close()
 
 
+def test_a_finished_run_run_again_asks_no_server(tmp_path: Path) -> None:
+    """Only a model with work is asked: the run done, its server gone, the same command exits 0 (nothing to do)."""
+    db = tmp_path / "s.db"
+    with run_stub_server() as gone:
+        config = _config(tmp_path, gone.base_url, gone.base_url)
+        assert runner.invoke(app, ["run", str(config), "--db", str(db), "-q"]).exit_code == 0
+    again = runner.invoke(app, ["run", str(config), "--db", str(db), "-q"])
+    assert again.exit_code == 0 and "no server answers" not in again.output, again.output
+    text = config.read_text(encoding="utf-8")  # another judge setting has work: its server (the same, gone) is asked
+    config.write_text(text.replace("judges: [{name: j,", "judges: [{name: j2, temperature: 0.5,"), encoding="utf-8")
+    judged = runner.invoke(app, ["judge", str(config), "--db", str(db), "-q"])
+    assert judged.exit_code == 2 and f"judge 'j2': no server answers at base_url {gone.base_url}" in judged.output
+
+
 def test_systems_sharing_a_dead_url_are_named_in_one_line(tmp_path: Path) -> None:
     """Given on the command line (no config file, so no field): the message names the systems and the URL."""
     dead = f"http://127.0.0.1:{free_port()}/v1"

@@ -58,13 +58,14 @@ async def judge_picks(
 
     prompts = run_prompts(config)
     judge = config.resolved_judges()[0]
-    await check_endpoints(config, ("judge",), judges=1)  # its server answers, before any judgement
     store.upsert_system(judge)
     retry = config.retry
     policy = RetryPolicy(max_retries=retry.max_retries, initial_wait=retry.initial_wait, max_wait=retry.max_wait)
     factory = model_factory or functools.partial(create_model, policy=policy)
     pool = ModelPool(factory, concurrency=config.concurrency)
     units = plan_judgements(store, targets, [judge], prompts, repeats=config.repeats)
+    if units:  # its server answers, before the first judgement
+        await check_endpoints(config, ("judge",), judges=1)
     executor = make_executor(config.executor, config.concurrency, config=config, store=store)
     reask = RetryPolicy(max_retries=retry.max_retries, initial_wait=0.0, jitter=0.0)
     try:

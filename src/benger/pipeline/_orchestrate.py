@@ -8,7 +8,7 @@ The leaderboard is not a pipeline stage: it needs the statistics layers above th
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -150,7 +150,9 @@ def check_run(config: RunConfig, store: Any, stages: Sequence[Stage] = STAGES) -
     return names, sources
 
 
-async def check_endpoints(config: RunConfig, stages: Sequence[Stage] = STAGES, *, judges: int | None = None) -> None:
+async def check_endpoints(
+    config: RunConfig, stages: Sequence[Stage] = STAGES, *, judges: int | None = None, busy: Set[str] | None = None
+) -> None:
     """The servers of the run: every distinct ``base_url`` of the systems (after the filter) and judges that
     ``stages`` call must answer (``llm.endpoint_problems``: it accepts a connection and gives an HTTP reply to
     ``GET {base_url}/models``), else one InputError naming the system(s), the ``base_url``, the config file and
@@ -158,7 +160,8 @@ async def check_endpoints(config: RunConfig, stages: Sequence[Stage] = STAGES, *
     :func:`check_run` (a dry run calls nothing and asks no server): a wrong port was found item by item, every
     item stored as failed and exit 3 (2026-12-04 attack). With the celery executor the workers call the servers,
     maybe from other machines (a ``localhost`` there is not this one's): not asked here. ``judges``: only the
-    first that many judges are called (``validate-judge`` calls the first)."""
+    first that many judges are called (``validate-judge`` calls the first); ``busy``: only the systems and judges
+    of these names have work (:func:`busy_models`: a finished run run again asks no server)."""
     from benger.llm._reach import endpoint_problems
 
     if config.executor != "local":
@@ -170,7 +173,7 @@ async def check_endpoints(config: RunConfig, stages: Sequence[Stage] = STAGES, *
         called += [("systems", i, s) for i, s in enumerate(systems) if s.name in chosen]
     if "judge" in stages:
         called += [("judges", i, s) for i, s in enumerate(config.resolved_judges()[:judges])]
-    called = [entry for entry in called if entry[2].base_url and entry[2].provider != "local"]
+    called = [e for e in called if e[2].base_url and e[2].provider != "local" and (busy is None or e[2].name in busy)]
     problems = await endpoint_problems([str(s.base_url) for _, _, s in called])
     if not problems:
         return
@@ -185,6 +188,30 @@ async def check_endpoints(config: RunConfig, stages: Sequence[Stage] = STAGES, *
         file=config.source,
         field=f"{first[0]}[{first[1]}].base_url" if config.source is not None else None,  # else named by option
     )
+
+
+def busy_models(
+    config: RunConfig, store: Any, stages: Sequence[Stage], corpora: Sequence[str], sources: Sequence[Corpus]
+) -> set[str]:
+    """Names of the systems and judges the run has units for, planned from the store as it is (nothing written):
+    a system with a generation to make; every judge when any generation is to be made (new targets), else the
+    judges with a judgement to make of the stored generations."""
+    prompts = run_prompts(config)
+    tasks = select_tasks(store, corpora, config, sources)
+    systems = _filter_systems(config.resolved_systems(), config.filters.systems)
+    judges = config.resolved_judges()
+    busy: set[str] = set()
+    if "generate" in stages and systems:
+        units = plan_generations(store, tasks, systems, prompts, repetitions=config.repetitions)
+        busy |= {unit.system.name for unit in units}
+    if "judge" in stages and judges:
+        if busy:
+            return busy | {judge.name for judge in judges}
+        rubrics = run_rubrics(config, corpora)
+        targets = judge_targets(store, tasks, systems, prompts, human_solutions=config.judge_human_solutions,
+                                rubrics=rubrics)  # fmt: skip
+        busy |= {unit.judge.name for unit in plan_judgements(store, targets, judges, prompts, repeats=config.repeats)}
+    return busy
 
 
 def _filter_systems(systems: list[SystemConfig], names: Sequence[str] | None) -> list[SystemConfig]:
@@ -278,7 +305,8 @@ async def run_config(
     prompts = run_prompts(config)
     result = RunResult()
     result.corpora, sources = check_run(config, store, stages)  # a bad selection writes and calls nothing
-    await check_endpoints(config, stages)  # nor does a server that is not there
+    busy = busy_models(config, store, stages, result.corpora, sources)
+    await check_endpoints(config, stages, busy=busy)  # nor does a server that is not there (of a model with work)
     if sources:
         store.add_corpora(sources)
     tasks = select_tasks(store, result.corpora, config)
