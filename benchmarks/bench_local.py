@@ -65,7 +65,13 @@ class Raw:
         from llama_cpp import Llama
 
         self.llama = Llama(
-            model_path=path, n_ctx=n_ctx, n_threads=threads, n_threads_batch=threads, seed=0, verbose=False
+            model_path=path,
+            n_ctx=n_ctx,
+            n_threads=threads,
+            n_threads_batch=threads,
+            flash_attn=True,  # benger's default (benger.llm._llama.LlamaKey)
+            seed=0,
+            verbose=False,
         )
 
     def generate(self, messages: list[dict[str, str]], max_tokens: int) -> tuple[float, int]:

@@ -10,11 +10,17 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from benger.store import open_store
 from benger.study import _accounts
 
 pytest_plugins = ("browser_helpers",)  # the browser tests' Chromium, server, login and axe-core
+
+# No time limit per example: speed is checked by benchmarks/, never by a test, and a loaded machine (CI, a laptop
+# running other work) made hypothesis' default 200 ms deadline fail properties that hold (DeadlineExceeded)
+settings.register_profile("benger", deadline=None)
+settings.load_profile("benger")
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 RELEASE_DIR = Path(os.environ.get("BENGER_RELEASE_DIR", REPO_ROOT.parent / "shared" / "benger-release"))

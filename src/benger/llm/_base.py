@@ -34,6 +34,7 @@ RESERVED_PARAMS = frozenset(
         "n_batch",
         "n_threads",
         "n_threads_batch",
+        "flash_attn",
         "model_path",
         "http_client",
     }

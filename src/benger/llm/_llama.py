@@ -1,11 +1,11 @@
 """The process-wide llama.cpp instances of the local provider, the threads each call runs with, and stopping
 a call that was cancelled (Ctrl-C).
 
-One ``Llama`` per (GGUF path, ``n_ctx``, ``n_batch``): the settings fixed when a context is created. Every
-other setting that changes what a call does is applied per call, under the instance's lock: the thread counts
-(``llama_set_n_threads``) and the sampling seed (``Llama.set_seed``). Two systems (or a system and a judge) on
-the same GGUF share one copy of the weights and each runs with its own settings; before, the second one silently
-got the first one's threads and seed.
+One ``Llama`` per (GGUF path, ``n_ctx``, ``n_batch``, ``flash_attn``): the settings fixed when a context is created.
+Every other setting that changes what a call does is applied per call, under the instance's lock: the thread counts
+(``llama_set_n_threads``) and the sampling seed (``Llama.set_seed``). Two systems (or a system and a judge) on the
+same GGUF share one copy of the weights and each runs with its own settings; before, the second one silently got the
+first one's threads and seed.
 
 Threads: ggml's worker threads spin-wait for each other at every step of the graph, so when another process
 takes one of the cores, a 2-thread decode on 2 busy cores runs 5-8 times slower than a 1-thread one. The default
@@ -131,6 +131,15 @@ def parse_threads(value: Any, field_name: str) -> int | None:
     return number
 
 
+def parse_switch(value: Any, field_name: str, default: bool) -> bool:
+    """An on/off setting (``flash_attn``): ``default`` when missing, else a YAML boolean (true/false)."""
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise ConfigError(f"{field_name}: expected true or false, got {value!r}")
+    return value
+
+
 @dataclass
 class _Override:
     given: bool = False
@@ -164,6 +173,10 @@ class LlamaKey:
     path: str
     n_ctx: int
     n_batch: int = 512
+    #: llama.cpp's flash attention (its own default, ``-fa auto``, turns it on where the backend has it): on two
+    #: cores at a 9k-token context it decoded 8x and evaluated the prompt 1.4x faster than without, the same
+    #: greedy reply (CHANGELOG, session of 2026-12-04 b); ``params.flash_attn: false`` turns it off
+    flash_attn: bool = True
 
 
 class LlamaHandle:
@@ -305,6 +318,7 @@ def load_llama(key: LlamaKey) -> LlamaHandle:
                 model_path=key.path,
                 n_ctx=key.n_ctx,
                 n_batch=key.n_batch,
+                flash_attn=key.flash_attn,
                 n_threads=threads[0],
                 n_threads_batch=threads[1],
                 verbose=False,

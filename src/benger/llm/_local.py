@@ -23,7 +23,7 @@ from benger.llm._base import ProviderModel
 from benger.llm._errors import PermanentError
 from benger.llm._fill import chat_prompt, fill_schema, fillable
 from benger.llm._limits import DEFAULT_LOCAL_CONCURRENCY
-from benger.llm._llama import LlamaKey, align_cache, call_threads, load_llama, parse_threads
+from benger.llm._llama import LlamaKey, align_cache, call_threads, load_llama, parse_switch, parse_threads
 from benger.llm._protocol import ChatRequest, ChatResponse, Usage
 from benger.llm._retry import RetryPolicy
 from benger.schema import SystemConfig
@@ -191,7 +191,8 @@ class LocalChatModel(ProviderModel):
         self.path = _resolve(system)
         super().__init__(system, policy)
         self.n_ctx = int(system.params.get("n_ctx", DEFAULT_N_CTX))
-        self.key = LlamaKey(str(self.path), self.n_ctx, int(system.params.get("n_batch", 512)))
+        flash = parse_switch(system.params.get("flash_attn"), f"system '{system.name}': params.flash_attn", True)
+        self.key = LlamaKey(str(self.path), self.n_ctx, int(system.params.get("n_batch", 512)), flash)
         # None = auto: chosen per call from the cores other processes leave free (benger.llm._llama)
         self.n_threads = parse_threads(system.params.get("n_threads"), f"system '{system.name}': params.n_threads")
         self.n_threads_batch = parse_threads(
