@@ -80,7 +80,7 @@ def leaderboard_table(lb: Leaderboard) -> Table | Missing:
                 )
             if parts:
                 notes.append(f"{label}: " + "; ".join(parts) + ".")
-    notes += [f"Left out: {item['reason']}." for item in getattr(lb, "left_out", None) or []]
+    notes += [f"Left out: {item.reason}." for item in lb.left_out or []]
     inputs, method = provenance(lb)
     return Table(
         "leaderboard",

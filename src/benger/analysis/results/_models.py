@@ -104,6 +104,19 @@ class LeaderboardRow(BaseModel):
     scores_meaningful: bool | None = Field(default=None, description="False: the judge failed its validation")
 
 
+class LeftOutGroup(BaseModel):
+    """A scored group of the primary judge that Table 1 leaves out, named (a mean over both would mix two scales):
+    ``benger.analysis.leaderboard.table1.left_out_groups``."""
+
+    model_config = ConfigDict(extra="allow")
+
+    judge_group: str = Field(description="the group's label in `benger leaderboard`")
+    rubric: str | None = Field(description="its rubric id")
+    tasks: list[str] = Field(description="the cases whose own Bewertungsbogen it is (empty: another rubric or judge)")
+    n: int = Field(description="its scored generations")
+    reason: str = Field(description="one sentence naming it and why it is left out")
+
+
 class Leaderboard(Block):
     """The leaderboard in the Table 1 layout: one row per system, then the human baseline rows.
 
@@ -117,6 +130,9 @@ class Leaderboard(Block):
     """
 
     rows: list[LeaderboardRow]
+    left_out: list[LeftOutGroup] | None = Field(
+        default=None, description="the primary judge's scored groups Table 1 leaves out (a store's study; else None)"
+    )
 
 
 class TaskSystem(Block):
