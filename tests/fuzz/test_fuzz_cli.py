@@ -43,6 +43,7 @@ _EXTRA = {
     ("inspect-solution",): ["--generation", "g1"],
     ("validate-judge",): ["--judge", "gpt-5.4-mini"],
     ("study", "feedback"): ["--on"],  # exactly one of --on / --off
+    ("study", "create"): ["--study", "s"],  # --study NAME or the positional NAME: one is needed
 }
 _REQUIRED_VALUES = {"role": "reviewer", "corpus": "demo", "source": "demo", "out": "out-unused"}
 
