@@ -108,6 +108,9 @@ async def test_every_item_accounted_for(db_path: Path) -> None:
         assert j.status == "scored" and j.dimensions is not None and j.total == sum(j.dimensions.values())
     board = _board(store, third)
     assert sum(r.n for r in board.rows) == 11 and sum(r.excluded for r in board.rows) == 1
+    with store.engine.connect() as connection:  # the run's texts indexed in one batch after its generation stage
+        assert connection.exec_driver_sql("SELECT count(*) FROM generations_fts_pending").scalar_one() == 0
+        assert connection.exec_driver_sql("SELECT count(*) FROM generations_fts").scalar_one() == 12
     store.close()
 
 

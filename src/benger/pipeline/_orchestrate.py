@@ -340,6 +340,9 @@ async def run_config(
                 tasks={(t.corpus, t.task_id): t for t in tasks},
                 reask_policy=reask,
             )
+            # the stage's texts into the viewer's search index in one batch (~0.1 ms a text), never between
+            # calls: a sync holds the event loop and the write lock (benger.store._fulltext)
+            store.sync_search_index()
         if "judge" in stages and judges:
             targets = judge_targets(
                 store, tasks, systems, prompts, human_solutions=config.judge_human_solutions, rubrics=rubrics

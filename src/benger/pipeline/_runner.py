@@ -23,9 +23,6 @@ from benger.schema import FalloesungTask, PrincipleItem, SystemConfig
 U = TypeVar("U")
 R = TypeVar("R")
 ModelFactory = Callable[[SystemConfig], ChatModel]
-#: generations finished between two syncs of the viewer's search index (``benger.store._fulltext``): ~0.1 ms per
-#: text in a batch of 256, where indexing each text as it was saved cost ~0.6 ms (issue 26)
-SEARCH_INDEX_EVERY = 256
 
 
 class Executor(Protocol):
@@ -296,7 +293,6 @@ async def run_generations(
     known: dict[tuple[str | None, str], TaskLike] = {(t.corpus, t.task_id): t for t in (tasks or {}).values()}
 
     lease = Lease(store)
-    done = [0]  # units finished (see SEARCH_INDEX_EVERY)
     # per system object of the run (the planned units share them) and task kind: (config hash, system hash)
     hashes: dict[tuple[int, str], tuple[str, str]] = {}
 
@@ -328,15 +324,11 @@ async def run_generations(
             )
 
         key = (task.corpus, unit.task_id, config_hash, unit.run_index)
-        result = await lease.run(generation_key(*key), {"generation": key}, call)
-        done[0] += 1
-        if done[0] % SEARCH_INDEX_EVERY == 0:  # the texts queued so far, indexed while calls are in flight
-            store.sync_search_index()
-        return result
+        return await lease.run(generation_key(*key), {"generation": key}, call)
 
     try:
         async with lease.renewing():
-            stats = await _run(
+            return await _run(
                 "generate",
                 units,
                 work,
@@ -345,8 +337,6 @@ async def run_generations(
                 key=lambda u: f"{u.task_id}/{u.system.name}/{u.run_index}",
                 tokens=lambda g: (g.input_tokens, g.output_tokens, g.cost_usd),
             )
-        store.sync_search_index()  # the rest of the run's texts into the viewer's search index
-        return stats
     finally:
         if models is None:
             await pool.aclose()

@@ -7,19 +7,19 @@ answer the same (tests/store/test_fulltext.py); migration ``0014_fulltext`` crea
 (see below for when):
 
 - **SQLite**: a contentless FTS5 table per text table (``generations_fts``, ``human_solutions_fts``) with the
-  ``trigram`` tokenizer (case folded; SQLite 3.34+), its rowid the text row's. Indexing a text on every write
-  cost the runner ~0.6 ms per saved generation (issue 26), so a write only queues the row: an ``AFTER INSERT``
-  trigger adds its rowid to ``<fts>_pending`` (``AFTER UPDATE OF text`` un-indexes the old text and queues the
-  row; ``AFTER DELETE`` un-indexes or un-queues it), whichever path writes (the ORM, Core ``executemany``, a raw
-  ``sqlite3`` connection). :func:`sync` indexes the queued rows in one statement (migration ``0017_lazy_
-  fulltext``): called when a writer opens the store and when a run or an import ends; a search reads the index
-  *and* scans the rows still queued (a run in progress, a killed one, a read-only store), so its answer never
-  depends on when the index was synced. A query of three characters or more is a phrase of trigrams (an exact
-  substring match). A rebuild of ``generations`` or ``human_solutions`` (an Alembic batch copy) drops the
-  triggers and renumbers rowids: such a migration calls :func:`install` again afterwards. When the index does
-  not narrow (``PROBE`` or more matches) and the query is ASCII, SQLite's own ``LIKE`` (case-insensitive for
-  ASCII, the same answer) scans the texts instead, ~3x faster than reading the long posting lists; a query
-  shorter than three characters (no trigram) scans with :func:`fold` per text.
+  ``trigram`` tokenizer (case folded; SQLite 3.34+), its rowid the text row's. Indexing a text on every write cost
+  the runner ~0.6 ms per saved generation (issue 26), so a write only queues the row: an ``AFTER INSERT`` trigger
+  adds its rowid to ``<fts>_pending`` (``AFTER UPDATE OF text`` un-indexes the old text and queues the row;
+  ``AFTER DELETE`` un-indexes or un-queues it), whichever path writes (the ORM, Core ``executemany``, a raw
+  ``sqlite3`` connection). :func:`sync` indexes the queued rows in one statement (migration
+  ``0017_lazy_fulltext``): called when a writer opens the store, after a run's generation stage and in an import's
+  transaction; a search reads the index *and* scans the rows still queued (a run in progress, a killed one, a
+  read-only store), so its answer never depends on when the index was synced. A query of three characters or more
+  is a phrase of trigrams (an exact substring match). A rebuild of ``generations`` or ``human_solutions`` (an
+  Alembic batch copy) drops the triggers and renumbers rowids: such a migration calls :func:`install` again
+  afterwards. When the index does not narrow (``PROBE`` or more matches) and the query is ASCII, SQLite's own
+  ``LIKE`` (case-insensitive for ASCII, the same answer) scans the texts instead, ~3x faster than reading the long
+  posting lists; a query shorter than three characters (no trigram) scans with :func:`fold` per text.
 - **PostgreSQL**: a stored generated column ``text_folded = lower(text)`` matched with ``LIKE`` (a byte
   comparison; ``ILIKE`` lower-cases every text on every query, ~40x slower), and a ``pg_trgm`` GIN index over it
   where the extension is available (the planner uses it for selective queries); without ``pg_trgm`` the same

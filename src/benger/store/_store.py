@@ -325,8 +325,8 @@ class Store(BulkWritesMixin, ValidationsMixin, RubricsMixin, ClaimsMixin, Ledger
 
     # -- summaries ---------------------------------------------------------------------------------
     def sync_search_index(self) -> int:
-        """Index the texts written since the last sync for the viewer's full-text search (one transaction; the
-        runner calls it when a run ends, a writer when it opens the store); how many rows
+        """Index the texts written since the last sync for the viewer's full-text search (one transaction; a run
+        calls it after its generation stage, a writer when it opens the store); how many rows
         (:mod:`benger.store._fulltext`)."""
         from benger.store._open import sync_search_index
 
