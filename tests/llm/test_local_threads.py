@@ -72,10 +72,32 @@ def test_load_monitor_subtracts_its_own_cpu_use(monkeypatch: pytest.MonkeyPatch)
     clock.update(wall=600.0, cpu=1200.0)
     assert monitor.own_load() == pytest.approx(2.0, abs=1e-3)
     monkeypatch.setattr(_llama.os, "getloadavg", lambda: (2.4, 2.0, 1.0))
-    monkeypatch.setattr(_llama, "_running_now", lambda: 0)
-    assert monitor.other_load() == pytest.approx(0.4, abs=1e-3)
     monkeypatch.setattr(_llama, "_running_now", lambda: 3)  # 3 others runnable right now
-    assert monitor.other_load() == 3
+    assert monitor.other_load() == pytest.approx(0.4, abs=1e-3)
+    monkeypatch.setattr(_llama, "_running_now", lambda: 0)  # nobody else right now: the average's 0.4 is stale
+    assert monitor.other_load() == 0
+
+
+@pytest.mark.parametrize(
+    ("average", "own", "running", "threads"),
+    [
+        (1.9, 0.0, 0, 2),  # just started after another process ended: the average lags, nothing runs now
+        (1.0, 0.0, 0, 2),  # our own 1-thread call of a minute ago, before our estimate caught up
+        (2.1, 0.05, 2, 1),  # two competing CPU-bound processes: both readings see them
+        (2.0, 1.0, 1, 1),  # one competitor beside our own 1 core
+        (0.3, 0.0, 2, 2),  # a burst of the moment the average does not show
+    ],
+)
+def test_both_readings_must_see_the_load(
+    monkeypatch: pytest.MonkeyPatch, average: float, own: float, running: int, threads: int
+) -> None:
+    monkeypatch.setattr(_llama, "_OVERRIDE", _llama._Override())
+    monkeypatch.setattr(_llama, "available_cpus", lambda: 2)
+    monkeypatch.setattr(_llama, "physical_cores", lambda: 2)
+    monkeypatch.setattr(_llama.os, "getloadavg", lambda: (average, average, average))
+    monkeypatch.setattr(_llama.LOAD, "own_load", lambda: own)
+    monkeypatch.setattr(_llama, "_running_now", lambda: running)
+    assert call_threads(None, None) == (threads, threads)
 
 
 def test_thread_counts_are_not_part_of_the_system_identity() -> None:

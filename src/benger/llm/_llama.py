@@ -74,7 +74,11 @@ def auto_threads(cpus: int, other_load: float) -> int:
 @dataclass
 class LoadMonitor:
     """The machine's load without this process's own share: the 1-minute load average minus an estimate of our
-    CPU use with the same 60 s decay, or the runnable tasks at this moment, whichever is larger."""
+    CPU use with the same 60 s decay, or the other processes' tasks runnable at this moment, whichever is smaller.
+
+    Both must see the load: the average lags by a minute (a process started after another one ended, or one that
+    ran on 1 thread, found 1-2 cores "taken" and chose 1 thread on a quiet 2-core machine: a Benchathon judgement
+    161 s instead of 93 s, 2026-12-04), and a reading of the moment misses a competitor between two bursts."""
 
     _own: float = 0.0
     _last: tuple[float, float] = field(default_factory=lambda: (time.monotonic(), time.process_time()))
@@ -98,7 +102,7 @@ class LoadMonitor:
             average = os.getloadavg()[0]
         except OSError:
             return 0.0
-        return max(average - self.own_load(), _running_now())
+        return min(average - self.own_load(), float(_running_now()))
 
 
 def _running_now() -> int:
