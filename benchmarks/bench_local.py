@@ -69,7 +69,7 @@ class Raw:
             n_ctx=n_ctx,
             n_threads=threads,
             n_threads_batch=threads,
-            flash_attn=True,  # benger's default (benger.llm._llama.LlamaKey)
+            flash_attn=False,  # benger's default (benger.llm._llama.LlamaKey)
             seed=0,
             verbose=False,
         )

@@ -109,7 +109,7 @@ def main() -> None:
         n_ctx=8192,
         n_threads=args.threads,
         n_threads_batch=args.threads,
-        flash_attn=True,  # benger's default (benger.llm._llama.LlamaKey)
+        flash_attn=False,  # benger's default (benger.llm._llama.LlamaKey)
         seed=0,
         verbose=False,
     )

@@ -1,4 +1,4 @@
-"""The embedded model's flash attention (``params.flash_attn``, default on as llama.cpp's own ``-fa auto``): part of
+"""The embedded model's flash attention (``params.flash_attn``, default off as llama-cpp-python leaves it): part of
 the process-wide model key, honoured by the context llama.cpp creates, refused clearly when it is not a boolean,
 and part of a system's identity when a config sets it."""
 
@@ -22,7 +22,7 @@ def _system(**params: Any) -> SystemConfig:
 
 
 @pytest.mark.parametrize(
-    ("params", "expected"), [({}, True), ({"flash_attn": True}, True), ({"flash_attn": False}, False)]
+    ("params", "expected"), [({}, False), ({"flash_attn": True}, True), ({"flash_attn": False}, False)]
 )
 def test_the_setting_is_part_of_the_model_key(params: dict[str, Any], expected: bool) -> None:
     assert LocalChatModel(_system(**params)).key.flash_attn is expected
@@ -32,7 +32,7 @@ def test_the_setting_is_part_of_the_model_key(params: dict[str, Any], expected: 
 def test_anything_but_a_boolean_is_refused_naming_the_field(value: object) -> None:
     with pytest.raises(ConfigError, match=r"^system 'smol': params.flash_attn: expected true or false, got "):
         LocalChatModel(_system(flash_attn=value))
-    assert parse_switch(None, "f", default=True) is True
+    assert parse_switch(None, "f", default=False) is False
 
 
 def test_a_config_that_sets_it_names_another_system() -> None:
@@ -46,4 +46,4 @@ def test_llama_cpp_creates_the_context_as_the_key_says() -> None:
     assert on != off  # two contexts: a system with it off never gets one created with it on
     assert load_llama(on).llama.context_params.flash_attn_type == ENABLED
     assert load_llama(off).llama.context_params.flash_attn_type == DISABLED
-    assert load_llama(LlamaKey(on.path, 512)) is load_llama(on)  # the default is on
+    assert load_llama(LlamaKey(on.path, 512)) is load_llama(off)  # the default is off

@@ -203,10 +203,10 @@ class LlamaKey:
     path: str
     n_ctx: int
     n_batch: int = 512
-    #: llama.cpp's flash attention (its own default, ``-fa auto``, turns it on where the backend has it): on two
-    #: cores at a 9k-token context it decoded 8x and evaluated the prompt 1.4x faster than without, the same
-    #: greedy reply (CHANGELOG, session of 2026-12-04 b); ``params.flash_attn: false`` turns it off
-    flash_attn: bool = True
+    #: llama.cpp's flash attention (``params.flash_attn: true``): off as llama-cpp-python leaves it; a Benchathon
+    #: judgement on 2 quiet cores took the same time with it (93.5 s against 93.2 s) and gave another greedy
+    #: reply (CHANGELOG, session of 2026-12-04 b)
+    flash_attn: bool = False
 
 
 class LlamaHandle:

@@ -191,7 +191,7 @@ class LocalChatModel(ProviderModel):
         self.path = _resolve(system)
         super().__init__(system, policy)
         self.n_ctx = int(system.params.get("n_ctx", DEFAULT_N_CTX))
-        flash = parse_switch(system.params.get("flash_attn"), f"system '{system.name}': params.flash_attn", True)
+        flash = parse_switch(system.params.get("flash_attn"), f"system '{system.name}': params.flash_attn", False)
         self.key = LlamaKey(str(self.path), self.n_ctx, int(system.params.get("n_batch", 512)), flash)
         # None = auto: chosen per call from the cores other processes leave free (benger.llm._llama)
         self.n_threads = parse_threads(system.params.get("n_threads"), f"system '{system.name}': params.n_threads")
